@@ -1,0 +1,40 @@
+/* commands.c - the one explicit table of commands (the idea is git.c's).
+ * Adding a command means a file in cli/ and a line here. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+const struct cli_command cli_commands[] = {
+	{ "list", cmd_list, "every block device and how it is attached" },
+	{ "bench", cmd_bench, "measure a directory, a file or a block device" },
+	{ "doctor", cmd_doctor, "find what is wrong: kernel log, links, bridges, power" },
+	{ "fix", cmd_fix, "write a fix into the boot configuration (dry run by default)" },
+	{ "history", cmd_history, "the stored benchmark results" },
+	{ "compare", cmd_compare, "stored results side by side" },
+	{ "report", cmd_report, "an HTML report with charts and verdicts" },
+	{ NULL, NULL, NULL },
+};
+
+const struct cli_command *cli_command_find(const char *name)
+{
+	const struct cli_command *c;
+
+	for (c = cli_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sbcdisk: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'sbcdisk %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}

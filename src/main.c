@@ -1,0 +1,134 @@
+/* main.c - parse the global options, open the sysroot, dispatch through the command table.
+ * Global options may stand before or after the command name (`sbcdisk list --json`). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "common/log.h"
+#include "common/util.h"
+
+#ifndef SBCDISK_VERSION
+#define SBCDISK_VERSION "0"
+#endif
+
+static void print_help(FILE *f)
+{
+	const struct cli_command *c;
+
+	fprintf(f, "Usage: sbcdisk [global options] [command] [args]\n"
+		   "\nStorage inspector, benchmark and doctor for single-board computers.\n"
+		   "With no command: the devices, how they are attached, and what is wrong.\n"
+		   "\nCommands:\n");
+	for (c = cli_commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f, "\nGlobal options:\n"
+		   "  --sysroot DIR   read /sys, /proc, /dev, /run and /boot below DIR\n"
+		   "  --json          print JSON (the documented contract) instead of tables\n"
+		   "  --no-color      no colour, even on a terminal\n"
+		   "  -q, --quiet     print only results and errors\n"
+		   "  -v, --verbose   say more (twice: debug)\n"
+		   "  -h, --help      this help; 'sbcdisk COMMAND --help' for a command\n"
+		   "  -V, --version   the version\n"
+		   "\nExit codes: 0 ok, 1 failure, 2 usage, 3 doctor found problems (--fail-on).\n");
+}
+
+#define STOP_OK (-1) /* parse_globals() handled it: exit 0 */
+
+/* Takes global options out of argv (in place). Returns 0, or an exit code to stop with. */
+static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help)
+{
+	bool seen_cmd = false, dashdash = false;
+	int i, out = 1;
+
+	for (i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (!seen_cmd && a[0] != '-')
+				seen_cmd = true;
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			argv[out++] = argv[i];
+		} else if (!strcmp(a, "--sysroot")) {
+			if (i + 1 >= *argc)
+				return cli_usage_error(NULL, "option '--sysroot' needs a directory");
+			ctx->sysroot_dir = argv[++i];
+		} else if (str_starts(a, "--sysroot=")) {
+			ctx->sysroot_dir = a + strlen("--sysroot=");
+		} else if (!strcmp(a, "--json")) {
+			ctx->json = true;
+		} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
+			ctx->color = false;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			ctx->quiet = true;
+		} else if (!strcmp(a, "--verbose")) {
+			ctx->verbose++;
+		} else if (a[1] == 'v' && strspn(a + 1, "v") == strlen(a + 1)) {
+			ctx->verbose += (int)strlen(a + 1);
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("sbcdisk %s\n", SBCDISK_VERSION);
+			return STOP_OK;
+		} else if (!seen_cmd && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
+			*help = true;
+		} else if (!seen_cmd) {
+			return cli_usage_error(NULL, "unknown option '%s'", a);
+		} else {
+			argv[out++] = argv[i]; /* the command's own option */
+		}
+	}
+	argv[out] = NULL;
+	*argc = out;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_ctx ctx = { .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") };
+	const struct cli_command *cmd = NULL;
+	static char health_name[] = "health";
+	char *health_argv[] = { health_name, NULL };
+	bool help = false;
+	int ret;
+
+	ret = parse_globals(&ctx, &argc, argv, &help);
+	if (ret == STOP_OK)
+		return EXIT_OK;
+	if (ret)
+		return ret;
+	if (help) {
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	log_set_level(ctx.quiet ? LOG_QUIET : ctx.verbose >= 2 ? LOG_DEBUG :
+		      ctx.verbose ? LOG_VERBOSE : LOG_NORMAL);
+
+	if (argc > 1) {
+		cmd = cli_command_find(argv[1]);
+		if (!cmd) {
+			fprintf(stderr, "sbcdisk: '%s' is not a command\n", argv[1]);
+			print_help(stderr);
+			return EXIT_USAGE;
+		}
+	}
+
+	ret = sysroot_open(ctx.sysroot_dir, &ctx.sr);
+	if (ret) {
+		log_error("cannot use sysroot '%s': %s", ctx.sysroot_dir ? ctx.sysroot_dir : "/",
+			  strerror(-ret));
+		return EXIT_FAIL;
+	}
+	if (cmd)
+		ret = cmd->run(&ctx, argc - 1, argv + 1);
+	else
+		ret = cmd_health(&ctx, 1, health_argv);
+	sysroot_free(ctx.sr);
+	if (fflush(stdout) || ferror(stdout)) {
+		log_error("cannot write the output: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	return ret;
+}
