@@ -1,0 +1,517 @@
+/* bench.c - runs a profile's tests on a target: prepares the test file, repeats each test,
+ * drops the page cache where a test reads through it, and turns runs into statistics. */
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "common/util.h"
+
+#define SEC 1000000000ull
+#define MiB 1048576ull
+
+static uint64_t ramp_for(uint64_t time_ns)
+{
+	uint64_t r = time_ns / 5;
+
+	return r > SEC ? SEC : r;
+}
+
+static bool run_stopped(const struct bench_run *run)
+{
+	return run->stop && *run->stop;
+}
+
+static void run_note(struct bench_run *run, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void run_note(struct bench_run *run, const char *fmt, ...)
+{
+	char buf[200];
+	va_list ap;
+	unsigned i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < run->nnotes; i++)
+		if (!strcmp(run->notes[i], buf))
+			return;
+	if (run->nnotes < BENCH_MAX_NOTES)
+		str_copy(run->notes[run->nnotes++], sizeof(run->notes[0]), buf);
+}
+
+int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why, size_t whycap)
+{
+	const struct bench_test *src;
+	unsigned i, n;
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	run->target.fd_direct = run->target.fd_buffered = -1;
+	if (o->engine) {
+		run->engine = bench_engine_find(o->engine);
+		if (!run->engine) {
+			str_fmt(why, whycap, "unknown engine '%s' (%s)", o->engine,
+				bench_engine_names());
+			return -EINVAL;
+		}
+		ret = run->engine->probe();
+		if (ret) {
+			str_fmt(why, whycap, "engine '%s' cannot run here: %s", o->engine,
+				strerror(-ret));
+			return ret;
+		}
+	} else {
+		run->engine = bench_engine_pick();
+	}
+	if (o->ncustom) {
+		str_copy(run->profile_name, sizeof(run->profile_name), "custom");
+		src = o->custom;
+		n = o->ncustom;
+		run->runs = o->runs ? o->runs : 1;
+		run->time_ns = o->time_ns ? o->time_ns : 5 * SEC;
+		run->interval_ns = o->interval_ns;
+		run->file_size = o->size ? o->size : 1024 * MiB;
+		for (i = 0; i < n; i++)
+			if (src[i].size > run->file_size)
+				run->file_size = src[i].size;
+	} else {
+		run->profile = bench_profile_find(o->profile ? o->profile : "default");
+		if (!run->profile) {
+			str_fmt(why, whycap, "unknown profile '%s' (see --profile help)", o->profile);
+			return -EINVAL;
+		}
+		str_copy(run->profile_name, sizeof(run->profile_name), run->profile->name);
+		src = run->profile->tests;
+		n = run->profile->ntests;
+		run->runs = o->runs ? o->runs : run->profile->runs;
+		run->time_ns = o->time_ns ? o->time_ns : run->profile->time_ns;
+		run->interval_ns = o->has_interval ? o->interval_ns : run->profile->interval_ns;
+		run->file_size = o->size ? o->size : run->profile->file_size;
+	}
+	run->tests = calloc(n, sizeof(*run->tests));
+	if (!run->tests)
+		return -ENOMEM;
+	run->ntests = n;
+	for (i = 0; i < n; i++) {
+		struct bench_test *t = &run->tests[i].test;
+
+		*t = src[i];
+		if (!t->runs)
+			t->runs = run->runs;
+		if (!t->time_ns && !t->size_based)
+			t->time_ns = run->time_ns;
+		hist_init(&run->tests[i].lat);
+	}
+	run->null_model = o->null_model;
+	run->started_at = time(NULL);
+	return 0;
+}
+
+static bool run_has_writes(const struct bench_run *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->ntests; i++)
+		if (bench_rw_is_write(run->tests[i].test.rw))
+			return true;
+	return false;
+}
+
+static bool run_reads_file(const struct bench_run *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->ntests; i++)
+		if (!bench_rw_is_write(run->tests[i].test.rw))
+			return true;
+	return false;
+}
+
+struct tick_ctx {
+	struct bench_run *run;
+	struct bench_test_result *r;
+	const char *phase;
+	unsigned runi;
+	uint64_t total_ns;       /* ramp + time; 0 when size-based */
+	uint64_t limit;          /* size-based: bytes */
+	uint64_t last_bytes;
+	uint64_t last_ns;
+	uint64_t sample_ns;      /* sustained: series interval; 0 none */
+	uint64_t next_sample;
+	uint64_t sample_bytes;
+	double peak;
+	bool fell;
+};
+
+/* The sustained profile stops once the rate fell below 80 % of its peak and the last five
+ * samples agree within 10 %: the drive's fast cache has run out and the rest is steady. */
+static bool sustained_settled(struct tick_ctx *c)
+{
+	const struct bench_test_result *r = c->r;
+	double mean = 0, lo = INFINITY, hi = 0;
+	unsigned i, n = 5;
+
+	if (r->nseries < 10)
+		return false;
+	for (i = r->nseries - n; i < r->nseries; i++) {
+		mean += r->series[i].bw / n;
+		lo = fmin(lo, r->series[i].bw);
+		hi = fmax(hi, r->series[i].bw);
+	}
+	if (mean < 0.8 * c->peak)
+		c->fell = true;
+	return c->fell && mean > 0 && hi - lo <= 0.2 * mean;
+}
+
+static bool sample_add(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
+{
+	struct bench_test_result *r = c->r;
+	struct bench_sample *s;
+	double bw = (double)(bytes - c->sample_bytes) * 1e9 /
+		    (double)(elapsed_ns - (c->next_sample - c->sample_ns));
+
+	if (r->nseries >= 86400)
+		return false;
+	s = realloc(r->series, (r->nseries + 1) * sizeof(*s));
+	if (!s)
+		return false;
+	r->series = s;
+	s[r->nseries].t_s = (double)elapsed_ns / 1e9;
+	s[r->nseries].bw = bw;
+	r->nseries++;
+	c->sample_bytes = bytes;
+	c->next_sample = elapsed_ns + c->sample_ns;
+	if (bw > c->peak)
+		c->peak = bw;
+	return sustained_settled(c);
+}
+
+static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)
+{
+	struct tick_ctx *c = arg;
+	struct bench_progress p = {
+		.phase = c->phase,
+		.rw = bench_rw_name(c->r->test.rw),
+		.run = c->runi + 1,
+		.runs = c->r->test.runs,
+		.left_s = -1,
+	};
+	bool stop = false;
+
+	if (elapsed_ns > c->last_ns)
+		p.bw = (double)(bytes - c->last_bytes) * 1e9 / (double)(elapsed_ns - c->last_ns);
+	c->last_bytes = bytes;
+	c->last_ns = elapsed_ns;
+	if (c->total_ns)
+		p.left_s = elapsed_ns < c->total_ns ? (double)(c->total_ns - elapsed_ns) / 1e9 : 0;
+	else if (c->limit && p.bw > 0)
+		p.left_s = (double)(c->limit > bytes ? c->limit - bytes : 0) / p.bw;
+	if (c->sample_ns && elapsed_ns >= c->next_sample)
+		stop = sample_add(c, elapsed_ns, bytes);
+	if (c->run->progress)
+		c->run->progress(c->run->progress_arg, &p);
+	return stop;
+}
+
+/* Write the whole test file once with incompressible data, so reads read real blocks. */
+static int run_fill(struct bench_run *run, char *why, size_t whycap)
+{
+	struct bench_target *t = &run->target;
+	struct bench_test_result *r = calloc(1, sizeof(*r));
+	struct bench_job_result *jr = calloc(1, sizeof(*jr));
+	struct tick_ctx c = { .run = run, .phase = "preparing", .limit = t->size };
+	struct bench_job job = {
+		.ops = run->engine,
+		.fd = t->fd_direct >= 0 ? t->fd_direct : t->fd_buffered,
+		.rw = BENCH_WRITE,
+		.bs = t->size >= MiB ? MiB : t->align,
+		.qd = 4,
+		.threads = 1,
+		.region_bytes = t->size,
+		.limit_bytes = t->size,
+		.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid(),
+		.align = t->align,
+		.tick = job_tick,
+		.tick_arg = &c,
+		.interrupted = run->stop,
+	};
+	int ret;
+
+	if (!r || !jr) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	r->test.rw = BENCH_WRITE;
+	r->test.runs = 1;
+	c.r = r;
+	if (!run->engine->queued)
+		job.qd = 1; /* psync: one writer keeps the file sequential */
+	ret = bench_job_run(&job, jr);
+	if (!ret && run_stopped(run))
+		ret = -EINTR;
+	if (!ret && fdatasync(t->fd_buffered))
+		ret = -errno;
+	if (ret && ret != -EINTR)
+		str_fmt(why, whycap, "cannot write the test file: %s", strerror(-ret));
+out:
+	free(r);
+	free(jr);
+	return ret;
+}
+
+int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct bench_opts *o,
+		      char *why, size_t whycap)
+{
+	struct bench_target_opts to = { .destructive = o->destructive,
+					.want_writes = run_has_writes(run) };
+	struct bench_target *t = &run->target;
+	bool nul = run->engine == &bench_engine_null;
+	int ret;
+
+	ret = bench_target_open(sr, o->target, &to, t, why, whycap);
+	if (ret)
+		return ret;
+	if (t->kind == BENCH_TARGET_DIR) {
+		ret = bench_target_create_file(t, run->file_size, why, whycap);
+		if (ret)
+			return ret;
+		if (!nul && run_reads_file(run) && (!run->profile || run->profile->fill)) {
+			ret = run_fill(run, why, whycap);
+			if (ret)
+				return ret;
+		}
+	} else if (t->kind == BENCH_TARGET_FILE) {
+		if (to.want_writes)
+			run_note(run, "an existing file is only read: write tests are skipped");
+	} else if (to.want_writes && !t->writable) {
+		run_note(run, "block device: write tests need --destructive and are skipped");
+	}
+	if (t->kind != BENCH_TARGET_DIR && t->size < run->file_size)
+		run->file_size = t->size;
+	if (t->fd_direct < 0)
+		run_note(run, "O_DIRECT refused by the filesystem: figures go through the page "
+			 "cache");
+	if (!t->size) {
+		str_fmt(why, whycap, "it is empty");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void interval_sleep(struct bench_run *run)
+{
+	uint64_t left = run->interval_ns;
+
+	while (left && !run_stopped(run)) {
+		uint64_t step = left > 100000000ull ? 100000000ull : left;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)step };
+
+		nanosleep(&ts, NULL);
+		left -= step;
+	}
+}
+
+/* hdparm -T reads the buffer once before it starts the clock. */
+static void preread(int fd, uint64_t len)
+{
+	void *buf = NULL;
+
+	if (posix_memalign(&buf, 4096, len))
+		return;
+	(void)!pread(fd, buf, len, 0);
+	free(buf);
+}
+
+static void result_finish(struct bench_run *run, struct bench_test_result *r)
+{
+	double sum = 0, var = 0;
+	unsigned i, n = r->runs_done;
+
+	if (!n)
+		return;
+	r->bw_min = r->bw_max = r->run_bw[0];
+	for (i = 0; i < n; i++) {
+		sum += r->run_bw[i];
+		r->bw_min = fmin(r->bw_min, r->run_bw[i]);
+		r->bw_max = fmax(r->bw_max, r->run_bw[i]);
+	}
+	r->bw = sum / n;
+	if (n > 1 && r->bw > 0) {
+		for (i = 0; i < n; i++)
+			var += (r->run_bw[i] - r->bw) * (r->run_bw[i] - r->bw);
+		r->bw_cv = sqrt(var / (n - 1)) / r->bw;
+	}
+	if (run->profile && run->profile->best_of)
+		r->bw = r->bw_max;
+	r->iops = r->bw / r->test.bs;
+	r->unstable = n > 1 && r->bw_cv > BENCH_CV_WARN;
+}
+
+static int run_test(struct bench_run *run, struct bench_test_result *r, char *why, size_t whycap)
+{
+	struct bench_target *t = &run->target;
+	struct bench_test *tt = &r->test;
+	struct bench_job_result *jr = calloc(1, sizeof(*jr));
+	uint64_t region = tt->size && tt->size < t->size ? tt->size : t->size;
+	struct bench_job job = {
+		.ops = tt->sync_engine && run->engine != &bench_engine_null ? &bench_engine_psync
+									    : run->engine,
+		.rw = tt->rw,
+		.bs = tt->bs,
+		.qd = tt->qd,
+		.threads = tt->threads,
+		.ramp_ns = tt->no_ramp ? 0 : ramp_for(tt->time_ns),
+		.time_ns = tt->time_ns,
+		.align = t->align,
+		.null_model = run->null_model,
+		.tick = job_tick,
+		.interrupted = run->stop,
+	};
+	struct tick_ctx c = { .run = run, .r = r, .phase = tt->name };
+	unsigned i;
+	int ret = 0;
+
+	if (!jr)
+		return -ENOMEM;
+	/* files and the default region: what the profile sized; hdparm -t reads a whole device */
+	if (tt->kind == BENCH_TEST_IO && !tt->size && run->file_size < region)
+		region = run->file_size;
+	r->engine = job.ops->name;
+	r->direct = !tt->buffered && t->fd_direct >= 0;
+	job.fd = r->direct ? t->fd_direct : t->fd_buffered;
+	job.region_bytes = region;
+	if (tt->size_based)
+		job.limit_bytes = region;
+	if (run->profile && run->profile->kind == BENCH_PROFILE_SUSTAINED)
+		c.sample_ns = SEC;
+	job.tick_arg = &c;
+	for (i = 0; i < tt->runs && !run_stopped(run); i++) {
+		c.runi = i;
+		c.last_bytes = c.last_ns = c.sample_bytes = 0;
+		c.next_sample = c.sample_ns;
+		c.total_ns = tt->time_ns ? job.ramp_ns + tt->time_ns : 0;
+		c.limit = job.limit_bytes;
+		job.seed = (uint64_t)time(NULL) * 7919u + i * 104729u + (uint64_t)getpid();
+		if (tt->kind == BENCH_TEST_HDPARM_CACHED) {
+			preread(t->fd_buffered, region);
+		} else if (tt->buffered) {
+			int e = bench_target_drop_cache(t);
+
+			if (e)
+				run_note(run, "page cache not flushed: %s refused (%s); use the "
+					 "O_DIRECT figures", t->kind == BENCH_TARGET_BLOCKDEV ?
+					 "BLKFLSBUF" : "POSIX_FADV_DONTNEED", strerrorname_np(-e));
+		}
+		ret = bench_job_run(&job, jr);
+		if (jr->ios) {
+			r->run_bw[r->runs_done++] = jr->bw;
+			r->ios += jr->ios;
+			r->bytes += jr->bytes;
+			r->seconds += (double)jr->window_ns / 1e9;
+			hist_merge(&r->lat, &jr->lat);
+		}
+		r->cpu_user_s += jr->cpu_user_s;
+		r->cpu_sys_s += jr->cpu_sys_s;
+		if (ret) {
+			str_fmt(why, whycap, "%s %s: %s", tt->name, bench_rw_name(tt->rw),
+				strerror(-ret));
+			break;
+		}
+	}
+	result_finish(run, r);
+	free(jr);
+	return ret;
+}
+
+static void check_add(struct bench_run *run, const char *name, const char *unit, double req,
+		      const struct bench_test_result *r, bool mbps)
+{
+	struct bench_check *c;
+
+	if (run->nchecks >= BENCH_MAX_CHECKS)
+		return;
+	c = &run->checks[run->nchecks++];
+	str_copy(c->name, sizeof(c->name), name);
+	c->unit = unit;
+	c->required = req;
+	c->has_measured = r && r->runs_done;
+	if (c->has_measured)
+		c->measured = mbps ? r->bw / 1e6 : r->iops;
+	c->pass = c->has_measured && c->measured >= req;
+}
+
+/* SD Association application performance classes, with the thresholds of the spec; A1's are
+ * the ones Raspberry Pi's SD card test applies. */
+static void bench_run_checks(struct bench_run *run)
+{
+	const struct bench_test_result *rr = NULL, *rw = NULL, *sw = NULL;
+	unsigned i;
+
+	run->nchecks = 0;
+	if (!run->profile || run->profile->kind != BENCH_PROFILE_SDCARD)
+		return;
+	for (i = 0; i < run->ntests; i++) {
+		const struct bench_test_result *r = &run->tests[i];
+
+		if (r->test.rw == BENCH_RANDREAD)
+			rr = r;
+		else if (r->test.rw == BENCH_RANDWRITE)
+			rw = r;
+		else if (r->test.rw == BENCH_WRITE)
+			sw = r;
+	}
+	check_add(run, "A1 random read", "iops", 1500, rr, false);
+	check_add(run, "A1 random write", "iops", 500, rw, false);
+	check_add(run, "A1 sequential write", "MB/s", 10, sw, true);
+	check_add(run, "A2 random read", "iops", 4000, rr, false);
+	check_add(run, "A2 random write", "iops", 2000, rw, false);
+	check_add(run, "A2 sequential write", "MB/s", 10, sw, true);
+}
+
+int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
+{
+	bool nul = run->engine == &bench_engine_null, first = true;
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < run->ntests; i++) {
+		struct bench_test_result *r = &run->tests[i];
+
+		if (run_stopped(run))
+			break;
+		if (bench_rw_is_write(r->test.rw) && !run->target.writable) {
+			r->skipped = true;
+			str_copy(r->skip_reason, sizeof(r->skip_reason),
+				 run->target.kind == BENCH_TARGET_FILE
+					 ? "an existing file is only read"
+					 : "write tests on a block device need --destructive");
+			continue;
+		}
+		if (!first && !nul)
+			interval_sleep(run);
+		first = false;
+		ret = run_test(run, r, why, whycap);
+		if (ret)
+			break;
+	}
+	bench_run_checks(run);
+	if (run_stopped(run)) {
+		run->interrupted = true;
+		return -EINTR;
+	}
+	if (!ret)
+		run->done = true;
+	return ret;
+}
+
+void bench_run_release(struct bench_run *run)
+{
+	unsigned i;
+
+	bench_target_release(&run->target);
+	for (i = 0; run->tests && i < run->ntests; i++)
+		free(run->tests[i].series);
+	free(run->tests);
+	run->tests = NULL;
+	run->ntests = 0;
+}

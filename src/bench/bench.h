@@ -1,0 +1,121 @@
+/* bench.h - a whole benchmark: the profile's tests on a target, repeated, with statistics.
+ * struct bench_run is the result document that report/ renders and store/ keeps. */
+#ifndef SBCDISK_BENCH_BENCH_H
+#define SBCDISK_BENCH_BENCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "bench/hist.h"
+#include "bench/profile.h"
+#include "bench/target.h"
+
+/* A run-to-run spread above this makes a figure "not stable". */
+#define BENCH_CV_WARN 0.10
+
+struct bench_sample {
+	double t_s;           /* end of the interval, from the start of the test */
+	double bw;            /* bytes/s over the interval */
+};
+
+struct bench_test_result {
+	struct bench_test test;  /* as run: time, runs and size resolved */
+	const char *engine;      /* the engine that ran it */
+	bool skipped;
+	char skip_reason[120];
+	unsigned runs_done;
+	double run_bw[BENCH_MAX_RUNS];
+	uint64_t ios;
+	uint64_t bytes;
+	double seconds;          /* measured time, all runs */
+	double bw;               /* bytes/s: mean of the runs (best of them for peak/real) */
+	double bw_min, bw_max, bw_cv;
+	double iops;
+	bool unstable;           /* bw_cv > BENCH_CV_WARN */
+	double cpu_user_s, cpu_sys_s;
+	bool direct;             /* O_DIRECT */
+	struct hist lat;         /* all runs */
+	struct bench_sample *series; /* sustained profile: rate over time; NULL otherwise */
+	unsigned nseries;
+};
+
+struct bench_check {
+	char name[40];           /* "A1 random read" */
+	const char *unit;        /* "iops", "MB/s" */
+	double required;
+	double measured;
+	bool has_measured;
+	bool pass;
+};
+
+#define BENCH_MAX_NOTES 8
+#define BENCH_MAX_CHECKS 6
+
+struct bench_opts {
+	const char *target;       /* NULL: BENCH_DEFAULT_DIR */
+	const char *profile;      /* NULL: "default" */
+	struct bench_test custom[BENCH_MAX_TESTS];
+	unsigned ncustom;
+	unsigned runs;            /* 0: the profile's */
+	uint64_t time_ns;         /* 0: the profile's */
+	uint64_t interval_ns;
+	bool has_interval;
+	uint64_t size;            /* 0: the profile's */
+	const char *engine;       /* NULL: io_uring if it works, else psync */
+	bool destructive;
+	const struct bench_null_model *null_model; /* tests */
+};
+
+struct bench_progress {
+	const char *phase;        /* "preparing" or the test's name */
+	const char *rw;
+	unsigned run, runs;       /* 1-based */
+	double bw;                /* bytes/s of the last interval */
+	double left_s;            /* estimate for this test; < 0 unknown */
+};
+
+typedef void (*bench_progress_fn)(void *arg, const struct bench_progress *p);
+
+struct bench_run {
+	const struct bench_engine_ops *engine;
+	const struct bench_profile *profile; /* NULL for custom tests */
+	char profile_name[32];
+	struct bench_target target;
+	uint64_t file_size;
+	time_t started_at;
+	unsigned runs;
+	uint64_t time_ns;
+	uint64_t interval_ns;
+	unsigned ntests;
+	struct bench_test_result *tests;
+	unsigned nchecks;
+	struct bench_check checks[BENCH_MAX_CHECKS];
+	unsigned nnotes;
+	char notes[BENCH_MAX_NOTES][200];
+	bool interrupted;
+	bool done;                /* every test ran */
+	/* set by the caller */
+	volatile sig_atomic_t *stop;
+	bench_progress_fn progress;
+	void *progress_arg;
+	const struct bench_null_model *null_model;
+};
+
+/* Resolve the options into run (profile, tests, engine). 0, or -EINVAL/-ENOENT with a reason
+ * in why (a usage error). */
+int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why, size_t whycap);
+
+/* Open the target and create and fill the test file. 0 or -errno with why. */
+int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct bench_opts *o,
+		      char *why, size_t whycap);
+
+/* Run the tests. 0; -EINTR when *stop was set (the results so far are kept); or -errno of an
+ * I/O failure with why ("I/O error on vda"). */
+int bench_run_execute(struct bench_run *run, char *why, size_t whycap);
+
+/* Close the target (removing the test file) and free the results. */
+void bench_run_release(struct bench_run *run);
+
+#endif

@@ -1,0 +1,104 @@
+/* bench-json.c - `sbcdisk bench --json`: the result document of the bench issue's contract.
+ * The store keeps exactly this document, so it is built here once for both. */
+#include <time.h>
+
+#include "common/util.h"
+#include "report/bench-report.h"
+#include "report/json.h"
+
+static struct json_object *test_to_json(const struct bench_test_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	if (!o)
+		return NULL;
+	json_add_str(o, "name", r->test.name);
+	json_add_str(o, "rw", bench_rw_name(r->test.rw));
+	json_add_u64(o, "block_bytes", true, r->test.bs);
+	json_add_u64(o, "queue_depth", true, r->test.qd);
+	json_add_u64(o, "threads", true, r->test.threads);
+	json_add_u64(o, "runs", true, r->runs_done);
+	json_add_u64(o, "ios", true, r->ios);
+	for (i = 0; i < bench_ncols; i++) {
+		const struct bench_col *c = &bench_cols[i];
+		double v = 0;
+		bool has;
+
+		if (!c->key)
+			continue;
+		has = c->get(r, &v);
+		if (c->integer)
+			json_add_u64(o, c->key, has, (uint64_t)v);
+		else
+			json_add_double(o, c->key, has, v);
+	}
+	json_add_str(o, "engine", r->engine);
+	json_add_bool(o, "direct", !r->skipped, r->direct);
+	json_add_bool(o, "stable", r->runs_done > 1, !r->unstable);
+	json_add_bool(o, "skipped", true, r->skipped);
+	json_add_str(o, "skip_reason", r->skipped ? r->skip_reason : NULL);
+	if (r->series) {
+		struct json_object *a = json_object_new_array();
+
+		for (i = 0; a && i < r->nseries; i++) {
+			struct json_object *s = json_object_new_object();
+
+			json_add_double(s, "t_s", true, r->series[i].t_s);
+			json_add_u64(s, "bw_bytes_per_s", true, (uint64_t)r->series[i].bw);
+			json_object_array_add(a, s);
+		}
+		json_object_object_add(o, "series", a);
+	}
+	return o;
+}
+
+struct json_object *bench_result_to_json(const struct bench_run *run)
+{
+	struct json_object *o = json_object_new_object(), *t, *a;
+	const struct bench_target *tg = &run->target;
+	char when[32];
+	struct tm tm;
+	unsigned i;
+
+	if (!o)
+		return NULL;
+	json_add_i64(o, "schema", true, BENCH_SCHEMA);
+	json_add_str(o, "engine", run->engine->name);
+	t = json_object_new_object();
+	json_add_str(t, "path", tg->path);
+	json_add_str(t, "kind", bench_target_kind_name(tg->kind));
+	json_add_str(t, "device", tg->has_device ? tg->device : NULL);
+	json_add_str(t, "disk", tg->has_device && tg->disk[0] ? tg->disk : NULL);
+	json_object_object_add(o, "target", t);
+	json_add_str(o, "profile", run->profile_name);
+	json_add_u64(o, "file_size_bytes", true, run->file_size);
+	gmtime_r(&run->started_at, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_add_str(o, "started_at", when);
+	json_add_double(o, "time_s", true, (double)run->time_ns / 1e9);
+	json_add_double(o, "interval_s", true, (double)run->interval_ns / 1e9);
+	json_add_bool(o, "interrupted", true, run->interrupted);
+	a = json_object_new_array();
+	for (i = 0; i < run->ntests; i++)
+		json_object_array_add(a, test_to_json(&run->tests[i]));
+	json_object_object_add(o, "tests", a);
+	a = json_object_new_array();
+	for (i = 0; i < run->nchecks; i++) {
+		const struct bench_check *c = &run->checks[i];
+		struct json_object *co = json_object_new_object();
+
+		json_add_str(co, "name", c->name);
+		json_add_str(co, "unit", c->unit);
+		json_add_double(co, "required", true, c->required);
+		json_add_double(co, "measured", c->has_measured, c->measured);
+		json_add_bool(co, "pass", c->has_measured, c->pass);
+		json_object_array_add(a, co);
+	}
+	json_object_object_add(o, "checks", a);
+	a = json_object_new_array();
+	for (i = 0; i < run->nnotes; i++)
+		json_object_array_add(a, json_object_new_string(run->notes[i]));
+	json_object_object_add(o, "notes", a);
+	return o;
+}

@@ -1,0 +1,175 @@
+/* bench-table.c - the CrystalDiskMark-like table of `sbcdisk bench`, plus hdparm- and dd-style
+ * lines for those profiles, the SD class checks, warnings and notes. */
+#include <time.h>
+
+#include "common/util.h"
+#include "report/bench-report.h"
+
+#define MiB 1048576.0
+
+static void print_header(const struct bench_run *run, FILE *f)
+{
+	const struct bench_target *t = &run->target;
+	char size[32];
+	unsigned i;
+
+	size_to_human(run->file_size, size, sizeof(size));
+	fprintf(f, "sbcdisk bench: profile %s, engine %s\n", run->profile_name, run->engine->name);
+	fprintf(f, "Target: %s (%s", t->path, bench_target_kind_name(t->kind));
+	if (t->kind == BENCH_TARGET_DIR)
+		fprintf(f, ", test file %s", size);
+	if (t->has_device)
+		fprintf(f, ", on %s, disk %s", t->device, t->disk[0] ? t->disk : "-");
+	else
+		fprintf(f, ", device unknown");
+	fprintf(f, ")\n* MB/s = 1,000,000 bytes/s, MiB/s = 1,048,576 bytes/s, latency in us\n\n");
+	fprintf(f, "%-14s %-9s", "Test", "R/W");
+	for (i = 0; i < bench_ncols; i++)
+		if (bench_cols[i].header)
+			fprintf(f, " %*s", bench_cols[i].width, bench_cols[i].header);
+	fputc('\n', f);
+}
+
+static void print_row(const struct bench_test_result *r, FILE *f)
+{
+	unsigned i;
+
+	fprintf(f, "%-14s %-9s", r->test.name, bench_rw_name(r->test.rw));
+	if (r->skipped) {
+		fprintf(f, " skipped: %s\n", r->skip_reason);
+		return;
+	}
+	for (i = 0; i < bench_ncols; i++) {
+		const struct bench_col *c = &bench_cols[i];
+		double v;
+
+		if (!c->header)
+			continue;
+		if (c->get(r, &v))
+			fprintf(f, " %*.*f", c->width, c->prec, v);
+		else
+			fprintf(f, " %*s", c->width, "-");
+	}
+	fputc('\n', f);
+}
+
+/* hdparm's own wording; its "MB" are MiB, so the MB/s figure follows in brackets. */
+static void print_hdparm(const struct bench_run *run, FILE *f)
+{
+	unsigned i;
+
+	fputc('\n', f);
+	for (i = 0; i < run->ntests; i++) {
+		const struct bench_test_result *r = &run->tests[i];
+		double secs = r->seconds, mib = (double)r->bytes / MiB;
+
+		if (!r->runs_done || secs <= 0)
+			continue;
+		if (r->test.kind == BENCH_TEST_HDPARM_CACHED)
+			fprintf(f, " Timing cached reads:   %.0f MB in %5.2f seconds = %.2f MB/sec"
+				   "   [%.1f MB/s, a memory figure, not the disk]\n",
+				mib, secs, mib / secs, r->bw / 1e6);
+		else
+			fprintf(f, " Timing %s disk reads: %4.0f MB in %5.2f seconds = %6.2f MB/sec"
+				   "   [%.1f MB/s]\n",
+				r->direct ? "O_DIRECT" : "buffered", mib, secs, mib / secs,
+				r->bw / 1e6);
+	}
+	fprintf(f, "(hdparm's \"MB\" are MiB; the figures in brackets are MB/s = 10^6 bytes/s)\n");
+}
+
+static void print_dd(const struct bench_run *run, FILE *f)
+{
+	const struct bench_test_result *r = &run->tests[0];
+
+	if (!r->runs_done || r->seconds <= 0)
+		return;
+	fprintf(f, "\n%llu bytes (%.1f GB, %.1f GiB) copied, %.3g s, %.1f MB/s\n",
+		(unsigned long long)r->bytes, (double)r->bytes / 1e9, (double)r->bytes / (MiB * 1024),
+		r->seconds, r->bw / 1e6);
+}
+
+static void print_series(const struct bench_test_result *r, FILE *f)
+{
+	unsigned i, step;
+
+	if (!r->nseries)
+		return;
+	step = r->nseries > 30 ? (r->nseries + 29) / 30 : 1;
+	fprintf(f, "\nWrite rate over time (MB/s):\n");
+	for (i = 0; i < r->nseries; i += step)
+		fprintf(f, "  %7.1f s %10.1f\n", r->series[i].t_s, r->series[i].bw / 1e6);
+	if ((r->nseries - 1) % step)
+		fprintf(f, "  %7.1f s %10.1f\n", r->series[r->nseries - 1].t_s,
+			r->series[r->nseries - 1].bw / 1e6);
+}
+
+static void print_checks(const struct bench_run *run, FILE *f)
+{
+	unsigned i;
+
+	if (!run->nchecks)
+		return;
+	fprintf(f, "\nSD application performance class (as Raspberry Pi's SD card test):\n");
+	for (i = 0; i < run->nchecks; i++) {
+		const struct bench_check *c = &run->checks[i];
+
+		fprintf(f, "  %-22s >= %6.0f %-5s ", c->name, c->required, c->unit);
+		if (c->has_measured)
+			fprintf(f, "%10.1f  %s\n", c->measured, c->pass ? "PASS" : "FAIL");
+		else
+			fprintf(f, "%10s  -\n", "-");
+	}
+}
+
+static void print_footer(const struct bench_run *run, FILE *f)
+{
+	double user = 0, sys = 0;
+	char size[32], when[32];
+	struct tm tm;
+	unsigned i;
+
+	for (i = 0; i < run->ntests; i++) {
+		const struct bench_test_result *r = &run->tests[i];
+
+		user += r->cpu_user_s;
+		sys += r->cpu_sys_s;
+		if (r->unstable)
+			fprintf(f, "warning: %s %s is not stable: runs differ by %.1f %% (CV), "
+				   "%.1f to %.1f MB/s\n",
+				r->test.name, bench_rw_name(r->test.rw), r->bw_cv * 100,
+				r->bw_min / 1e6, r->bw_max / 1e6);
+	}
+	for (i = 0; i < run->nnotes; i++)
+		fprintf(f, "note: %s\n", run->notes[i]);
+	if (run->interrupted)
+		fprintf(f, "interrupted: the figures above are what was measured until then\n");
+	size_to_human(run->file_size, size, sizeof(size));
+	gmtime_r(&run->started_at, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fprintf(f, "\nProfile: %s  Test: %s (x%u) [Measure: %.3g s / Interval: %.3g s]%s\n",
+		run->profile_name, size, run->runs, (double)run->time_ns / 1e9,
+		(double)run->interval_ns / 1e9,
+		run->profile && run->profile->best_of ? "  best of the runs" : "");
+	fprintf(f, "Date: %s  Engine: %s  CPU: %.2f s user, %.2f s system\n", when,
+		run->engine->name, user, sys);
+}
+
+int bench_table_print(const struct bench_run *run, FILE *f)
+{
+	unsigned i;
+
+	print_header(run, f);
+	for (i = 0; i < run->ntests; i++)
+		print_row(&run->tests[i], f);
+	if (run->profile && run->profile->kind == BENCH_PROFILE_HDPARM)
+		print_hdparm(run, f);
+	if (run->profile && run->profile->kind == BENCH_PROFILE_DD)
+		print_dd(run, f);
+	for (i = 0; i < run->ntests; i++)
+		print_series(&run->tests[i], f);
+	print_checks(run, f);
+	fputc('\n', f);
+	print_footer(run, f);
+	return ferror(f) ? -EIO : 0;
+}
