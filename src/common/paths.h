@@ -3,10 +3,27 @@
 #ifndef SBCDISK_PATHS_H
 #define SBCDISK_PATHS_H
 
-#define PATH_SYS_BLOCK      "/sys/block"
-#define PATH_SYS_DEV_BLOCK  "/sys/dev/block"
-#define PATH_PROC_MOUNTINFO "/proc/self/mountinfo"
-#define PATH_PROC_SWAPS     "/proc/swaps"
-#define PATH_PROC_CMDLINE   "/proc/cmdline"
+#define PATH_SYS_BLOCK       "/sys/block"
+#define PATH_SYS_CLASS_BLOCK "/sys/class/block"
+#define PATH_SYS_DEV_BLOCK   "/sys/dev/block"
+#define PATH_SYS_CLASS_NVME  "/sys/class/nvme"
+#define PATH_SYS_DEBUG       "/sys/kernel/debug"
+#define PATH_PROC_MOUNTINFO  "/proc/self/mountinfo"
+#define PATH_PROC_SWAPS      "/proc/swaps"
+#define PATH_PROC_CMDLINE    "/proc/cmdline"
+#define PATH_PROC_OSRELEASE  "/proc/sys/kernel/osrelease"
+#define PATH_PROC_DT_MODEL   "/proc/device-tree/model"
+#define PATH_UDEV_DATA       "/run/udev/data"
+#define PATH_DEV             "/dev"
+#define PATH_BOOT            "/boot"
+#define PATH_BOOT_FIRMWARE   "/boot/firmware"
+#define PATH_BOOT_FW_CONFIG  "/boot/firmware/config.txt"
+#define PATH_BOOT_FW_CMDLINE "/boot/firmware/cmdline.txt"
+#define PATH_BOOT_CMDLINE    "/boot/cmdline.txt"
+
+/* usb.ids, in the order Debian, Fedora/Arch and older usbutils install it. */
+#define PATH_USB_IDS_1 "/usr/share/misc/usb.ids"
+#define PATH_USB_IDS_2 "/usr/share/hwdata/usb.ids"
+#define PATH_USB_IDS_3 "/var/lib/usbutils/usb.ids"
 
 #endif
