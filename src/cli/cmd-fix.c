@@ -1,13 +1,342 @@
-/* cmd-fix.c - `sbcdisk fix`: not built yet.
- * Its issue says what it must do. */
+/* cmd-fix.c - `sbcdisk fix uas|pcie-gen|undo`: show the diff of a boot file edit (dry run by
+ * default), write it with --apply, explain what happens at the next boot. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "common/paths.h"
+#include "fix/diff.h"
+#include "fix/plan.h"
+#include "report/json.h"
+#include "common/util.h"
+
+#define WRAP_COLS 92
+
+static const char usage_text[] =
+	"Usage: sbcdisk fix uas DEVICE|VID:PID [--apply] [--now]\n"
+	"       sbcdisk fix pcie-gen 2|3 [--apply]\n"
+	"       sbcdisk fix undo [--apply]\n"
+	"\n"
+	"Edit the Raspberry Pi boot configuration safely. Without --apply nothing is written:\n"
+	"the diff and what happens at the next boot are shown.\n"
+	"\n"
+	"  uas       add VID:PID:u to usb-storage.quirks= in cmdline.txt, so that usb-storage\n"
+	"            drives the device instead of uas (DEVICE such as sda is looked up in sysfs)\n"
+	"  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
+	"  undo      put back the newest backup made by a fix (and remove that backup)\n"
+	"\n"
+	"  --apply   write the change: a temporary file beside the original, fsync, rename,\n"
+	"            fsync of the directory; the original is kept as NAME.sbcdisk-YYYYmmdd-HHMMSS\n"
+	"  --now     (uas) also write the running kernel's usb-storage quirks list; re-plug the\n"
+	"            drive afterwards\n"
+	"\n"
+	"The files are found as the firmware finds them: /boot/firmware when it holds config.txt,\n"
+	"else /boot; os_prefix and cmdline= from config.txt (or the device tree) apply.\n";
+
+struct fix_opts {
+	bool apply;
+	bool now;
+};
+
+/* Print text indented, wrapped at WRAP_COLS on spaces. */
+static void wrap_print(const char *indent, const char *first, const char *text)
+{
+	size_t col, ilen = strlen(indent), w;
+	const char *p = text, *sp;
+
+	fputs(first, stdout);
+	col = strlen(first);
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		sp = strchr(p, ' ');
+		w = sp ? (size_t)(sp - p) : strlen(p);
+		if (col > ilen && col + 1 + w > WRAP_COLS) {
+			printf("\n%s", indent);
+			col = ilen;
+		} else if (col > strlen(first) || (col == strlen(first) && p != text)) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, w, stdout);
+		col += w;
+		p += w;
+	}
+	putchar('\n');
+}
+
+static int fail(struct fix_plan *p, int ret)
+{
+	fprintf(stderr, "sbcdisk: fix: %s\n", p->msgs.why[0] ? p->msgs.why : strerror(-ret));
+	return EXIT_FAIL;
+}
+
+static const char *kind_name(enum fix_kind k)
+{
+	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" : "undo";
+}
+
+struct now_result {
+	bool asked;
+	bool ok;
+	bool changed;
+	char before[256];
+	char after[256];
+	char why[FIX_MSG_MAX];
+};
+
+static int emit_json(const struct fix_plan *p, const struct fix_opts *o, const struct sbuf *diff,
+		     const struct usb_id *id, const struct now_result *now)
+{
+	struct json_object *root = json_object_new_object(), *notes = json_object_new_array();
+	char s[PATH_MAX + 300];
+	size_t i;
+	int ret;
+
+	json_add_u64(root, "schema", true, 1);
+	json_add_str(root, "fix", kind_name(p->kind));
+	json_add_str(root, "file", p->file.path);
+	if (id) {
+		str_fmt(s, sizeof(s), "%04x:%04x", id->vid, id->pid);
+		json_add_str(root, "usb_id", s);
+	} else {
+		json_add_null(root, "usb_id");
+	}
+	json_add_bool(root, "changed", true, p->changed);
+	json_add_bool(root, "applied", true, o->apply && p->changed);
+	if (p->backup[0]) {
+		str_fmt(s, sizeof(s), "%s/%s", p->file.dir, p->backup);
+		json_add_str(root, "backup", s);
+	} else {
+		json_add_null(root, "backup");
+	}
+	if (p->restore_from[0]) {
+		str_fmt(s, sizeof(s), "%s/%s", p->file.dir, p->restore_from);
+		json_add_str(root, "restored_from", s);
+	}
+	json_object_object_add(root, "diff", json_object_new_string_len(sbuf_str(diff),
+									(int)diff->len));
+	for (i = 0; i < p->msgs.n; i++)
+		json_object_array_add(notes, json_object_new_string(p->msgs.note[i]));
+	json_object_object_add(root, "notes", notes);
+	json_add_str(root, "next_boot", p->next_boot[0] ? p->next_boot : NULL);
+	if (now->asked) {
+		struct json_object *r = json_object_new_object();
+
+		json_add_str(r, "path", PATH_USB_STORAGE_QUIRKS);
+		json_add_str(r, "before", now->ok ? now->before : NULL);
+		json_add_str(r, "after", now->ok ? now->after : NULL);
+		json_add_bool(r, "written", true, now->ok && o->apply && now->changed);
+		json_add_str(r, "error", now->ok ? NULL : now->why);
+		json_object_object_add(root, "runtime", r);
+	} else {
+		json_add_null(root, "runtime");
+	}
+	ret = json_print(root, stdout);
+	json_object_put(root);
+	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const struct sbuf *diff,
+		      const struct now_result *now)
+{
+	size_t i;
+
+	if (diff->len)
+		fwrite(sbuf_str(diff), 1, diff->len, stdout);
+	else
+		printf("%s: no change\n", p->file.path);
+	if (p->msgs.n)
+		putchar('\n');
+	for (i = 0; i < p->msgs.n; i++)
+		wrap_print("    ", "  - ", p->msgs.note[i]);
+	if (p->next_boot[0]) {
+		putchar('\n');
+		wrap_print("", "", p->next_boot);
+	}
+	if (now->asked) {
+		putchar('\n');
+		if (!now->ok) {
+			wrap_print("", "Running kernel: not changed:", now->why);
+		} else if (!now->changed) {
+			printf("Running kernel: %s already holds the entry.\n",
+			       PATH_USB_STORAGE_QUIRKS);
+		} else {
+			printf("Running kernel: %s\n  before: '%s'\n  after:  '%s'%s\n",
+			       PATH_USB_STORAGE_QUIRKS, now->before, now->after,
+			       o->apply ? "  (written)" : "");
+			if (o->apply)
+				wrap_print("", "", "Unplug the drive and plug it in again so that the "
+						   "new list is read (a drive that holds the running "
+						   "system: reboot instead).");
+		}
+	}
+	putchar('\n');
+	if (!p->changed && p->kind == FIX_UNDO)
+		printf("The backup %s equals the current file; %s.\n", p->restore_from,
+		       o->apply ? "it is removed" : "--apply removes it");
+	else if (!p->changed)
+		printf("Nothing to write.\n");
+	else if (!o->apply)
+		wrap_print("", "", p->kind == FIX_UNDO ?
+			   "Dry run: nothing was written. Run the same command with --apply to "
+			   "put the backup back." :
+			   "Dry run: nothing was written. Run the same command with --apply to "
+			   "write it (a dated backup is kept beside the file).");
+	else if (p->kind == FIX_UNDO)
+		printf("Restored %s from %s/%s (that backup is removed).\n", p->file.path,
+		       p->file.dir, p->restore_from);
+	else
+		printf("Wrote %s; the previous version is %s/%s\n"
+		       "'sbcdisk fix undo --apply' puts it back.\n",
+		       p->file.path, p->file.dir, p->backup);
+}
+
+static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
+{
+	static const struct option longopts[] = {
+		{ "apply", no_argument, NULL, 'a' },
+		{ "now", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->apply = true;
+			break;
+		case 'n':
+			if (!allow_now)
+				return cli_usage_error("fix", "'--now' is for 'fix uas' only");
+			o->now = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			return cli_usage_error("fix", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+/* Options may come before or after the positional argument: pull the positionals out. */
+static int split_args(int argc, char **argv, char **pos, int maxpos, int *npos)
+{
+	int i, out = 1;
+
+	*npos = 0;
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1]) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (*npos == maxpos) {
+			cli_usage_error("fix", "unexpected argument '%s'", argv[i]);
+			return -1;
+		}
+		pos[(*npos)++] = argv[i];
+	}
+	argv[out] = NULL;
+	return out;
+}
 
 int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 {
-	(void)ctx;
-	(void)argc;
-	fprintf(stderr, "sbcdisk: %s: not implemented yet\n", argv[0]);
-	return EXIT_FAIL;
+	struct now_result now = { 0 };
+	struct fix_plan plan = { 0 };
+	struct sbuf diff = SBUF_INIT(8 * 1024 * 1024);
+	struct fix_opts o = { 0 };
+	struct fix_msgs found = { 0 };
+	char la[PATH_MAX + 4], lb[PATH_MAX + 4];
+	struct usb_id id, *idp = NULL;
+	const char *what, *arg = NULL;
+	char *pos[1];
+	int npos, n, ret;
+
+	if (argc < 2)
+		return cli_usage_error("fix", "which fix: 'uas', 'pcie-gen' or 'undo'");
+	what = argv[1];
+	if (!strcmp(what, "-h") || !strcmp(what, "--help")) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(what, "uas") && strcmp(what, "pcie-gen") && strcmp(what, "undo"))
+		return cli_usage_error("fix", "unknown fix '%s' (uas, pcie-gen, undo)", what);
+	n = split_args(argc - 1, argv + 1, pos, strcmp(what, "undo") ? 1 : 0, &npos);
+	if (n < 0)
+		return EXIT_USAGE;
+	ret = parse_opts(n, argv + 1, &o, !strcmp(what, "uas"));
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (strcmp(what, "undo") && npos != 1)
+		return cli_usage_error("fix", "'fix %s' needs %s", what,
+				       strcmp(what, "uas") ? "2 or 3" : "a DEVICE or VID:PID");
+	arg = npos ? pos[0] : NULL;
+
+	if (!strcmp(what, "uas")) {
+		if (strchr(arg, ':')) {
+			if (quirks_id_parse(arg, &id))
+				return cli_usage_error("fix", "'%s' is not a USB id like 152d:0578",
+						       arg);
+		} else {
+			ret = fix_usb_id_of_block(ctx->sr, arg, &id, &found);
+			if (ret) {
+				fprintf(stderr, "sbcdisk: fix: cannot find the USB id of '%s': %s\n",
+					arg, found.why);
+				return EXIT_FAIL;
+			}
+		}
+		idp = &id;
+		ret = fix_plan_uas(ctx->sr, id, &plan);
+		if (found.n)
+			fix_note(&plan.msgs, "%s", found.note[0]);
+	} else if (!strcmp(what, "pcie-gen")) {
+		if (strcmp(arg, "2") && strcmp(arg, "3"))
+			return cli_usage_error("fix", "PCIe generation '%s': the Raspberry Pi 5 "
+						      "connector runs at 2 or 3", arg);
+		ret = fix_plan_pcie_gen(ctx->sr, arg[0] - '0', &plan);
+	} else {
+		ret = fix_plan_undo(ctx->sr, &plan);
+	}
+	if (ret) {
+		ret = fail(&plan, ret);
+		goto out;
+	}
+	str_fmt(la, sizeof(la), "a%s", plan.file.path);
+	str_fmt(lb, sizeof(lb), "b%s", plan.file.path);
+	ret = diff_unified(sbuf_str(&plan.file.data), plan.file.data.len, sbuf_str(&plan.after),
+			   plan.after.len, la, lb, &diff);
+	if (ret) {
+		fprintf(stderr, "sbcdisk: fix: cannot show the change: %s\n", strerror(-ret));
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (o.apply) {
+		ret = fix_plan_apply(ctx->sr, &plan);
+		if (ret) {
+			ret = fail(&plan, ret);
+			goto out;
+		}
+	}
+	if (o.now) {
+		struct fix_msgs m = { 0 };
+
+		now.asked = true;
+		now.ok = !fix_quirks_now(ctx->sr, id, o.apply, now.before, now.after,
+					 sizeof(now.before), &now.changed, &m);
+		str_copy(now.why, sizeof(now.why), m.why);
+	}
+	ret = ctx->json ? emit_json(&plan, &o, &diff, idp, &now) : (emit_text(&plan, &o, &diff, &now),
+								     EXIT_OK);
+	if (now.asked && !now.ok && o.apply)
+		ret = EXIT_FAIL;
+out:
+	sbuf_release(&diff);
+	fix_plan_release(&plan);
+	return ret;
 }

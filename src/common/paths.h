@@ -20,6 +20,10 @@
 #define PATH_BOOT_FW_CONFIG  "/boot/firmware/config.txt"
 #define PATH_BOOT_FW_CMDLINE "/boot/firmware/cmdline.txt"
 #define PATH_BOOT_CMDLINE    "/boot/cmdline.txt"
+/* os_prefix as the firmware published it (raspi-config reads the same file). */
+#define PATH_DT_OS_PREFIX    "/proc/device-tree/chosen/os_prefix"
+/* The running kernel's usb-storage quirks list (root-writable, 127 characters at most). */
+#define PATH_USB_STORAGE_QUIRKS "/sys/module/usb_storage/parameters/quirks"
 
 /* usb.ids, in the order Debian, Fedora/Arch and older usbutils install it. */
 #define PATH_USB_IDS_1 "/usr/share/misc/usb.ids"

@@ -1,0 +1,27 @@
+/* fix.c - the notes and refusal texts every fix returns to cli/.
+ * Domain code explains itself through these instead of printing. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "fix/fix.h"
+
+void fix_note(struct fix_msgs *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->n >= FIX_NOTES_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->note[m->n++], FIX_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+int fix_refuse(struct fix_msgs *m, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->why, sizeof(m->why), fmt, ap);
+	va_end(ap);
+	return err;
+}

@@ -1,0 +1,316 @@
+/* plan.c - the fixes: locate the file, read it through the sysroot, edit the model, diff;
+ * apply with a backup and an atomic replacement. A board is never left unbootable: every
+ * failure leaves the original file as it was. */
+#include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include "fix/plan.h"
+#include "fix/cmdline.h"
+#include "fix/config.h"
+#include "common/paths.h"
+#include "common/util.h"
+
+static void plan_init(struct fix_plan *p, enum fix_kind kind)
+{
+	*p = (struct fix_plan){ .kind = kind };
+	sbuf_init(&p->file.data, CMDLINE_FILE_MAX);
+	sbuf_init(&p->after, CONFIG_FILE_MAX + 4096);
+}
+
+void fix_plan_release(struct fix_plan *p)
+{
+	boot_file_release(&p->file);
+	sbuf_release(&p->after);
+}
+
+/* Prefix a refusal with the file it is about. */
+static int refuse_file(struct fix_plan *p, int ret)
+{
+	char why[FIX_MSG_MAX];
+
+	str_copy(why, sizeof(why), p->msgs.why[0] ? p->msgs.why : strerror(-ret));
+	return fix_refuse(&p->msgs, ret, "cannot edit '%s': %s", p->file.path, why);
+}
+
+int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
+{
+	struct cmdline cl = { 0 };
+	struct boot_loc loc;
+	int ret;
+
+	plan_init(p, FIX_UAS);
+	ret = boot_locate(sr, &loc, &p->msgs);
+	if (ret)
+		return ret;
+	str_copy(p->file.path, sizeof(p->file.path), loc.cmdline);
+	ret = boot_file_read(sr, loc.cmdline, CMDLINE_FILE_MAX, &p->file, &p->msgs);
+	if (ret)
+		return refuse_file(p, ret);
+	ret = cmdline_parse(sbuf_str(&p->file.data), p->file.data.len, &cl);
+	if (!ret)
+		ret = cmdline_quirks_add(&cl, id, QUIRKS_FLAG_IGNORE_UAS, &p->msgs, &p->changed);
+	if (!ret)
+		ret = cmdline_write(&cl, &p->after);
+	cmdline_release(&cl);
+	if (ret)
+		return refuse_file(p, ret);
+	if (p->changed)
+		str_fmt(p->next_boot, sizeof(p->next_boot),
+			"At the next boot the kernel reads usb-storage.quirks with %04x:%04x:u "
+			"(u = IGNORE_UAS): the uas driver leaves that device alone and usb-storage "
+			"drives it instead. Expect 'UAS is ignored for this device' (older kernels: "
+			"'blacklisted') and 'Quirks match for vid %04x pid %04x' in the kernel log.",
+			id.vid, id.pid, id.vid, id.pid);
+	else
+		str_fmt(p->next_boot, sizeof(p->next_boot),
+			"Nothing to change: the quirks list already has %04x:%04x with the flag u.",
+			id.vid, id.pid);
+	return 0;
+}
+
+int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
+{
+	struct config cfg = { 0 };
+	struct boot_loc loc;
+	char model[128];
+	int ret;
+
+	plan_init(p, FIX_PCIE_GEN);
+	ret = boot_locate(sr, &loc, &p->msgs);
+	if (ret)
+		return ret;
+	str_copy(p->file.path, sizeof(p->file.path), loc.config);
+	if (!loc.has_config)
+		return fix_refuse(&p->msgs, -ENOENT, "cannot edit '%s': there is no config.txt "
+						     "in %s%s%s", loc.config, PATH_BOOT_FIRMWARE,
+				  " or ", PATH_BOOT);
+	ret = boot_file_read(sr, loc.config, CONFIG_FILE_MAX, &p->file, &p->msgs);
+	if (ret)
+		return refuse_file(p, ret);
+	if (sysroot_read_str(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) > 0 &&
+	    !strstr(model, "Raspberry Pi 5") && !strstr(model, "Compute Module 5") &&
+	    !strstr(model, "Raspberry Pi 500"))
+		fix_note(&p->msgs, "this board is a '%s', not a Raspberry Pi 5: the setting only "
+				   "takes effect on a Pi 5", model);
+	ret = config_parse(sbuf_str(&p->file.data), p->file.data.len, &cfg);
+	if (!ret)
+		ret = config_pcie_gen_set(&cfg, gen, &p->msgs, &p->changed);
+	if (!ret)
+		ret = config_write(&cfg, &p->after);
+	config_release(&cfg);
+	if (ret)
+		return refuse_file(p, ret);
+	if (!p->changed)
+		str_fmt(p->next_boot, sizeof(p->next_boot),
+			"Nothing to change: a Raspberry Pi 5 already runs its PCIe connector at "
+			"Gen %d with this config.txt.", gen);
+	else if (gen == 3)
+		str_copy(p->next_boot, sizeof(p->next_boot),
+			 "At the next boot a Raspberry Pi 5 trains its PCIe connector at Gen 3 "
+			 "(8 GT/s) instead of Gen 2 (5 GT/s). The Pi 5 is certified for Gen 2 "
+			 "only: if the drive shows errors or disappears, run 'sbcdisk fix pcie-gen 2 "
+			 "--apply' or 'sbcdisk fix undo --apply'.");
+	else
+		str_copy(p->next_boot, sizeof(p->next_boot),
+			 "At the next boot a Raspberry Pi 5 trains its PCIe connector at Gen 2 "
+			 "(5 GT/s), the speed it is certified for.");
+	return 0;
+}
+
+/* The part of a backup name after the tag: its time stamp. */
+static const char *backup_stamp(const char *backup)
+{
+	const char *t = strstr(backup, BOOT_BACKUP_TAG);
+
+	return t ? t + strlen(BOOT_BACKUP_TAG) : "";
+}
+
+int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
+{
+	char bc[300] = "", bg[300] = "", path[PATH_MAX];
+	const char *target, *from;
+	struct boot_loc loc;
+	const char *slash;
+	struct sbuf raw;
+	int ret;
+
+	plan_init(p, FIX_UNDO);
+	ret = boot_locate(sr, &loc, &p->msgs);
+	if (ret)
+		return ret;
+	slash = strrchr(loc.cmdline, '/');
+	str_fmt(path, sizeof(path), "%.*s", (int)(slash - loc.cmdline), loc.cmdline);
+	boot_backup_newest(sr, path, slash + 1, bc, sizeof(bc));
+	boot_backup_newest(sr, loc.fw_dir, "config.txt", bg, sizeof(bg));
+	if (!bc[0] && !bg[0])
+		return fix_refuse(&p->msgs, -ENOENT, "there is no backup to put back: no "
+						     "%s" BOOT_BACKUP_TAG "* or config.txt"
+						     BOOT_BACKUP_TAG "* in %s",
+				  slash + 1, loc.fw_dir);
+	if (bc[0] && (!bg[0] || strcmp(backup_stamp(bc), backup_stamp(bg)) >= 0)) {
+		target = loc.cmdline;
+		from = bc;
+	} else {
+		target = loc.config;
+		from = bg;
+	}
+	str_copy(p->restore_from, sizeof(p->restore_from), from);
+	str_copy(p->file.path, sizeof(p->file.path), target);
+	ret = boot_file_read(sr, target, CONFIG_FILE_MAX, &p->file, &p->msgs);
+	if (ret)
+		return refuse_file(p, ret);
+	str_fmt(path, sizeof(path), "%s/%s", p->file.dir, from);
+	ret = boot_read_raw(sr, path, CONFIG_FILE_MAX, &raw);
+	if (ret)
+		return fix_refuse(&p->msgs, ret, "cannot read the backup '%s': %s", path,
+				  strerror(-ret));
+	sbuf_reset(&p->after);
+	ret = sbuf_add(&p->after, raw.buf ? raw.buf : "", raw.len);
+	sbuf_release(&raw);
+	if (ret)
+		return ret;
+	p->changed = p->after.len != p->file.data.len ||
+		     memcmp(sbuf_str(&p->after), sbuf_str(&p->file.data), p->after.len);
+	fix_note(&p->msgs, "puts back %s, the newest backup, and then removes it", from);
+	str_fmt(p->next_boot, sizeof(p->next_boot),
+		"At the next boot the firmware and the kernel read %s as it was before the fix "
+		"that made %s.", p->file.path, from);
+	return 0;
+}
+
+int fix_plan_apply(struct sysroot *sr, struct fix_plan *p)
+{
+	int ret;
+
+	p->backup[0] = '\0';
+	if (!p->changed && p->kind != FIX_UNDO)
+		return 0;
+	if (p->kind != FIX_UNDO) {
+		ret = boot_file_backup(sr, &p->file, p->backup, sizeof(p->backup));
+		if (ret)
+			return fix_refuse(&p->msgs, ret, "cannot write a backup of '%s' (nothing "
+							 "was changed): %s", p->file.path,
+					  strerror(-ret));
+	}
+	if (p->changed) {
+		ret = boot_file_replace(sr, &p->file, sbuf_str(&p->after), p->after.len);
+		if (ret) {
+			/* the original is intact; the backup is an identical copy, drop it */
+			if (p->backup[0])
+				boot_file_remove(sr, p->file.dir, p->backup);
+			p->backup[0] = '\0';
+			return fix_refuse(&p->msgs, ret, "cannot write '%s' (it is unchanged): %s",
+					  p->file.path, strerror(-ret));
+		}
+	}
+	if (p->kind == FIX_UNDO) {
+		ret = boot_file_remove(sr, p->file.dir, p->restore_from);
+		if (ret)
+			return fix_refuse(&p->msgs, ret, "restored '%s' but cannot remove the "
+							 "backup '%s': %s", p->file.path,
+					  p->restore_from, strerror(-ret));
+	}
+	return 0;
+}
+
+int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *before,
+		   char *after, size_t cap, bool *changed, struct fix_msgs *m)
+{
+	struct sbuf cur, nv = SBUF_INIT(4096);
+	struct quirks_merge res;
+	size_t len;
+	int fd, ret;
+
+	*changed = false;
+	before[0] = after[0] = '\0';
+	ret = boot_read_raw(sr, PATH_USB_STORAGE_QUIRKS, 4096, &cur);
+	if (ret == -ENOENT)
+		return fix_refuse(m, ret, "%s does not exist: the usb-storage driver is not "
+					  "loaded, so nothing is bound to it yet",
+				  PATH_USB_STORAGE_QUIRKS);
+	if (ret)
+		return fix_refuse(m, ret, "cannot read %s: %s", PATH_USB_STORAGE_QUIRKS,
+				  strerror(-ret));
+	len = cur.len;
+	while (len && isspace((unsigned char)cur.buf[len - 1]))
+		len--;
+	ret = quirks_list_add(cur.buf ? cur.buf : "", len, id, QUIRKS_FLAG_IGNORE_UAS, &nv, &res);
+	if (!ret && (str_fmt(before, cap, "%.*s", (int)len, cur.buf ? cur.buf : "") ||
+		     str_copy(after, cap, sbuf_str(&nv))))
+		ret = -E2BIG;
+	if (ret)
+		goto out;
+	if (nv.len > QUIRKS_VALUE_MAX) {
+		ret = fix_refuse(m, -ENOSPC, "the running kernel's list would be %zu characters; "
+					     "it takes at most %d", nv.len, QUIRKS_VALUE_MAX);
+		goto out;
+	}
+	*changed = res.change != QUIRKS_SAME || res.dups_removed;
+	if (!apply || !*changed)
+		goto out;
+	fd = sysroot_open_fd(sr, PATH_USB_STORAGE_QUIRKS, O_WRONLY | O_TRUNC);
+	if (fd < 0) {
+		ret = fix_refuse(m, fd, "cannot write %s: %s", PATH_USB_STORAGE_QUIRKS,
+				 strerror(-fd));
+		goto out;
+	}
+	if (write(fd, nv.buf, nv.len) != (ssize_t)nv.len)
+		ret = fix_refuse(m, -errno ? -errno : -EIO, "cannot write %s: %s",
+				 PATH_USB_STORAGE_QUIRKS, strerror(errno ? errno : EIO));
+	if (close(fd) && !ret)
+		ret = fix_refuse(m, -errno, "cannot write %s: %s", PATH_USB_STORAGE_QUIRKS,
+				 strerror(errno));
+out:
+	sbuf_release(&cur);
+	sbuf_release(&nv);
+	return ret;
+}
+
+static bool dev_name_ok(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
+int fix_usb_id_of_block(struct sysroot *sr, const char *dev, struct usb_id *id,
+			struct fix_msgs *m)
+{
+	char path[PATH_MAX], real[PATH_MAX], v[16], p[16];
+	const char *name = str_starts(dev, "/dev/") ? dev + 5 : dev;
+	size_t len;
+	int ret;
+
+	if (!dev_name_ok(name) || !strcmp(name, ".") || !strcmp(name, ".."))
+		return fix_refuse(m, -EINVAL, "not a block device name");
+	str_fmt(path, sizeof(path), "%s/%s", PATH_SYS_CLASS_BLOCK, name);
+	ret = sysroot_realpath(sr, path, real, sizeof(real));
+	if (ret || !sysroot_exists(sr, real))
+		return fix_refuse(m, -ENOENT, "no such block device");
+	/* up from .../usb2/2-1/2-1:1.0/host0/.../block/sda to the directory with idVendor */
+	for (len = strlen(real); len > 1;) {
+		while (len > 1 && real[len - 1] != '/')
+			len--;
+		if (len > 1)
+			len--;
+		real[len] = '\0';
+		if (sysroot_read_strf(sr, v, sizeof(v), "%s/idVendor", real) > 0 &&
+		    sysroot_read_strf(sr, p, sizeof(p), "%s/idProduct", real) > 0) {
+			char both[40];
+
+			str_fmt(both, sizeof(both), "%s:%s", v, p);
+			if (quirks_id_parse(both, id))
+				return fix_refuse(m, -EINVAL, "its USB device reports the id '%s'",
+						  both);
+			fix_note(m, "%s is the USB device %04x:%04x (%s)", name, id->vid, id->pid,
+				 real);
+			return 0;
+		}
+	}
+	return fix_refuse(m, -ENODEV, "it is not a USB device: the uas quirk cannot apply");
+}

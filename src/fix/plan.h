@@ -1,0 +1,50 @@
+/* plan.h - the three fixes as plans: what file, its bytes before and after, why; then
+ * fix_plan_apply() writes it (backup first) only when asked. */
+#ifndef SBCDISK_FIX_PLAN_H
+#define SBCDISK_FIX_PLAN_H
+
+#include <stdbool.h>
+
+#include "common/sysroot.h"
+#include "fix/bootfile.h"
+#include "fix/fix.h"
+#include "fix/quirks.h"
+
+enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO };
+
+struct fix_plan {
+	enum fix_kind kind;
+	struct boot_file file;    /* the file to change, with its current bytes */
+	struct sbuf after;        /* its bytes after the fix */
+	bool changed;
+	char restore_from[300];   /* undo: the backup that is put back */
+	char backup[300];         /* after fix_plan_apply(): the backup written, if any */
+	char next_boot[FIX_MSG_MAX];
+	struct fix_msgs msgs;     /* notes, and why when a step refuses */
+};
+
+/* Plans fill p (fix_plan_release() in every case). 0 or -errno with p->msgs.why. */
+int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p);
+int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p);
+/* The newest backup of cmdline.txt or config.txt, whichever was made last. -ENOENT when
+ * there is none. */
+int fix_plan_undo(struct sysroot *sr, struct fix_plan *p);
+
+/* Write the plan: a dated backup (not for undo), then the atomic replacement; undo then
+ * removes the backup it restored. A plan without change writes nothing. 0 or -errno with
+ * p->msgs.why; on failure the original file is unchanged. */
+int fix_plan_apply(struct sysroot *sr, struct fix_plan *p);
+void fix_plan_release(struct fix_plan *p);
+
+/* The running kernel's quirks list: merge id:flag into it, and write it when apply. The
+ * values before and after go into before/after (capacity QUIRKS_VALUE_MAX + 1 or more).
+ * 0, -ENOENT (usb-storage not loaded), -ENOSPC (would pass 127) with m->why. */
+int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *before,
+		   char *after, size_t cap, bool *changed, struct fix_msgs *m);
+
+/* The USB VID:PID of a block device ("sda", "/dev/sda", "sda1"): walks up its sysfs path to
+ * the USB device. 0, -ENOENT (no such device), -ENODEV (not on USB) with m->why. */
+int fix_usb_id_of_block(struct sysroot *sr, const char *dev, struct usb_id *id,
+			struct fix_msgs *m);
+
+#endif
