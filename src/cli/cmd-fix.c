@@ -294,7 +294,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 		idp = &id;
 		ret = fix_plan_uas(ctx->sr, id, &plan);
 		if (found.n)
-			fix_note(&plan.msgs, "%s", found.note[0]);
+			fix_note_first(&plan.msgs, found.note[0]);
 	} else if (!strcmp(what, "pcie-gen")) {
 		if (strcmp(arg, "2") && strcmp(arg, "3"))
 			return cli_usage_error("fix", "PCIe generation '%s': the Raspberry Pi 5 "

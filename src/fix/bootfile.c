@@ -66,12 +66,11 @@ static bool name_is_safe(const char *s)
 	return true;
 }
 
-/* os_prefix as the firmware published it (NUL bytes removed, as raspi-config does). */
-static int dt_os_prefix(struct sysroot *sr, char *out, size_t cap)
+int boot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap)
 {
 	struct sbuf raw;
 	size_t i, n = 0;
-	int ret = boot_read_raw(sr, PATH_DT_OS_PREFIX, 256, &raw);
+	int ret = boot_read_raw(sr, path, 256, &raw);
 
 	if (ret)
 		return ret;
@@ -112,7 +111,8 @@ int boot_locate(struct sysroot *sr, struct boot_loc *loc, struct fix_msgs *m)
 		sbuf_release(&raw);
 	}
 	/* what the firmware actually used wins over what config.txt says */
-	if (!dt_os_prefix(sr, v, sizeof(v)))
+	/* os_prefix as the firmware published it (NUL bytes removed, as raspi-config does) */
+	if (!boot_read_dt_string(sr, PATH_DT_OS_PREFIX, v, sizeof(v)))
 		str_copy(prefix, sizeof(prefix), v);
 	if (prefix[0])
 		fix_note(m, "os_prefix is '%s': the firmware reads %s%s", prefix, prefix, name);

@@ -57,4 +57,7 @@ int boot_file_remove(struct sysroot *sr, const char *dir, const char *name);
 /* Read a whole file through the sysroot, NULs kept, at most cap bytes (-EFBIG beyond). */
 int boot_read_raw(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out);
 
+/* A device-tree string property (model, os_prefix) with its NUL bytes removed. 0 or -errno. */
+int boot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap);
+
 #endif

@@ -320,8 +320,12 @@ int config_pcie_gen_set(struct config *cfg, int gen, struct fix_msgs *m, bool *c
 		if (!pi5_reads(&f) || !dtparam_gen_find(l, &off, &vlen))
 			continue;
 		unconditional = unconditional || pi5_reads(&f) == 2;
-		if (vlen == strlen(want) && !memcmp(l->s + off, want, vlen))
+		if (vlen == strlen(want) && !memcmp(l->s + off, want, vlen)) {
+			if (pi5_reads(&f) == 2)
+				fix_note(m, "line %zu already sets pciex1_gen=%d where a Pi 5 reads "
+					    "it", i + 1, gen);
 			continue;
+		}
 		ret = line_value_replace(l, off, vlen, want);
 		*changed = !ret;
 		fix_note(m, "line %zu: sets pciex1_gen to %d in place (under %s%s%s)", i + 1, gen,

@@ -16,6 +16,8 @@ struct fix_msgs {
 
 /* Add an explanation (silently dropped when full; truncated to FIX_MSG_MAX). */
 void fix_note(struct fix_msgs *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, placed before the notes already there. */
+void fix_note_first(struct fix_msgs *m, const char *text);
 /* Set the refusal text and return err (a negative errno), so callers write
  * `return fix_refuse(m, -EINVAL, "...")`. */
 int fix_refuse(struct fix_msgs *m, int err, const char *fmt, ...)

@@ -89,7 +89,7 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 	ret = boot_file_read(sr, loc.config, CONFIG_FILE_MAX, &p->file, &p->msgs);
 	if (ret)
 		return refuse_file(p, ret);
-	if (sysroot_read_str(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) > 0 &&
+	if (!boot_read_dt_string(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) && model[0] &&
 	    !strstr(model, "Raspberry Pi 5") && !strstr(model, "Compute Module 5") &&
 	    !strstr(model, "Raspberry Pi 500"))
 		fix_note(&p->msgs, "this board is a '%s', not a Raspberry Pi 5: the setting only "
