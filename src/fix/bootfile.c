@@ -169,6 +169,32 @@ static int dir_open(struct sysroot *sr, const char *dir)
 	return sysroot_open_fd(sr, dir, O_RDONLY | O_DIRECTORY);
 }
 
+/* The highest "-N" already used with stamp by any backup in the directory (1 for the plain
+ * stamp, 0 when none), so that a second fix within the same second sorts after the first. */
+static int stamp_used(struct sysroot *sr, const char *dir, const char *stamp)
+{
+	size_t slen = strlen(stamp);
+	struct dirent *de;
+	int used = 0;
+	DIR *d;
+
+	if (sysroot_opendir(sr, dir, &d))
+		return 0;
+	while ((de = readdir(d))) {
+		const char *t = strstr(de->d_name, BOOT_BACKUP_TAG);
+
+		if (!t || strncmp(t + strlen(BOOT_BACKUP_TAG), stamp, slen))
+			continue;
+		t += strlen(BOOT_BACKUP_TAG) + slen;
+		if (!*t && used < 1)
+			used = 1;
+		else if (t[0] == '-' && t[1] >= '2' && t[1] <= '9' && !t[2] && t[1] - '0' > used)
+			used = t[1] - '0';
+	}
+	closedir(d);
+	return used;
+}
+
 int boot_file_backup(struct sysroot *sr, const struct boot_file *bf, char *backup, size_t cap)
 {
 	char stamp[32];
@@ -181,7 +207,7 @@ int boot_file_backup(struct sysroot *sr, const struct boot_file *bf, char *backu
 	dfd = dir_open(sr, bf->dir);
 	if (dfd < 0)
 		return dfd;
-	for (i = 1; i <= 9 && ret == -EEXIST; i++) {
+	for (i = stamp_used(sr, bf->dir, stamp) + 1; i <= 9 && ret == -EEXIST; i++) {
 		if (i == 1)
 			ret = str_fmt(backup, cap, "%s" BOOT_BACKUP_TAG "%s", bf->name, stamp);
 		else

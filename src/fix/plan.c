@@ -149,7 +149,8 @@ int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
 						     "%s" BOOT_BACKUP_TAG "* or config.txt"
 						     BOOT_BACKUP_TAG "* in %s",
 				  slash + 1, loc.fw_dir);
-	if (bc[0] && (!bg[0] || strcmp(backup_stamp(bc), backup_stamp(bg)) >= 0)) {
+	/* stamps are unique within a directory (boot_file_backup), so they order the fixes */
+	if (bc[0] && (!bg[0] || strcmp(backup_stamp(bc), backup_stamp(bg)) > 0)) {
 		target = loc.cmdline;
 		from = bc;
 	} else {
