@@ -1,0 +1,73 @@
+#!/bin/bash
+# run-fix.sh - golden test of `sbcdisk fix` on one generated sysroot tree: dry run, --apply
+# with --now, a second run that changes nothing, JSON, undo, and the refusals; the boot file
+# is checked byte for byte after undo. usage: run-fix.sh TREE (UPDATE_GOLDEN=1 rewrites)
+set -u
+tree=${1:?usage: run-fix.sh TREE}
+src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+want=$src/tests/golden/fix/$tree.txt
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+python3 "$src/tools/mksysroot" "$src/tests/sysroots/$tree.desc" "$tmp/root" || exit 1
+root=$tmp/root
+boot=/boot
+[ -f "$root/boot/firmware/config.txt" ] && boot=/boot/firmware
+cp "$root$boot/cmdline.txt" "$tmp/cmdline.orig"
+cp "$root$boot/config.txt" "$tmp/config.orig"
+
+step() { # args...: run sbcdisk, print the command, its output and its exit code
+	echo "\$ sbcdisk $*"
+	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+	timeout 20 $run "$bin" --sysroot "$root" "$@" >"$tmp/out" 2>&1
+	echo "[exit $?]"
+	sed -E -e "s|$root|SYSROOT|g" -e 's/sbcdisk-[0-9]{8}-[0-9]{6}(-[2-9])?/sbcdisk-STAMP/g' \
+		"$tmp/out"
+	echo
+}
+show() { # target path: its bytes, made visible
+	echo "# $1"
+	if [ -f "$root$1" ]; then od -An -c "$root$1" | sed 's/  */ /g'; else echo "(none)"; fi
+	echo
+}
+
+{
+	step fix uas sda
+	step fix uas sda --apply --now
+	show "$boot/cmdline.txt"
+	show /sys/module/usb_storage/parameters/quirks
+	step fix uas 152d:0578 --apply
+	step --json fix uas 152d:0578
+	step fix undo
+	step fix undo --apply
+	step fix undo
+	step fix pcie-gen 3 --apply
+	step fix pcie-gen 3
+	step fix undo --apply
+	step fix uas 12345:0578
+	step fix uas mmcblk9
+	step fix pcie-gen 4
+	step fix uas
+	step fix frobnicate
+	step fix undo --now
+	ls -A "$root$boot" | sed -E 's/sbcdisk-[0-9]{8}-[0-9]{6}(-[2-9])?/sbcdisk-STAMP/g'
+} >"$tmp/actual"
+
+status=0
+# after the undos both files are the originals, byte for byte
+cmp "$tmp/cmdline.orig" "$root$boot/cmdline.txt" || { echo "FAIL: cmdline.txt not restored"; status=1; }
+cmp "$tmp/config.orig" "$root$boot/config.txt" || { echo "FAIL: config.txt not restored"; status=1; }
+if grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
+	"$tmp/actual"; then
+	echo "FAIL: sanitizer report"
+	status=1
+fi
+if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+	mkdir -p "$(dirname "$want")"
+	cp "$tmp/actual" "$want"
+	echo "updated ${want#"$src"/}"
+elif ! diff -u --label "expected fix/$tree.txt" --label actual "$want" "$tmp/actual"; then
+	echo "FAIL: $tree differs from its golden file"
+	status=1
+fi
+exit "$status"
