@@ -1,13 +1,272 @@
-/* cmd-history.c - `sbcdisk history`: not built yet.
- * Its issue says what it must do. */
+/* cmd-history.c - `sbcdisk history`: the stored runs, newest first, as a table, JSON or CSV;
+ * --export writes them to a file, --import adds a file's runs (all of them, or none). */
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 
+#include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "common/log.h"
+#include "common/util.h"
+#include "report/csv.h"
+#include "report/json.h"
+#include "store/verdict.h"
+
+#define IMPORT_MAX_BYTES (64u << 20)
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: sbcdisk history [options]\n"
+		   "\nThe stored benchmark runs, newest first.\n"
+		   "\nOptions:\n"
+		   "  --db PATH         the result database (default: /var/lib/sbcdisk/results.db as\n"
+		   "                    root, else $XDG_DATA_HOME/sbcdisk/results.db)\n"
+		   "  --device TEXT     runs of devices whose name, model, serial or VID:PID has TEXT\n"
+		   "  --profile NAME    runs of this profile\n"
+		   "  --since DATE      runs started at or after DATE (2026-11-30 or a full time)\n"
+		   "  --until DATE      runs started at or before DATE (the whole day for a date)\n"
+		   "  -n, --last N      the newest N runs\n"
+		   "  --json            the history JSON (also a global option)\n"
+		   "  --csv             CSV, one row per test\n"
+		   "  --export FILE     write the selected runs as history JSON to FILE, oldest\n"
+		   "                    first ('-' for stdout)\n"
+		   "  --import FILE     add the runs of a history JSON file (all or none)\n"
+		   "  -h, --help        this help\n");
+}
+
+/* Print s in a column of width characters (UTF-8 aware): cut with "…", padded with spaces. */
+static void put_col(const char *s, size_t width, bool last)
+{
+	size_t chars = 0, i, cut_at = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (chars == width - 1)
+			cut_at = i;
+		chars++;
+	}
+	if (chars > width) {
+		fwrite(s, 1, cut_at, stdout);
+		fputs("…", stdout);
+		chars = width;
+	} else {
+		fputs(s, stdout);
+	}
+	if (!last)
+		printf("%*s", (int)(width - chars + 2), "");
+}
+
+static void print_table(const struct run_list *l)
+{
+	char dev[128], att[256], when[20], id[24], sc[16];
+	size_t i;
+
+	printf("%4s  %-16s  %-22s  %-26s  %-24s  %-9s  %5s  %s\n", "ID", "STARTED", "BOARD",
+	       "DEVICE", "ATTACHMENT", "PROFILE", "SCORE", "VERDICT");
+	for (i = 0; i < l->n; i++) {
+		const struct run *r = l->runs[i];
+		double score = verdict_score(r);
+		struct verdict v;
+
+		str_copy(sc, sizeof(sc), "-");
+		if (isfinite(score))
+			str_fmt(sc, sizeof(sc), "%.0f", score);
+		if (verdict_run(r, &v))
+			str_copy(v.text, sizeof(v.text), "-");
+		str_fmt(id, sizeof(id), "%4lld", (long long)r->id);
+		str_fmt(when, sizeof(when), "%.10s %.5s", r->started_at, r->started_at + 11);
+		run_device_label(r, dev, sizeof(dev));
+		str_sanitize(dev);
+		run_attach_summary(r, att, sizeof(att));
+		put_col(id, 4, false);
+		put_col(when, 16, false);
+		put_col(*r->board ? r->board : "-", 22, false);
+		put_col(dev, 26, false);
+		put_col(att, 24, false);
+		put_col(r->profile, 9, false);
+		printf("%5s  %s\n", sc, v.text);
+	}
+}
+
+static int write_json(FILE *f, void *arg)
+{
+	struct json_object *o = run_list_to_json(arg);
+	int ret = o ? json_print(o, f) : -ENOMEM;
+
+	json_object_put(o);
+	return ret;
+}
+
+static int do_import(const char *db, const char *file)
+{
+	struct run_list l = { 0 };
+	struct json_object *doc = NULL;
+	struct store *st = NULL;
+	char why[300], *buf = NULL;
+	const char *err;
+	int64_t *ids = NULL;
+	size_t len;
+	int ret;
+
+	ret = cli_read_file(file, IMPORT_MAX_BYTES, &buf, &len);
+	if (ret) {
+		log_error("history: cannot read '%s': %s", file,
+			  ret == -EFBIG ? "larger than 64 MiB" : strerror(-ret));
+		return EXIT_FAIL;
+	}
+	doc = json_parse_buf(buf, len, &err);
+	if (!doc) {
+		log_error("history: import '%s': not JSON: %s; nothing was imported", file, err);
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (run_list_from_json(doc, &l, why, sizeof(why))) {
+		log_error("history: import '%s': %s; nothing was imported", file, why);
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	ids = calloc(l.n ? l.n : 1, sizeof(*ids));
+	ret = !ids ? -ENOMEM : cli_store_open("history", db, STORE_WRITE, false, &st);
+	if (ret) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (store_runs_add(st, l.runs, l.n, ids)) {
+		log_error("history: import '%s': %s; nothing was imported", file,
+			  store_strerror(st));
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (l.n)
+		printf("imported %zu run%s as %lld-%lld\n", l.n, l.n == 1 ? "" : "s",
+		       (long long)ids[0], (long long)ids[l.n - 1]);
+	else
+		printf("imported 0 runs\n");
+	ret = EXIT_OK;
+out:
+	store_close(st);
+	free(ids);
+	run_list_release(&l);
+	json_object_put(doc);
+	free(buf);
+	return ret;
+}
+
+enum { OPT_DB = 256, OPT_DEVICE, OPT_PROFILE, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT,
+       OPT_IMPORT, OPT_JSON };
 
 int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 {
-	(void)ctx;
-	(void)argc;
-	fprintf(stderr, "sbcdisk: %s: not implemented yet\n", argv[0]);
-	return EXIT_FAIL;
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "last", required_argument, NULL, 'n' },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "export", required_argument, NULL, OPT_EXPORT },
+		{ "import", required_argument, NULL, OPT_IMPORT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct store_filter f = { 0 };
+	const char *db = NULL, *export = NULL, *import = NULL;
+	struct run_list l = { 0 };
+	struct store *st = NULL;
+	bool csv = false, json = ctx->json;
+	uint64_t n;
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_DEVICE:
+			f.device = optarg;
+			break;
+		case OPT_PROFILE:
+			f.profile = optarg;
+			break;
+		case OPT_SINCE:
+			f.since = optarg;
+			break;
+		case OPT_UNTIL:
+			f.until = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &n) || n == 0 || n > 1000000)
+				return cli_usage_error("history", "'--last %s': not a count", optarg);
+			f.limit = (size_t)n;
+			break;
+		case OPT_CSV:
+			csv = true;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_EXPORT:
+			export = optarg;
+			break;
+		case OPT_IMPORT:
+			import = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("history", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
+	if (csv && json)
+		return cli_usage_error("history", "--csv and --json exclude each other");
+	if (import && (export || csv || json))
+		return cli_usage_error("history", "--import takes no other output option");
+	if (import)
+		return do_import(db, import);
+
+	ret = cli_store_open("history", db, STORE_READ, true, &st);
+	if (ret && ret != -ENOENT)
+		return EXIT_FAIL;
+	if (st && store_runs_query(st, &f, &l)) {
+		ret = cli_store_error("history", st);
+		goto out;
+	}
+	if (export) {
+		size_t i;
+
+		/* oldest first: an import then gives ids in the same order as here */
+		for (i = 0; i < l.n / 2; i++) {
+			struct run *t = l.runs[i];
+
+			l.runs[i] = l.runs[l.n - 1 - i];
+			l.runs[l.n - 1 - i] = t;
+		}
+		ret = cli_write_file(export, write_json, &l);
+		if (ret)
+			log_error("history: cannot write '%s': %s", export, strerror(-ret));
+		else if (strcmp(export, "-"))
+			printf("exported %zu run%s to %s\n", l.n, l.n == 1 ? "" : "s", export);
+		ret = ret ? EXIT_FAIL : EXIT_OK;
+	} else if (json) {
+		ret = write_json(stdout, &l) ? EXIT_FAIL : EXIT_OK;
+	} else if (csv) {
+		ret = csv_write_runs(stdout, &l) ? EXIT_FAIL : EXIT_OK;
+	} else {
+		if (!l.n)
+			log_warn("history: no runs stored%s", st ? " that match" : " yet");
+		else
+			print_table(&l);
+		ret = EXIT_OK;
+	}
+out:
+	run_list_release(&l);
+	store_close(st);
+	return ret;
 }

@@ -1,0 +1,155 @@
+/* cli-store.c - opening the result store for a command, and the file helpers of history,
+ * compare and report: atomic replacement of an output file, a capped read of an input file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli-store.h"
+#include "cli/cli.h"
+#include "common/log.h"
+#include "common/util.h"
+
+int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool missing_ok,
+		   struct store **st)
+{
+	char path[PATH_MAX], why[400];
+	int ret;
+
+	*st = NULL;
+	if (!db) {
+		ret = store_default_path(path, sizeof(path));
+		if (ret) {
+			log_error("%s: no place for the database: HOME is not set; use --db PATH",
+				  cmd);
+			return ret;
+		}
+		db = path;
+	}
+	ret = store_open(db, mode, 0, st, why, sizeof(why));
+	if (ret && !(ret == -ENOENT && missing_ok))
+		log_error("%s: database '%s': %s", cmd, db, why);
+	return ret;
+}
+
+int cli_store_error(const char *cmd, struct store *st)
+{
+	log_error("%s: %s", cmd, store_strerror(st));
+	return EXIT_FAIL;
+}
+
+int cli_parse_run_id(const char *s, int64_t *id)
+{
+	if (*s == '#')
+		s++;
+	if (parse_s64(s, id) || *id <= 0)
+		return -EINVAL;
+	return 0;
+}
+
+int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	FILE *f = NULL;
+	mode_t mask;
+	int fd, ret;
+	char *slash;
+
+	if (!strcmp(path, "-"))
+		return write(stdout, arg);
+	if (str_fmt(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) ||
+	    str_copy(dir, sizeof(dir), path))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask)) /* mkstemp gives 0600; a report is for sharing */
+		log_debug("cannot set the mode of '%s'", tmp);
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		goto fail;
+	}
+	ret = write(f, arg);
+	if (!ret && fflush(f))
+		ret = -errno;
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		goto fail;
+	if (rename(tmp, path)) {
+		ret = -errno;
+		goto fail;
+	}
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		fd = open(slash == dir ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			fsync(fd);
+			close(fd);
+		}
+	}
+	return 0;
+fail:
+	unlink(tmp);
+	return ret;
+}
+
+int cli_read_file(const char *path, size_t cap, char **buf, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	size_t n = 0, alloc = 0;
+	char *b = NULL, *p;
+	int ret = 0;
+
+	*buf = NULL;
+	*len = 0;
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (alloc - n < 65536) {
+			alloc = alloc ? alloc * 2 : 65536;
+			if (alloc > cap + 65536)
+				alloc = cap + 65536;
+			p = realloc(b, alloc + 1);
+			if (!p) {
+				ret = -ENOMEM;
+				break;
+			}
+			b = p;
+		}
+		got = fread(b + n, 1, alloc - n, f);
+		n += got;
+		if (n > cap) {
+			ret = -EFBIG;
+			break;
+		}
+		if (got == 0) {
+			if (ferror(f))
+				ret = -EIO;
+			break;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		free(b);
+		return ret;
+	}
+	if (!b && !(b = malloc(1)))
+		return -ENOMEM;
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* cli-store.h - what the commands that use the result store share: --db, opening with one
+ * clear message, reading a run id list, writing a file atomically. */
+#ifndef SBCDISK_CLI_STORE_H
+#define SBCDISK_CLI_STORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "store/store.h"
+
+/*
+ * Open the store at db (NULL: the default path). Prints
+ * "sbcdisk: CMD: database 'PATH': <why>" on failure, except for a missing database in
+ * STORE_READ mode when missing_ok. Returns 0 or -errno.
+ */
+int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool missing_ok,
+		   struct store **st);
+/* Print the store's last error for CMD. Returns EXIT_FAIL. */
+int cli_store_error(const char *cmd, struct store *st);
+
+/* A run id: a positive decimal number. 0 or -EINVAL. */
+int cli_parse_run_id(const char *s, int64_t *id);
+
+/* Write to path through a temporary file beside it, fsynced and renamed ("-" is stdout).
+ * write() returns 0 or -errno. 0 or -errno. */
+int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg);
+
+/* Read a whole file ("-" is stdin) of at most cap bytes; the caller frees *buf. */
+int cli_read_file(const char *path, size_t cap, char **buf, size_t *len);
+
+#endif

@@ -1,0 +1,98 @@
+/* run.h - one stored benchmark run: the bench figures plus how the drive was attached.
+ * The model behind history, compare and report; converted from and to the history JSON. */
+#ifndef SBCDISK_STORE_RUN_H
+#define SBCDISK_STORE_RUN_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Caps on what a run may hold: an import file is outside input. */
+#define RUN_TESTS_MAX  64
+#define RUN_TEXT_MAX   256  /* board, kernel, names, test names */
+#define RUN_JSON_MAX   (256 * 1024) /* device / target / checks / findings documents */
+#define RUN_IMPORT_MAX 4096 /* runs in one import file */
+
+/* Numbers that may be unknown are NAN when unknown (null in JSON, NULL in SQL). */
+struct run_test {
+	char name[64];  /* "SEQ1M Q8T1" */
+	char rw[16];    /* "read" "write" "randread" "randwrite" ... */
+	double block_bytes, queue_depth, threads, runs, ios;
+	double bw, bw_min, bw_max, bw_cv, iops; /* bw: bytes per second */
+	double lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us;
+	double cpu_user_s, cpu_sys_s;
+};
+
+struct run {
+	int64_t id;            /* 0 until stored */
+	char started_at[32];   /* "2026-11-30T10:00:00Z" */
+	char profile[64];
+	char engine[32];       /* "" when unknown */
+	char board[RUN_TEXT_MAX];
+	char kernel[RUN_TEXT_MAX];
+	char boot_device[64];
+	char source[1024]; /* where an imported run came from; "" for a local bench run */
+	struct json_object *device;   /* the DEVICE object of `list --json`, or NULL */
+	struct json_object *target;   /* as in `bench --json`, or NULL */
+	struct json_object *checks;   /* array, or NULL */
+	struct json_object *findings; /* doctor findings at the time (array), or NULL */
+	size_t ntests;
+	struct run_test tests[RUN_TESTS_MAX];
+};
+
+/* A list of runs; the list owns them. */
+struct run_list {
+	struct run **runs;
+	size_t n, alloc;
+};
+
+struct run *run_new(void);
+void run_free(struct run *r);
+void run_list_release(struct run_list *l);
+/* Takes ownership of r (also on failure, when it frees it). 0 or -ENOMEM. */
+int run_list_push(struct run_list *l, struct run *r);
+
+/* Byte strings from devices may hold anything: true when s is a usable UTF-8 text. */
+bool run_text_ok(const char *s, size_t cap);
+
+/*
+ * A run object of the history JSON (`id`, `verdicts` and `score` are ignored: the id is given
+ * by the store, verdicts and score are computed from the figures). Everything is checked: types,
+ * lengths, ranges. 0, or -EINVAL with the reason in why. *out is freed by the caller.
+ */
+int run_from_json(struct json_object *o, struct run **out, char *why, size_t why_cap);
+
+/* The whole history document {"schema": 1, "runs": [...]}: all runs or none. */
+int run_list_from_json(struct json_object *doc, struct run_list *out, char *why, size_t why_cap);
+
+/*
+ * A bench document (`bench --json`) plus what `list` knew: the run to store. device may be
+ * NULL; it is copied. 0, -EINVAL (why says what is wrong) or -ENOMEM.
+ */
+int run_from_bench(struct json_object *bench, struct json_object *device, const char *board,
+		   const char *kernel, const char *boot_device, struct run **out, char *why,
+		   size_t why_cap);
+
+/* The history JSON of one run, with verdicts and score. NULL on -ENOMEM. */
+struct json_object *run_to_json(const struct run *r);
+/* {"schema": 1, "runs": [...]} */
+struct json_object *run_list_to_json(const struct run_list *l);
+
+/* Test lookup by name and direction ("read"/"write" match "randread"/"randwrite" too). */
+const struct run_test *run_test_find(const struct run *r, const char *name, const char *dir);
+/* "read" or "write" (or the rw string when it is neither) */
+const char *run_test_dir(const struct run_test *t);
+/* IOPS, or bw / block when IOPS is missing; NAN when unknown. */
+double run_test_iops(const struct run_test *t);
+
+/* Short human name of the tested device: model, else the name, else "?". */
+const char *run_device_label(const struct run *r, char *buf, size_t cap);
+/* "usb 480M uas 152d:0578", "nvme pcie 8 GT/s x4", "mmc sd uhs DDR50": how it was attached. */
+void run_attach_summary(const struct run *r, char *buf, size_t cap);
+/* String member of the device object (dotted path "usb.driver"); NULL when absent or null. */
+const char *run_device_str(const struct run *r, const char *path);
+/* Number member (dotted path); NAN when absent or null. */
+double run_device_num(const struct run *r, const char *path);
+
+#endif

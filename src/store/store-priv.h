@@ -1,0 +1,23 @@
+/* store-priv.h - what the store's files share: the handle and its error helpers.
+ * Not for use outside src/store/. */
+#ifndef SBCDISK_STORE_PRIV_H
+#define SBCDISK_STORE_PRIV_H
+
+#include <limits.h>
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+struct store {
+	sqlite3 *db;
+	bool writable;
+	char path[PATH_MAX];
+	char err[320];
+};
+
+/* Set the error sentence for -errno err (detail may be NULL); returns err. */
+int store_fail(struct store *st, int err, const char *detail);
+/* The same from an SQLite result code. */
+int store_fail_db(struct store *st, int rc);
+
+#endif

@@ -1,0 +1,340 @@
+/* store-runs.c - writing runs (one transaction for any number of them) and reading them back.
+ * What the database returns is checked again: a tampered file must not crash the readers. */
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "common/util.h"
+#include "report/json.h"
+#include "store/store-priv.h"
+#include "store/store-schema.h"
+
+#define RUN_COLUMNS                                                                           \
+	"id, started_at, profile, engine, board, kernel, boot_device, device_json, target_json," \
+	" checks_json, findings_json, source"
+#define TEST_COLUMNS                                                                          \
+	"name, rw, block_bytes, queue_depth, threads, runs, ios, bw, bw_min, bw_max, bw_cv,"    \
+	" iops, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us,"      \
+	" cpu_user_s, cpu_sys_s"
+
+/* The numbers of a test in TEST_COLUMNS order (after name and rw). */
+static double *test_nums(struct run_test *t, size_t *n)
+{
+	static const size_t count = 18;
+
+	_Static_assert(offsetof(struct run_test, cpu_sys_s) - offsetof(struct run_test, block_bytes) ==
+			       17 * sizeof(double),
+		       "run_test numbers are contiguous");
+	*n = count;
+	return &t->block_bytes;
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v && *v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static void bind_json(sqlite3_stmt *s, int i, struct json_object *o)
+{
+	bind_text(s, i, o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL);
+}
+
+static void bind_num(sqlite3_stmt *s, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(s, i, v);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static const char *first_str(const struct run *r, const char *const *paths)
+{
+	const char *s;
+
+	for (; *paths; paths++)
+		if ((s = run_device_str(r, *paths)) && *s)
+			return s;
+	return NULL;
+}
+
+static int insert_tests(struct store *st, sqlite3_stmt *s, struct run *r, int64_t id)
+{
+	size_t i, k, n;
+	int rc;
+
+	for (i = 0; i < r->ntests; i++) {
+		double *v = test_nums(&r->tests[i], &n);
+
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, (int)i);
+		bind_text(s, 3, r->tests[i].name);
+		bind_text(s, 4, r->tests[i].rw);
+		for (k = 0; k < n; k++)
+			bind_num(s, 5 + (int)k, v[k]);
+		rc = sqlite3_step(s);
+		if (rc != SQLITE_DONE)
+			return store_fail_db(st, rc);
+	}
+	return 0;
+}
+
+static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, struct run *r,
+		      int64_t *id)
+{
+	static const char *const model[] = { "model", "nvme.model", "mmc.name", NULL };
+	static const char *const serial[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial",
+					      NULL };
+	static const char *const name[] = { "name", NULL };
+	static const char *const transport[] = { "transport", NULL };
+	int rc;
+
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	bind_text(s, 1, r->started_at);
+	bind_text(s, 2, r->profile);
+	bind_text(s, 3, r->engine);
+	bind_text(s, 4, r->board);
+	bind_text(s, 5, r->kernel);
+	bind_text(s, 6, r->boot_device);
+	bind_text(s, 7, first_str(r, name));
+	bind_text(s, 8, first_str(r, model));
+	bind_text(s, 9, first_str(r, serial));
+	bind_text(s, 10, first_str(r, transport));
+	bind_json(s, 11, r->device);
+	bind_json(s, 12, r->target);
+	bind_json(s, 13, r->checks);
+	bind_json(s, 14, r->findings);
+	bind_text(s, 15, r->source);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE)
+		return store_fail_db(st, rc);
+	*id = sqlite3_last_insert_rowid(st->db);
+	sqlite3_reset(attach);
+	sqlite3_bind_int64(attach, 1, *id);
+	rc = sqlite3_step(attach);
+	return rc == SQLITE_DONE ? 0 : store_fail_db(st, rc);
+}
+
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids)
+{
+	sqlite3_stmt *srun = NULL, *stest = NULL, *sattach = NULL;
+	int ret = 0, rc;
+	size_t i;
+
+	if (!st->writable)
+		return store_fail(st, -EROFS, "opened for reading");
+	rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail_db(st, rc);
+	rc = sqlite3_prepare_v2(st->db,
+				"INSERT INTO runs (started_at, profile, engine, board, kernel,"
+				" boot_device, dev_name, dev_model, dev_serial, dev_transport,"
+				" device_json, target_json, checks_json, findings_json, source)"
+				" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				-1, &srun, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(st->db,
+					"INSERT INTO tests (run_id, seq, " TEST_COLUMNS ") VALUES"
+					" (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+					-1, &stest, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(st->db,
+					"UPDATE runs SET " STORE_ATTACH_SET
+					" WHERE id = ? AND json_valid(device_json)",
+					-1, &sattach, NULL);
+	if (rc != SQLITE_OK) {
+		ret = store_fail_db(st, rc);
+		goto out;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		int64_t id = 0;
+
+		ret = insert_run(st, srun, sattach, runs[i], &id);
+		if (!ret)
+			ret = insert_tests(st, stest, runs[i], id);
+		if (ids)
+			ids[i] = id;
+	}
+	if (!ret) {
+		rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+		if (rc != SQLITE_OK)
+			ret = store_fail_db(st, rc);
+	}
+out:
+	sqlite3_finalize(srun);
+	sqlite3_finalize(stest);
+	sqlite3_finalize(sattach);
+	if (ret)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	else
+		for (i = 0; i < n; i++)
+			runs[i]->id = ids ? ids[i] : runs[i]->id;
+	return ret;
+}
+
+static void col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)
+{
+	const unsigned char *v = sqlite3_column_text(s, i);
+
+	str_copy(dst, cap, v ? (const char *)v : "");
+	str_sanitize(dst);
+}
+
+/* A stored JSON text, or NULL when absent or not of the expected type. */
+static struct json_object *col_json(sqlite3_stmt *s, int i, enum json_type type)
+{
+	const char *v = (const char *)sqlite3_column_text(s, i);
+	struct json_object *o;
+	const char *err;
+
+	if (!v || (size_t)sqlite3_column_bytes(s, i) > RUN_JSON_MAX)
+		return NULL;
+	o = json_parse_buf(v, (size_t)sqlite3_column_bytes(s, i), &err);
+	if (o && !json_object_is_type(o, type)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+static int load_tests(struct store *st, struct run *r)
+{
+	sqlite3_stmt *s = NULL;
+	size_t k, n;
+	int rc;
+
+	rc = sqlite3_prepare_v2(st->db, "SELECT " TEST_COLUMNS " FROM tests WHERE run_id = ?"
+				" ORDER BY seq", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail_db(st, rc);
+	sqlite3_bind_int64(s, 1, r->id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && r->ntests < RUN_TESTS_MAX) {
+		struct run_test *t = &r->tests[r->ntests++];
+		double *v = test_nums(t, &n);
+
+		col_text(s, 0, t->name, sizeof(t->name));
+		col_text(s, 1, t->rw, sizeof(t->rw));
+		for (k = 0; k < n; k++) {
+			v[k] = sqlite3_column_type(s, 2 + (int)k) == SQLITE_NULL ?
+				       NAN :
+				       sqlite3_column_double(s, 2 + (int)k);
+			if (!isfinite(v[k]) || v[k] < 0)
+				v[k] = NAN;
+		}
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_fail_db(st, rc);
+}
+
+static int load_run(struct store *st, sqlite3_stmt *s, struct run **out)
+{
+	struct run *r = run_new();
+	int ret;
+
+	*out = NULL;
+	if (!r)
+		return store_fail(st, -ENOMEM, NULL);
+	r->id = sqlite3_column_int64(s, 0);
+	col_text(s, 1, r->started_at, sizeof(r->started_at));
+	col_text(s, 2, r->profile, sizeof(r->profile));
+	col_text(s, 3, r->engine, sizeof(r->engine));
+	col_text(s, 4, r->board, sizeof(r->board));
+	col_text(s, 5, r->kernel, sizeof(r->kernel));
+	col_text(s, 6, r->boot_device, sizeof(r->boot_device));
+	r->device = col_json(s, 7, json_type_object);
+	r->target = col_json(s, 8, json_type_object);
+	r->checks = col_json(s, 9, json_type_array);
+	r->findings = col_json(s, 10, json_type_array);
+	col_text(s, 11, r->source, sizeof(r->source));
+	ret = load_tests(st, r);
+	if (ret) {
+		run_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+/* Step s to the end, loading each row as a run into out. */
+static int load_rows(struct store *st, sqlite3_stmt *s, struct run_list *out, size_t *found)
+{
+	struct run *r;
+	int rc, ret;
+
+	*found = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ret = load_run(st, s, &r);
+		if (!ret)
+			ret = run_list_push(out, r);
+		if (ret)
+			return ret == -ENOMEM ? store_fail(st, ret, NULL) : ret;
+		(*found)++;
+	}
+	return rc == SQLITE_DONE ? 0 : store_fail_db(st, rc);
+}
+
+int store_runs_query(struct store *st, const struct store_filter *f, struct run_list *out)
+{
+	char until[40];
+	sqlite3_stmt *s = NULL;
+	size_t found;
+	int rc, ret;
+
+	rc = sqlite3_prepare_v2(
+		st->db,
+		"SELECT " RUN_COLUMNS " FROM runs WHERE"
+		" (?1 IS NULL OR instr(lower(coalesce(dev_name, '') || '|' || coalesce(dev_model, '')"
+		"  || '|' || coalesce(dev_serial, '') || '|' || coalesce(usb_id, '')), lower(?1)) > 0)"
+		" AND (?2 IS NULL OR profile = ?2)"
+		" AND (?3 IS NULL OR started_at >= ?3)"
+		" AND (?4 IS NULL OR started_at <= ?4)"
+		" ORDER BY started_at DESC, id DESC LIMIT ?5",
+		-1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail_db(st, rc);
+	bind_text(s, 1, f->device);
+	bind_text(s, 2, f->profile);
+	bind_text(s, 3, f->since);
+	if (f->until && strlen(f->until) == 10) {
+		str_fmt(until, sizeof(until), "%sT23:59:60Z", f->until);
+		bind_text(s, 4, until);
+	} else {
+		bind_text(s, 4, f->until);
+	}
+	sqlite3_bind_int64(s, 5, f->limit ? (int64_t)f->limit : -1);
+	ret = load_rows(st, s, out, &found);
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_runs_get(struct store *st, const int64_t *ids, size_t n, struct run_list *out)
+{
+	sqlite3_stmt *s = NULL;
+	size_t i, found;
+	int rc, ret = 0;
+
+	rc = sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?", -1, &s,
+				NULL);
+	if (rc != SQLITE_OK)
+		return store_fail_db(st, rc);
+	for (i = 0; i < n && !ret; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, ids[i]);
+		ret = load_rows(st, s, out, &found);
+		if (!ret && !found) {
+			char d[48];
+
+			str_fmt(d, sizeof(d), "%lld", (long long)ids[i]);
+			str_fmt(st->err, sizeof(st->err), "no run with id %s", d);
+			ret = -ENOENT;
+		}
+	}
+	sqlite3_finalize(s);
+	return ret;
+}

@@ -1,0 +1,136 @@
+/* store-schema.c - every schema version of the result store, as the steps that build it.
+ * A database of any earlier version is brought forward step by step, in one transaction. */
+#include <errno.h>
+
+#include "common/log.h"
+#include "common/util.h"
+#include "store/store-schema.h"
+#include "store/store.h"
+
+struct migration {
+	int version;
+	const char *description;
+	const char *sql;
+};
+
+static const struct migration migrations[] = {
+	{ 1, "runs and their tests",
+	  "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL,"
+	  " description TEXT NOT NULL);"
+	  "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL,"
+	  " profile TEXT NOT NULL, engine TEXT, board TEXT, kernel TEXT, boot_device TEXT,"
+	  " dev_name TEXT, dev_model TEXT, dev_serial TEXT, dev_transport TEXT,"
+	  " device_json TEXT, target_json TEXT, checks_json TEXT);"
+	  "CREATE TABLE tests (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	  " seq INTEGER NOT NULL, name TEXT NOT NULL, rw TEXT NOT NULL, block_bytes REAL,"
+	  " queue_depth REAL, threads REAL, runs REAL, ios REAL, bw REAL, bw_min REAL,"
+	  " bw_max REAL, bw_cv REAL, iops REAL, lat_mean_us REAL, lat_p50_us REAL,"
+	  " lat_p90_us REAL, lat_p99_us REAL, lat_p999_us REAL, lat_max_us REAL,"
+	  " PRIMARY KEY (run_id, seq));" },
+	{ 2, "doctor findings, import source, CPU time",
+	  "ALTER TABLE runs ADD COLUMN findings_json TEXT;"
+	  "ALTER TABLE runs ADD COLUMN source TEXT;"
+	  "ALTER TABLE tests ADD COLUMN cpu_user_s REAL;"
+	  "ALTER TABLE tests ADD COLUMN cpu_sys_s REAL;" },
+	{ 3, "attachment columns and indexes",
+	  "ALTER TABLE runs ADD COLUMN usb_id TEXT;"
+	  "ALTER TABLE runs ADD COLUMN usb_speed_mbps REAL;"
+	  "ALTER TABLE runs ADD COLUMN usb_driver TEXT;"
+	  "ALTER TABLE runs ADD COLUMN bridge TEXT;"
+	  "ALTER TABLE runs ADD COLUMN pcie_link TEXT;"
+	  "ALTER TABLE runs ADD COLUMN sd_id TEXT;"
+	  "ALTER TABLE runs ADD COLUMN fstype TEXT;"
+	  /* fill them for the runs stored before: the device document has it all */
+	  "UPDATE runs SET " STORE_ATTACH_SET
+	  " WHERE json_valid(device_json);"
+	  "CREATE INDEX runs_started ON runs(started_at);"
+	  "CREATE INDEX runs_device ON runs(dev_serial, dev_model);" },
+};
+
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+int store_sqlite_errno(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return -EBADMSG;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	default:
+		return -EIO;
+	}
+}
+
+int store_schema_get(sqlite3 *db, int *version)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, ours = 0, tables = 0;
+
+	*version = 0;
+	rc = sqlite3_prepare_v2(db,
+				"SELECT count(*), count(CASE name WHEN 'schema_migrations' THEN 1 END)"
+				" FROM sqlite_master WHERE type = 'table'",
+				-1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		tables = sqlite3_column_int(st, 0);
+		ours = sqlite3_column_int(st, 1);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK)
+		return store_sqlite_errno(rc);
+	if (!tables)
+		return 0;
+	if (!ours)
+		return -EPROTO;
+	rc = sqlite3_prepare_v2(db, "SELECT max(version) FROM schema_migrations", -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*version = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : store_sqlite_errno(rc);
+}
+
+int store_schema_migrate(sqlite3 *db, int from, int to)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_OK, v;
+
+	for (v = from + 1; v <= to && v <= STORE_SCHEMA_VERSION; v++) {
+		const struct migration *m = &migrations[v - 1];
+
+		log_debug("store: migrating to schema %d (%s)", m->version, m->description);
+		rc = sqlite3_exec(db, m->sql, NULL, NULL, NULL);
+		if (rc != SQLITE_OK)
+			break;
+		rc = sqlite3_prepare_v2(db,
+					"INSERT INTO schema_migrations (version, applied_at, description)"
+					" VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?)",
+					-1, &st, NULL);
+		if (rc != SQLITE_OK)
+			break;
+		sqlite3_bind_int(st, 1, m->version);
+		sqlite3_bind_text(st, 2, m->description, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		st = NULL;
+		if (rc != SQLITE_DONE)
+			break;
+		rc = SQLITE_OK;
+	}
+	return rc == SQLITE_OK ? 0 : store_sqlite_errno(rc);
+}

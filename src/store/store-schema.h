@@ -1,0 +1,35 @@
+/* store-schema.h - the schema versions of the result store and the migrations between them.
+ * Internal to store/ and its tests: a test builds every earlier version and migrates it. */
+#ifndef SBCDISK_STORE_SCHEMA_H
+#define SBCDISK_STORE_SCHEMA_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+/* The attachment columns (schema 3) from the device document: used by migration 3 for the
+ * runs stored before it, and by every insert since. */
+#define STORE_ATTACH_SET                                                                    \
+	" usb_id = json_extract(device_json, '$.usb.vid') || ':' ||"                        \
+	"  json_extract(device_json, '$.usb.pid'),"                                         \
+	" usb_speed_mbps = json_extract(device_json, '$.usb.speed_mbps'),"                  \
+	" usb_driver = json_extract(device_json, '$.usb.driver'),"                          \
+	" bridge = json_extract(device_json, '$.usb.bridge'),"                              \
+	" pcie_link = json_extract(device_json, '$.pcie.link_speed_gts') || ' GT/s x' ||"   \
+	"  json_extract(device_json, '$.pcie.link_width'),"                                 \
+	" sd_id = json_extract(device_json, '$.mmc.manfid') || ' ' ||"                      \
+	"  json_extract(device_json, '$.mmc.name') || ' ' ||"                               \
+	"  json_extract(device_json, '$.mmc.serial'),"                                      \
+	" fstype = json_extract(device_json, '$.fstype')"
+
+/* The version of db: 0 when it holds no table at all. -EPROTO when it holds tables but no
+ * migrations table (not ours), or an SQLite error as -errno (see store_sqlite_errno()). */
+int store_schema_get(sqlite3 *db, int *version);
+
+/* Apply the migrations after from up to to, in the caller's transaction. 0 or -errno. */
+int store_schema_migrate(sqlite3 *db, int from, int to);
+
+/* SQLite result code to -errno: BUSY -EBUSY, READONLY -EROFS, CORRUPT/NOTADB -EBADMSG,
+ * FULL -ENOSPC, CANTOPEN/PERM -EACCES, NOMEM -ENOMEM, else -EIO. */
+int store_sqlite_errno(int rc);
+
+#endif

@@ -1,0 +1,60 @@
+/* store.h - the result store: benchmark runs in SQLite, with a versioned schema.
+ * Writes are transactions in WAL mode; reads open the database read-only. */
+#ifndef SBCDISK_STORE_H
+#define SBCDISK_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/run.h"
+
+struct store;
+
+/* The newest schema this program writes (store-schema.c holds every migration). */
+#define STORE_SCHEMA_VERSION 3
+/* How long a write waits for another process's lock. */
+#define STORE_BUSY_MS 3000
+
+enum store_mode {
+	STORE_READ,  /* read-only; the file must exist (-ENOENT otherwise) */
+	STORE_WRITE, /* created with its directory when missing, migrated to the newest schema */
+};
+
+/* The default database: /var/lib/sbcdisk/results.db for root, else
+ * $XDG_DATA_HOME/sbcdisk/results.db ($HOME/.local/share when XDG_DATA_HOME is unset). */
+int store_default_path(char *buf, size_t cap);
+
+/*
+ * Open path. 0, or -errno with a sentence in why: -ENOENT (read: no database yet), -EBUSY
+ * (locked), -EROFS (read-only), -EBADMSG (not a database or corrupt: left untouched),
+ * -EPROTO (a newer schema, or not sbcdisk's database), -ENOSPC, -EACCES, -EIO.
+ * busy_ms: 0 for STORE_BUSY_MS. The caller closes *out.
+ */
+int store_open(const char *path, enum store_mode mode, int busy_ms, struct store **out,
+	       char *why, size_t why_cap);
+void store_close(struct store *st);
+
+/* The last error of st as a sentence ("database is locked by another process"). */
+const char *store_strerror(const struct store *st);
+
+/* The schema version of the open database. */
+int store_schema_version(struct store *st, int *version);
+
+/* Add runs in one transaction: all or none. ids (may be NULL) receives the new ids. */
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids);
+
+struct store_filter {
+	const char *device;  /* substring of name, model, serial or VID:PID; NULL for any */
+	const char *profile; /* exact; NULL for any */
+	const char *since;   /* "YYYY-MM-DD" or a full time; NULL for any */
+	const char *until;   /* inclusive: a date means the whole day */
+	size_t limit;        /* 0 for all */
+};
+
+/* Runs matching f, newest first, appended to out. */
+int store_runs_query(struct store *st, const struct store_filter *f, struct run_list *out);
+/* The runs with these ids, in this order. -ENOENT names the first missing id in the error. */
+int store_runs_get(struct store *st, const int64_t *ids, size_t n, struct run_list *out);
+
+#endif

@@ -1,0 +1,61 @@
+/* verdict.h - what limits a figure (the link, the device, or a problem), the boot-drive score
+ * and the SD application-class verdicts. The ceilings and their sources are in docs/verdicts.md. */
+#ifndef SBCDISK_STORE_VERDICT_H
+#define SBCDISK_STORE_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/run.h"
+
+enum verdict_limit {
+	VERDICT_UNKNOWN = 0, /* no ceiling known for the attachment */
+	VERDICT_LINK,
+	VERDICT_DEVICE,
+	VERDICT_PROBLEM,
+};
+
+/* The practical ceiling of the path between the board and the drive. */
+struct link_ceiling {
+	double bytes_per_s;
+	char name[64];   /* "USB 2.0, 480M", "PCIe Gen 3 x4", "SD DDR50" */
+	bool floor_only; /* the link is unknown; bytes_per_s is the slowest it can be */
+};
+
+struct verdict {
+	enum verdict_limit limit;
+	double ceiling; /* bytes per second, NAN when unknown */
+	char text[160];
+};
+
+/* A figure at or above this share of the ceiling is limited by the link. */
+#define VERDICT_LINK_SHARE 0.70
+/* A sequential figure below this share is far below what the link allows. */
+#define VERDICT_FAR_SHARE 0.25
+
+/* Practical ceilings by link (tables in verdict.c). 0, or -ENODATA when unknown. */
+int verdict_usb_ceiling(double speed_mbps, struct link_ceiling *c);
+int verdict_pcie_ceiling(double gts, double width, struct link_ceiling *c);
+int verdict_mmc_ceiling(const char *timing, struct link_ceiling *c);
+/* The ceiling for the run's device (usb, then pcie/nvme, then mmc). 0 or -ENODATA. */
+int verdict_ceiling(const struct run *r, struct link_ceiling *c);
+
+/* The verdict on one test; -ENODATA when the test has no bandwidth or is a memory figure. */
+int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v);
+/* The one line for the run: a problem first, then the link, then the device. -ENODATA when
+ * no test could be judged. */
+int verdict_run(const struct run *r, struct verdict *v);
+/* "link", "device", "problem", or NULL for unknown. */
+const char *verdict_limit_name(enum verdict_limit l);
+
+/*
+ * Boot-drive score: 100 x the weighted geometric mean of the figures over the floor of the SD
+ * A1 class (README "history, compare, report"). NAN unless RND4K Q1T1 read and write exist.
+ */
+double verdict_score(const struct run *r);
+
+/* SD application class from the bench checks ("A1 met, A2 not met (random write ...)").
+ * 0, or -ENODATA when the run has no A1/A2 checks. */
+int verdict_app_class(const struct run *r, char *buf, size_t cap);
+
+#endif

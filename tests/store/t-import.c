@@ -1,0 +1,164 @@
+/* t-import.c - the history JSON reader on malformed and hostile documents (each rejected whole
+ * with a reason), and CSV quoting of hostile strings. */
+#include <math.h>
+
+#include "t.h"
+#include "common/sbuf.h"
+#include "common/util.h"
+#include "report/csv.h"
+#include "report/json.h"
+#include "store/run.h"
+
+#define RUN_OK "{\"started_at\":\"2026-11-30T10:00:00Z\",\"profile\":\"default\",\"tests\":[]}"
+
+/* Parse doc; expect rejection with a reason that contains want (NULL: expect success). */
+static void check_doc(const char *doc, const char *want)
+{
+	struct run_list l = { 0 };
+	struct json_object *o;
+	const char *err;
+	char why[300] = "";
+	int ret;
+
+	o = json_parse_buf(doc, strlen(doc), &err);
+	if (!o) {
+		T_CHECK(want != NULL); /* not even JSON */
+		return;
+	}
+	ret = run_list_from_json(o, &l, why, sizeof(why));
+	if (want) {
+		T_EQ_INT(ret, -EINVAL);
+		T_EQ_INT(l.n, 0);
+		if (!strstr(why, want))
+			fprintf(stderr, "reason '%s' lacks '%s' for %.80s\n", why, want, doc);
+		T_CHECK(strstr(why, want) != NULL);
+	} else {
+		T_EQ_INT(ret, 0);
+	}
+	run_list_release(&l);
+	json_object_put(o);
+}
+
+static void test_malformed(void)
+{
+	check_doc("{\"schema\":1,\"runs\":[" RUN_OK "," RUN_OK "]}", NULL);
+	check_doc("[]", "not a JSON object");
+	check_doc("{\"runs\":[]}", "'schema'");
+	check_doc("{\"schema\":2,\"runs\":[]}", "schema 2");
+	check_doc("{\"schema\":\"1\",\"runs\":[]}", "'schema'");
+	check_doc("{\"schema\":1,\"runs\":{}}", "'runs'");
+	check_doc("{\"schema\":1,\"runs\":[" RUN_OK ",17]}", "run 2 of 2: a run is not an object");
+	check_doc("{\"schema\":1,\"runs\":[{\"profile\":\"x\",\"tests\":[]}]}", "'started_at'");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"yesterday\",\"profile\":\"x\","
+		  "\"tests\":[]}]}",
+		  "'started_at' is not a time");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-13-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[]}]}",
+		  "'started_at' is not a time");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\"}]}",
+		  "'tests' is missing");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"device\":[],\"tests\":[]}]}",
+		  "'device' is not an object");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
+		  "\"bw_bytes_per_s\":-5}]}]}",
+		  "'bw_bytes_per_s' is out of range");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
+		  "\"iops\":\"fast\"}]}]}",
+		  "'iops' is not a number");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
+		  "\"iops\":1e999}]}]}",
+		  "out of range");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
+		  "\"iops\":NaN}]}]}",
+		  "out of range");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\\u0000B\",\"rw\":\"read\"}]}]}",
+		  "not clean UTF-8");
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\\u001b[31m\",\"tests\":[]}]}",
+		  "not clean UTF-8");
+	check_doc("{\"schema\":1,\"runs\":[" RUN_OK "]} trailing", "x");
+	check_doc("{\"schema\":1,\"runs\":[" RUN_OK, "x");
+	check_doc("", "x");
+}
+
+static void test_hostile_sizes(void)
+{
+	struct sbuf sb = SBUF_INIT(16u << 20);
+	int i;
+
+	/* nesting far deeper than the parser allows */
+	for (i = 0; i < 100000; i++)
+		sbuf_addch(&sb, '[');
+	check_doc(sbuf_str(&sb), "x");
+	/* a name longer than any test name */
+	sbuf_reset(&sb);
+	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		       "\"profile\":\"x\",\"tests\":[{\"rw\":\"read\",\"name\":\"");
+	for (i = 0; i < 5000; i++)
+		sbuf_addch(&sb, 'N');
+	sbuf_adds(&sb, "\"}]}]}");
+	check_doc(sbuf_str(&sb), "too long");
+	/* too many tests in one run */
+	sbuf_reset(&sb);
+	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		       "\"profile\":\"x\",\"tests\":[");
+	for (i = 0; i < RUN_TESTS_MAX + 1; i++)
+		sbuf_addf(&sb, "%s{\"name\":\"T%d\",\"rw\":\"read\"}", i ? "," : "", i);
+	sbuf_adds(&sb, "]}]}");
+	check_doc(sbuf_str(&sb), "more than 64 tests");
+	/* too many runs */
+	sbuf_reset(&sb);
+	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[");
+	for (i = 0; i < RUN_IMPORT_MAX + 1; i++)
+		sbuf_addf(&sb, "%s" RUN_OK, i ? "," : "");
+	sbuf_adds(&sb, "]}");
+	check_doc(sbuf_str(&sb), "more than 4096 runs");
+	/* a device document over the cap */
+	sbuf_reset(&sb);
+	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		       "\"profile\":\"x\",\"tests\":[],\"device\":{\"model\":\"");
+	for (i = 0; i < RUN_JSON_MAX; i++)
+		sbuf_addch(&sb, 'M');
+	sbuf_adds(&sb, "\"}}]}");
+	check_doc(sbuf_str(&sb), "'device' is larger");
+	sbuf_release(&sb);
+}
+
+static void csv_is(const char *in, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	csv_field(f, in);
+	fclose(f);
+	T_EQ_STR(buf, want);
+	free(buf);
+}
+
+static void test_csv(void)
+{
+	csv_is("plain text", "plain text");
+	csv_is("a,b", "\"a,b\"");
+	csv_is("say \"hi\"", "\"say \"\"hi\"\"\"");
+	csv_is("two\nlines", "\"two\nlines\"");
+	csv_is("cr\rhere", "\"cr\rhere\"");
+	csv_is("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"");
+	csv_is("@SUM(A1)", "\"'@SUM(A1)\"");
+	csv_is("", "");
+}
+
+int main(void)
+{
+	test_malformed();
+	test_hostile_sizes();
+	test_csv();
+	return t_done();
+}
