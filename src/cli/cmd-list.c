@@ -42,7 +42,7 @@ int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:bh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:bh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
