@@ -311,6 +311,10 @@ int cmdline_quirks_add(struct cmdline *cl, struct usb_id id, char flag, struct f
 		return ret;
 	}
 	param_value(&cl->seg[at], &v, &vlen, &quoted);
+	if (memchr(v, '"', vlen))
+		return fix_refuse(m, -EINVAL,
+				  "the quirks value has a double quote inside it, which the kernel "
+				  "keeps as part of the list; repair it by hand first");
 	if (vlen > QUIRKS_VALUE_MAX)
 		return fix_refuse(m, -ENOSPC,
 				  "the quirks list there is already %zu characters: the kernel takes "

@@ -269,6 +269,9 @@ static void test_refusals(void)
 	expect_refusal(" \n \n", 4, -EINVAL, "no kernel parameters");
 	expect_refusal(nul, sizeof(nul) - 1, -EINVAL, "NUL byte");
 	expect_refusal("root=x a=\"open\n", 15, -EINVAL, "double quote");
+	/* found by fuzz-cmdline: quotes that do not wrap the whole value */
+	expect_refusal("usb-storage.quirks=\"1:1:u\"x root=x\n", 33, -EINVAL, "quote inside");
+	expect_refusal("usb-storage.quirks=1:\"1\":u root=x\n", 33, -EINVAL, "quote inside");
 	/* trailing empty and blank lines are one line still */
 	expect_edit("root=x\n\n \n", "root=x usb-storage.quirks=152d:0578:u\n\n \n", true);
 }
