@@ -639,7 +639,14 @@ struct blkdev *probe_inventory_find_devno(const struct inventory *inv, unsigned 
 
 struct blkdev *probe_inventory_find_dev(const struct inventory *inv, dev_t dev)
 {
-	return probe_inventory_find_devno(inv, major(dev), minor(dev));
+	struct blkdev *d = probe_inventory_find_devno(inv, major(dev), minor(dev));
+	size_t i, j;
+
+	for (i = 0; i < inv->n_all && !d; i++)
+		for (j = 0; j < inv->all[i]->n_mount_devnos; j++)
+			if (inv->all[i]->mount_devnos[j] == dev)
+				return inv->all[i];
+	return d;
 }
 
 struct blkdev *probe_blkdev_whole(struct blkdev *d)

@@ -104,6 +104,21 @@ static int blkdev_add_mountpoint(struct blkdev *d, const char *mnt)
 	return 0;
 }
 
+/* A file system that reports another device number than its device's (btrfs). */
+static void blkdev_add_mount_devno(struct blkdev *d, unsigned major, unsigned minor)
+{
+	dev_t n = makedev(major, minor);
+	size_t i;
+
+	if (d->has_devno && d->major == major && d->minor == minor)
+		return;
+	for (i = 0; i < d->n_mount_devnos; i++)
+		if (d->mount_devnos[i] == n)
+			return;
+	if (d->n_mount_devnos < PROBE_MOUNTS_MAX)
+		d->mount_devnos[d->n_mount_devnos++] = n;
+}
+
 /* "/dev/sda1", "/dev/mapper/vg-root" -> the device, or NULL. */
 static struct blkdev *find_by_node(const struct inventory *inv, const char *node)
 {
@@ -174,8 +189,10 @@ static int mounts_read_mountinfo(struct sysroot *sr, struct inventory *inv)
 		if (len >= MOUNT_LINE_MAX || probe_mountinfo_parse_line(line, e))
 			continue;
 		n = mount_devices(inv, e, devs, (int)ARRAY_SIZE(devs));
-		for (i = 0; i < n && !ret; i++)
+		for (i = 0; i < n && !ret; i++) {
 			ret = blkdev_add_mountpoint(devs[i], e->mountpoint);
+			blkdev_add_mount_devno(devs[i], e->major, e->minor);
+		}
 		if (ret)
 			break;
 		if (!n)

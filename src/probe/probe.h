@@ -146,6 +146,8 @@ struct blkdev {
 	enum probe_transport transport;
 	size_t n_mountpoints;
 	char *mountpoints[PROBE_MOUNTS_MAX]; /* "[SWAP]" for active swap */
+	size_t n_mount_devnos;  /* device numbers its mounts report when not its own (btrfs) */
+	dev_t mount_devnos[PROBE_MOUNTS_MAX];
 	char fstype[32], label[128], uuid[80], partuuid[80];
 	struct probe_queue queue;
 	char backing_file[512]; /* loop */
@@ -190,8 +192,8 @@ void probe_inventory_free(struct inventory *inv);
 struct blkdev *probe_inventory_find(const struct inventory *inv, const char *name);
 struct blkdev *probe_inventory_find_devno(const struct inventory *inv, unsigned major,
 					  unsigned minor);
-/* The device holding a file: pass stat(2)'s st_dev. NULL when it is no block device we know
- * (tmpfs, overlay, btrfs subvolume ids ...). */
+/* The device holding a file: pass stat(2)'s st_dev. Also finds the device of a file system
+ * whose st_dev is anonymous (btrfs) through mountinfo. NULL for tmpfs, overlay, nfs ... */
 struct blkdev *probe_inventory_find_dev(const struct inventory *inv, dev_t dev);
 /* The whole disk of a partition, or d itself. */
 struct blkdev *probe_blkdev_whole(struct blkdev *d);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "probe/probe.h"
@@ -217,6 +218,7 @@ static void build_tree(void)
 	    "31 30 179:1 / /boot/firmware rw - vfat /dev/mmcblk0p1 rw\n"
 	    "32 30 259:0 / /srv/my\\040data rw - ext4 /dev/nvme0n1 rw\n"
 	    "33 30 0:45 / /mnt/nfs rw - nfs server:/x rw\n"
+	    "34 30 0:52 / /srv/btrfs rw - btrfs /dev/mmcblk0p2 rw\n"
 	    "garbage line\n");
 	put("proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n/dev/loop0 partition 1020 0 -2\n");
 	put_n("proc/device-tree/model", "Raspberry Pi Compute Module 4 Rev 1.0\0", 38);
@@ -307,6 +309,10 @@ static void check_inventory(struct inventory *inv)
 	T_CHECK(d && !strcmp(d->kname, "dm-0") && !strcmp(d->type, "lvm") && d->is_root);
 	T_CHECK(inv->root == d);
 	T_CHECK(p && p->n_children == 1 && p->children[0] == d);
+	d = probe_inventory_find(inv, "mmcblk0p2");
+	T_CHECK(d && probe_inventory_find_dev(inv, makedev(0, 52)) == d);
+	T_CHECK(d && probe_inventory_find_dev(inv, makedev(179, 2)) == d);
+	T_CHECK(probe_inventory_find_dev(inv, makedev(0, 45)) == NULL);
 	d = probe_inventory_find(inv, "mmcblk0p1");
 	T_CHECK(d && d->is_boot && inv->boot == d);
 
