@@ -5,6 +5,7 @@
 #include "common/util.h"
 
 #define LIST_JSON_DEPTH_MAX 16 /* holders can nest; a hostile tree must not recurse forever */
+#define LIST_NODES_MAX 5000    /* nor fan out: a holder below many slaves is repeated under each */
 
 /* Mbit/s and GT/s: an integer when whole (480), else a fraction (1.5). */
 static void add_num(struct json_object *o, const char *key, bool has, double v)
@@ -141,7 +142,7 @@ static void add_column(struct json_object *o, const struct list_column *c, const
 	}
 }
 
-static struct json_object *device_to_json(const struct blkdev *d, int depth)
+static struct json_object *device_to_json(const struct blkdev *d, int depth, size_t *budget)
 {
 	struct json_object *o = json_object_new_object(), *children = json_object_new_array();
 	size_t i;
@@ -154,15 +155,19 @@ static struct json_object *device_to_json(const struct blkdev *d, int depth)
 	json_object_object_add(o, "pcie", d->pcie ? pcie_to_json(d->pcie) : NULL);
 	json_object_object_add(o, "nvme", d->nvme ? nvme_to_json(d->nvme) : NULL);
 	json_object_object_add(o, "mmc", d->mmc ? mmc_to_json(d->mmc) : NULL);
-	for (i = 0; i < d->n_children && depth < LIST_JSON_DEPTH_MAX; i++)
-		json_object_array_add(children, device_to_json(d->children[i], depth + 1));
+	for (i = 0; i < d->n_children && depth < LIST_JSON_DEPTH_MAX && *budget; i++) {
+		(*budget)--;
+		json_object_array_add(children, device_to_json(d->children[i], depth + 1, budget));
+	}
 	json_object_object_add(o, "children", children);
 	return o;
 }
 
 struct json_object *list_device_to_json(const struct blkdev *d)
 {
-	return device_to_json(d, 0);
+	size_t budget = LIST_NODES_MAX;
+
+	return device_to_json(d, 0, &budget);
 }
 
 struct json_object *list_inventory_to_json(const struct inventory *inv)

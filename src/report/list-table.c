@@ -7,6 +7,7 @@
 #include "common/util.h"
 
 #define LIST_TABLE_DEPTH_MAX 16
+#define LIST_TABLE_LINES_MAX 5000 /* a holder below many slaves is repeated under each */
 
 static int cell_text(const struct list_column *c, const struct blkdev *d, bool bytes,
 		     struct sbuf *sb)
@@ -49,7 +50,7 @@ static int cell_text(const struct list_column *c, const struct blkdev *d, bool b
 }
 
 static int add_line(struct libscols_table *tb, struct libscols_line *parent, const struct blkdev *d,
-		    const int *ids, size_t n, bool bytes, int depth)
+		    const int *ids, size_t n, bool bytes, int depth, size_t *budget)
 {
 	struct libscols_line *ln;
 	struct sbuf sb = SBUF_INIT(64 * 1024);
@@ -66,15 +67,17 @@ static int add_line(struct libscols_table *tb, struct libscols_line *parent, con
 			ret = -ENOMEM;
 	}
 	sbuf_release(&sb);
-	for (i = 0; i < d->n_children && !ret && depth < LIST_TABLE_DEPTH_MAX; i++)
-		ret = add_line(tb, ln, d->children[i], ids, n, bytes, depth + 1);
+	for (i = 0; i < d->n_children && !ret && depth < LIST_TABLE_DEPTH_MAX && *budget; i++) {
+		(*budget)--;
+		ret = add_line(tb, ln, d->children[i], ids, n, bytes, depth + 1, budget);
+	}
 	return ret;
 }
 
 int list_table_print(const struct inventory *inv, const int *ids, size_t n, bool bytes, FILE *f)
 {
+	size_t i, budget = LIST_TABLE_LINES_MAX;
 	struct libscols_table *tb;
-	size_t i;
 	int ret = 0;
 
 	tb = scols_new_table();
@@ -95,7 +98,7 @@ int list_table_print(const struct inventory *inv, const int *ids, size_t n, bool
 						  scols_wrapnl_nextchunk, NULL);
 	}
 	for (i = 0; i < inv->n_top && !ret; i++)
-		ret = add_line(tb, NULL, inv->top[i], ids, n, bytes, 0);
+		ret = add_line(tb, NULL, inv->top[i], ids, n, bytes, 0, &budget);
 	if (!ret && scols_print_table(tb))
 		ret = -EIO;
 out:

@@ -356,6 +356,34 @@ static void check_json(struct inventory *inv)
 	json_object_put(doc);
 }
 
+/* Holders in 16 layers of two, each holding both of the layer below: 2^16 paths through the
+ * tree. The renderers must stop at their caps instead of running for minutes. */
+static void build_fanout_tree(void)
+{
+	char dir[PATH_MAX], val[64], lnk[PATH_MAX];
+	int layer, i, j;
+
+	for (layer = 0; layer < 16; layer++) {
+		for (i = 0; i < 2; i++) {
+			int n = layer * 2 + i;
+
+			str_fmt(dir, sizeof(dir), "sys/devices/virtual/block/dm-%d", n);
+			str_fmt(val, sizeof(val), "253:%d\n", n);
+			block(dir, val, "2048\n");
+			str_fmt(val, sizeof(val), "layer%d-%d\n", layer, i);
+			attr(dir, "dm/name", val);
+			str_fmt(lnk, sizeof(lnk), "sys/block/dm-%d", n);
+			str_fmt(val, sizeof(val), "../devices/virtual/block/dm-%d", n);
+			link_(val, lnk);
+			for (j = 0; layer && j < 2; j++) {
+				str_fmt(lnk, sizeof(lnk), "%s/slaves/dm-%d", dir, (layer - 1) * 2 + j);
+				str_fmt(val, sizeof(val), "../../dm-%d", (layer - 1) * 2 + j);
+				link_(val, lnk);
+			}
+		}
+	}
+}
+
 static void rm_tree(void)
 {
 	char cmd[PATH_MAX + 16];
@@ -365,6 +393,12 @@ static void rm_tree(void)
 		fprintf(stderr, "could not remove %s\n", root);
 }
 
+static char *temp_root_template(void)
+{
+	str_copy(root, sizeof(root), "/tmp/t-inventory.XXXXXX");
+	return root;
+}
+
 int main(void)
 {
 	struct inventory *inv = NULL;
@@ -372,8 +406,7 @@ int main(void)
 	char p[PATH_MAX];
 	int manual;
 
-	str_copy(root, sizeof(root), "/tmp/t-inventory.XXXXXX");
-	if (!mkdtemp(root))
+	if (!mkdtemp(temp_root_template()))
 		return 1;
 	/* an empty directory is no usable sysroot */
 	T_EQ_INT(sysroot_open(root, &sr), 0);
@@ -405,6 +438,27 @@ int main(void)
 	T_EQ_INT(sysroot_open(root, &sr), 0);
 	T_EQ_INT(probe_inventory_load(sr, &inv), 0);
 	T_CHECK(inv && !inv->root);
+	probe_inventory_free(inv);
+	sysroot_free(sr);
+	rm_tree();
+
+	if (!mkdtemp(temp_root_template()))
+		return 1;
+	build_fanout_tree();
+	T_EQ_INT(sysroot_open(root, &sr), 0);
+	T_EQ_INT(probe_inventory_load(sr, &inv), 0);
+	T_CHECK(inv && inv->n_all == 32 && inv->n_top == 2);
+	if (inv) {
+		struct json_object *doc = list_inventory_to_json(inv);
+		FILE *devnull = fopen("/dev/null", "w");
+		int ids[LIST_COLUMNS_MAX];
+		size_t n = list_columns_default(ids, LIST_COLUMNS_MAX);
+
+		T_CHECK(doc != NULL);
+		json_object_put(doc);
+		T_EQ_INT(list_table_print(inv, ids, n, false, devnull), 0);
+		fclose(devnull);
+	}
 	probe_inventory_free(inv);
 	sysroot_free(sr);
 	rm_tree();
