@@ -78,7 +78,7 @@ const char *probe_path_base(const char *path)
 
 void probe_num_text(double v, char *buf, size_t cap)
 {
-	if (v == (double)(uint64_t)v)
+	if (v >= 0 && v < 1e15 && v == (double)(uint64_t)v)
 		str_fmt(buf, cap, "%" PRIu64, (uint64_t)v);
 	else
 		str_fmt(buf, cap, "%.1f", v);
