@@ -1,0 +1,116 @@
+/* diag.h - the doctor: findings from the kernel log and the inventory.
+ * diag never opens files: cli/ hands it the log bytes, the devices and the boot facts. */
+#ifndef SBCDISK_DIAG_H
+#define SBCDISK_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum diag_sev { DIAG_INFO = 1, DIAG_WARNING = 2, DIAG_ERROR = 3 };
+
+const char *diag_sev_name(enum diag_sev s);
+/* "error" / "warning" / "info" -> 0 and *out; -EINVAL otherwise. */
+int diag_sev_parse(const char *s, enum diag_sev *out);
+
+#define DIAG_EVID_MAX 6
+#define DIAG_EVID_TEXT 320
+#define DIAG_CMDS_MAX 3
+
+struct diag_evidence {
+	unsigned long line; /* 1-based line of the log; 0 for a fact from the system */
+	char text[DIAG_EVID_TEXT];
+};
+
+struct diag_finding {
+	const char *id;          /* one of the fixed ids ("uas-errors" ...) */
+	enum diag_sev sev;
+	char device[32];         /* "sda", "" when none */
+	char usb_id[16];         /* "152d:0578", "" when unknown */
+	char title[160];
+	char explanation[1200];
+	struct diag_evidence evidence[DIAG_EVID_MAX];
+	int n_evidence;
+	unsigned long more_evidence; /* lines like these not shown */
+	bool has_fix;
+	char fix_summary[600];
+	char fix_cmds[DIAG_CMDS_MAX][96];
+	int n_fix_cmds;
+};
+
+struct diag_findings {
+	struct diag_finding *v;  /* worst first after diag_run() */
+	size_t n, alloc;
+};
+
+void diag_findings_release(struct diag_findings *f);
+/* The worst severity present, 0 when there are no findings. */
+int diag_findings_worst(const struct diag_findings *f);
+
+/*
+ * The inventory: what cli/ learned from probe/ (the list command's API), in diag's terms.
+ */
+enum diag_transport { DT_UNKNOWN, DT_USB, DT_NVME, DT_MMC, DT_SATA, DT_OTHER };
+
+struct diag_dev {
+	char name[32];            /* "sda", "nvme0n1", "mmcblk0" */
+	enum diag_transport transport;
+	bool is_root;             /* holds the running system's / */
+	bool is_sd;               /* an SD card (not eMMC) */
+	char model[64];
+	/* USB */
+	bool has_usb;
+	unsigned vid, pid;
+	char usb_port[32];        /* "2-1.4" */
+	unsigned speed_mbps;      /* link: 480, 5000 ... (0 unknown) */
+	unsigned version_bcd;     /* bcdUSB: 0x0300, 0x0210 ... (0 unknown) */
+	char driver[16];          /* "uas", "usb-storage", "" */
+	char bridge[64];          /* bridge chip name when known ("JMicron JMS567") */
+	bool bridge_uas_trouble;  /* our bridge table says this chip has UAS trouble */
+	bool bridge_usb3;         /* our bridge table says the chip is a USB 3 bridge */
+	unsigned root_speed_mbps; /* its root hub's speed */
+	/* PCIe */
+	bool has_pcie;
+	char pci_addr[32];
+	double cur_gts, max_gts, port_max_gts; /* 0 unknown */
+	int cur_width, max_width, port_max_width;
+};
+
+struct diag_inventory {
+	struct diag_dev *devs;
+	size_t n;
+	char board[128];               /* device-tree model, "" unknown */
+	unsigned fastest_usb_root_mbps; /* the fastest USB root hub on the board (0 unknown) */
+	bool log_is_local;             /* the log is this system's (not pasted from elsewhere) */
+	const char *cmdline;           /* /proc/cmdline or NULL */
+	const char *quirks_param;      /* /sys/module/usb_storage/parameters/quirks or NULL */
+};
+
+/*
+ * The log: parsed in one pass into a bounded summary (memory does not grow with the log).
+ */
+struct diag_log;
+
+int diag_log_new(struct diag_log **out);
+void diag_log_free(struct diag_log *log);
+/* Parsers: a buffer, a FILE *, or an fd (/dev/kmsg, O_NONBLOCK). 0 or -errno. */
+int diag_log_parse_buf(struct diag_log *log, const char *buf, size_t n);
+int diag_log_parse_file(struct diag_log *log, FILE *f);
+int diag_log_parse_fd(struct diag_log *log, int fd);
+/* Lines read, and kernel messages among them. */
+unsigned long diag_log_lines(const struct diag_log *log);
+unsigned long diag_log_messages(const struct diag_log *log);
+
+/* Run the rules table. log and inv may be NULL (not available). 0 or -ENOMEM. */
+int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag_findings *out);
+
+/* The rules table, for --help and tests: its ids in order, each with one line. */
+struct diag_rule_info {
+	const char *id;
+	const char *summary;
+};
+/* NULL past the end. */
+const struct diag_rule_info *diag_rule_get(size_t i);
+
+#endif

@@ -1,0 +1,696 @@
+/* events.c - recognise the storage events in one kernel message.
+ * Dispatch is on the message's first word, so most lines cost one or two comparisons. */
+#include <ctype.h>
+#include <errno.h>
+
+#include "diag/events.h"
+#include "common/util.h"
+
+#define LIT(s) (s), (sizeof(s) - 1)
+
+static const char *const ev_names[EV__COUNT] = {
+	[EV_NONE] = "none",
+	[EV_USB_NEW] = "usb-new",
+	[EV_USB_ID] = "usb-id",
+	[EV_USB_PRODUCT] = "usb-product",
+	[EV_USB_HUB] = "usb-hub",
+	[EV_USB_DISCONNECT] = "usb-disconnect",
+	[EV_USB_RESET] = "usb-reset",
+	[EV_USB_ENUM_ERR] = "usb-enum-error",
+	[EV_SCSI_HOST_UAS] = "scsi-host-uas",
+	[EV_SCSI_HOST_BOT] = "scsi-host-usb-storage",
+	[EV_UAS_IGNORED] = "uas-ignored",
+	[EV_UAS_UNSUPPORTED] = "uas-unsupported",
+	[EV_QUIRKS_MATCH] = "quirks-match",
+	[EV_UAS_ABORT] = "uas-abort",
+	[EV_UAS_RESET_START] = "uas-reset-start",
+	[EV_UAS_RESET_OK] = "uas-reset-success",
+	[EV_UAS_RESET_FAIL] = "uas-reset-failed",
+	[EV_UAS_CMD_ERR] = "uas-cmd-error",
+	[EV_UAS_DATA_ERR] = "uas-data-error",
+	[EV_XHCI_TRDEQ] = "xhci-set-tr-deq",
+	[EV_XHCI_STOP_EP] = "xhci-stop-endpoint",
+	[EV_XHCI_DEAD] = "xhci-dead",
+	[EV_XHCI_STREAMS] = "xhci-streams",
+	[EV_SD_MAP] = "sd-map",
+	[EV_IO_ERROR] = "io-error",
+	[EV_BUF_IO_ERROR] = "buffer-io-error",
+	[EV_FS_ERROR] = "fs-error",
+	[EV_CRIT_TARGET] = "critical-target-error",
+	[EV_READ_CAP_FAIL] = "read-capacity-failed",
+	[EV_SYNC_CACHE_FAIL] = "sync-cache-failed",
+	[EV_NOT_READY] = "not-ready",
+	[EV_UNDERVOLT] = "undervoltage",
+	[EV_VOLT_OK] = "voltage-normal",
+	[EV_MMC_TIMEOUT] = "mmc-timeout",
+	[EV_MMC_ERR] = "mmc-error",
+	[EV_MMC_INIT_ERR] = "mmc-init-error",
+	[EV_MMC_CARD_NEW] = "mmc-card-new",
+	[EV_MMC_BLK] = "mmc-blk",
+	[EV_MMC_REMOVED] = "mmc-removed",
+	[EV_NVME_TIMEOUT] = "nvme-timeout",
+	[EV_NVME_ABORT] = "nvme-abort",
+	[EV_NVME_DOWN] = "nvme-down",
+	[EV_NVME_NOT_READY] = "nvme-not-ready",
+	[EV_NVME_REMOVED] = "nvme-removed",
+	[EV_NVME_IO_ERR] = "nvme-io-error",
+	[EV_NVME_PCI] = "nvme-pci",
+	[EV_PCIE_AER] = "pcie-aer",
+	[EV_PCIE_LINK_UP] = "pcie-link-up",
+	[EV_PCIE_LINK_DOWN] = "pcie-link-down",
+	[EV_PCIE_BW_LIMITED] = "pcie-bandwidth-limited",
+	[EV_QUIRKS_PARAM_BAD] = "quirks-param-rejected",
+	[EV_CMDLINE] = "cmdline",
+	[EV_MODEL] = "model",
+	[EV_ROOT_WAIT] = "root-wait",
+};
+
+const char *diag_event_name(enum diag_ev_kind kind)
+{
+	if ((unsigned)kind >= EV__COUNT || !ev_names[kind])
+		return "?";
+	return ev_names[kind];
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* p starts with the literal: the position after it, else NULL. */
+static const char *after(const char *p, const char *lit, size_t n)
+{
+	return strncmp(p, lit, n) ? NULL : p + n;
+}
+
+/* Copy the run of characters from set into dst (capped); returns the end of the run. */
+static const char *take(const char *p, const char *set, char *dst, size_t cap)
+{
+	size_t n = 0;
+
+	while (*p && strchr(set, *p)) {
+		if (n + 1 < cap)
+			dst[n++] = *p;
+		p++;
+	}
+	if (cap)
+		dst[n] = '\0';
+	return p;
+}
+
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+#define PORT_CHARS "0123456789-."
+#define HCTL_CHARS "0123456789:"
+
+void diag_disk_fold(char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strncmp(name, "mmcblk", 6) || !strncmp(name, "nvme", 4) ||
+	    !strncmp(name, "loop", 4)) {
+		/* mmcblk0p2, nvme0n1p2: the partition is "p<digits>" after a digit */
+		char *p = strrchr(name, 'p');
+
+		if (p && p > name + 4 && is_digit(p[-1]) && p[1] && strspn(p + 1, "0123456789") ==
+		    strlen(p + 1))
+			*p = '\0';
+		return;
+	}
+	if (!strncmp(name, "sd", 2) || !strncmp(name, "hd", 2) || !strncmp(name, "vd", 2)) {
+		while (n > 2 && is_digit(name[n - 1]))
+			name[--n] = '\0';
+	}
+}
+
+static void set_disk(struct diag_event *ev, const char *p)
+{
+	take(p, NAME_CHARS, ev->disk, sizeof(ev->disk));
+	diag_disk_fold(ev->disk);
+}
+
+/* The first "error -N" / "err -N" / "status -N" number in s, 0 when none. */
+static int find_errno(const char *s)
+{
+	const char *p = s;
+
+	while ((p = strchr(p, '-'))) {
+		if (is_digit(p[1]) && p > s && p[-1] == ' ') {
+			long v = strtol(p + 1, NULL, 10);
+
+			return v > 0 && v < 4096 ? -(int)v : 0;
+		}
+		p++;
+	}
+	return 0;
+}
+
+static unsigned speed_from_words(const char *p)
+{
+	if (!strncmp(p, "low-speed", 9))
+		return 1;
+	if (!strncmp(p, "full-speed", 10))
+		return 12;
+	if (!strncmp(p, "high-speed", 10))
+		return 480;
+	if (!strncmp(p, "SuperSpeed Plus Gen 2x2", 23))
+		return 20000;
+	if (!strncmp(p, "SuperSpeed Plus", 15) || !strncmp(p, "SuperSpeed+", 11))
+		return 10000; /* Gen 2x1 and Gen 1x2 */
+	if (!strncmp(p, "SuperSpeed", 10))
+		return 5000;
+	return 0;
+}
+
+static double parse_gts(const char *p, int *width)
+{
+	double v = strtod(p, NULL);
+	const char *x = strstr(p, "PCIe x");
+
+	*width = 0;
+	if (x && (size_t)(x - p) < 16)
+		*width = atoi(x + 6);
+	return v > 0 && v < 1000 ? v : 0;
+}
+
+/* "usb 2-1.4: <rest>" */
+static bool parse_usb(const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	p = take(p, PORT_CHARS, ev->usb_port, sizeof(ev->usb_port));
+	if (*p != ':' || !ev->usb_port[0])
+		return false;
+	p++;
+	while (*p == ' ')
+		p++;
+	if ((r = after(p, LIT("new ")))) {
+		ev->speed_mbps = speed_from_words(r);
+		if (!ev->speed_mbps || !strstr(r, "USB device"))
+			return false;
+		ev->kind = EV_USB_NEW;
+	} else if ((r = after(p, LIT("New USB device found, idVendor=")))) {
+		const char *q = strstr(r, "idProduct=");
+
+		if (!q)
+			return false;
+		ev->vid = (unsigned)strtoul(r, NULL, 16) & 0xffff;
+		ev->pid = (unsigned)strtoul(q + 10, NULL, 16) & 0xffff;
+		ev->has_id = true;
+		ev->kind = EV_USB_ID;
+	} else if ((r = after(p, LIT("Product: ")))) {
+		ev->kind = EV_USB_PRODUCT;
+		ev->arg = r;
+	} else if (after(p, LIT("USB disconnect"))) {
+		ev->kind = EV_USB_DISCONNECT;
+	} else if ((r = after(p, LIT("reset ")))) {
+		ev->speed_mbps = speed_from_words(r);
+		if (!strstr(r, "USB device"))
+			return false;
+		ev->kind = EV_USB_RESET;
+	} else if (strstr(p, "UAS is blacklisted") || strstr(p, "UAS is ignored")) {
+		ev->kind = EV_UAS_IGNORED;
+	} else if (after(p, LIT("cmd cmplt err")) || after(p, LIT("stat urb: status"))) {
+		ev->kind = EV_UAS_CMD_ERR;
+		ev->err = find_errno(p);
+	} else if (strstr(p, "data cmplt err")) {
+		ev->kind = EV_UAS_DATA_ERR;
+		ev->err = find_errno(p);
+	} else if (strstr(p, "device descriptor read") || strstr(p, "not accepting address") ||
+		   strstr(p, "unable to enumerate") || strstr(p, "Cannot enable") ||
+		   strstr(p, "can't set config") || strstr(p, "can't read configurations")) {
+		ev->kind = EV_USB_ENUM_ERR;
+		ev->err = find_errno(p);
+	} else if (strstr(p, "not responding")) {
+		ev->kind = EV_NOT_READY;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* "usb-storage 2-1:1.0: ..." */
+static bool parse_usb_storage(const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	p = take(p, PORT_CHARS, ev->usb_port, sizeof(ev->usb_port));
+	if (!ev->usb_port[0])
+		return false;
+	r = strstr(p, "Quirks match for vid ");
+	if (r) {
+		const char *q = strstr(r, " pid "), *f = q ? strchr(q + 5, ':') : NULL;
+
+		if (!q || !f)
+			return false;
+		ev->vid = (unsigned)strtoul(r + 21, NULL, 16) & 0xffff;
+		ev->pid = (unsigned)strtoul(q + 5, NULL, 16) & 0xffff;
+		ev->has_id = true;
+		ev->flags = strtoull(f + 1, NULL, 16);
+		ev->kind = EV_QUIRKS_MATCH;
+		return true;
+	}
+	return false;
+}
+
+/* "scsi host0: uas" / "scsi host0: usb-storage 2-1:1.0" / "scsi host0: uas_eh_..." */
+static bool parse_scsi(const char *p, struct diag_event *ev)
+{
+	const char *r = after(p, LIT("host"));
+	char *end;
+	long h;
+
+	if (!r) {
+		/* "scsi 0:0:0:0: Direct-Access ..." carries nothing we need */
+		return false;
+	}
+	h = strtol(r, &end, 10);
+	if (end == r || *end != ':' || h < 0 || h > 100000)
+		return false;
+	ev->scsi_host = (int)h;
+	p = end + 1;
+	while (*p == ' ')
+		p++;
+	if (!strcmp(p, "uas")) {
+		ev->kind = EV_SCSI_HOST_UAS;
+	} else if ((r = after(p, LIT("usb-storage ")))) {
+		take(r, PORT_CHARS, ev->usb_port, sizeof(ev->usb_port));
+		ev->kind = EV_SCSI_HOST_BOT;
+	} else if ((r = after(p, LIT("uas_eh_device_reset_handler ")))) {
+		if (!strncmp(r, "start", 5))
+			ev->kind = EV_UAS_RESET_START;
+		else if (!strncmp(r, "success", 7))
+			ev->kind = EV_UAS_RESET_OK;
+		else {
+			ev->kind = EV_UAS_RESET_FAIL;
+			ev->err = find_errno(r);
+		}
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* "sd 0:0:0:0: [sda] ..." */
+static bool parse_sd(const char *p, struct diag_event *ev)
+{
+	char hctl[DIAG_NAME_MAX];
+	const char *r;
+
+	p = take(p, HCTL_CHARS, hctl, sizeof(hctl));
+	if (!hctl[0] || p[-1] != ':')
+		return false;
+	ev->scsi_host = atoi(hctl);
+	while (*p == ' ')
+		p++;
+	if (*p == '[') {
+		set_disk(ev, p + 1);
+		p = strchr(p, ']');
+		if (!p)
+			return false;
+		p++;
+		while (*p == ' ')
+			p++;
+	}
+	ev->kind = EV_SD_MAP;
+	ev->arg = p;
+	if ((r = strstr(p, "uas_eh_abort_handler"))) {
+		ev->kind = EV_UAS_ABORT;
+		ev->is_write = strstr(r, "CMD OUT") != NULL;
+	} else if (strstr(p, "data cmplt err")) {
+		ev->kind = EV_UAS_DATA_ERR;
+		ev->err = find_errno(p);
+	} else if (strstr(p, "Read Capacity(")) {
+		if (strstr(p, "failed"))
+			ev->kind = EV_READ_CAP_FAIL;
+	} else if (strstr(p, "Synchronize Cache(")) {
+		if (strstr(p, "failed"))
+			ev->kind = EV_SYNC_CACHE_FAIL;
+	} else if (strstr(p, "Sense Key : Not Ready") || strstr(p, "not ready after error")) {
+		ev->kind = EV_NOT_READY;
+	} else if (strstr(p, "Sense Key : Medium Error") ||
+		   strstr(p, "Sense Key : Hardware Error") ||
+		   strstr(p, "rejecting I/O to offline device")) {
+		ev->kind = EV_IO_ERROR;
+	} else if (strstr(p, "timing out command") || strstr(p, "not responding")) {
+		ev->kind = EV_NOT_READY;
+	}
+	return true;
+}
+
+/* "I/O error, dev sdd, sector 661993472 op 0x1:(WRITE) ..." (prefix already removed) */
+static bool parse_io_error(const char *p, struct diag_event *ev, enum diag_ev_kind kind)
+{
+	const char *d = strstr(p, "dev ");
+
+	ev->kind = kind;
+	if (d)
+		set_disk(ev, d + 4);
+	ev->is_write = strstr(p, "WRITE") != NULL;
+	return true;
+}
+
+static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	if (!strncmp(name, "mmcblk", 6)) {
+		str_copy(ev->disk, sizeof(ev->disk), name);
+		diag_disk_fold(ev->disk);
+		if (!strncmp(p, "mmc", 3) && strchr(p, ':')) {
+			/* "mmcblk0: mmc0:59b4 00000 3.67 GiB" */
+			take(p, "mmc0123456789", ev->ctrl, sizeof(ev->ctrl));
+			ev->kind = EV_MMC_BLK;
+			return true;
+		}
+	} else {
+		str_copy(ev->ctrl, sizeof(ev->ctrl), name);
+	}
+	if (strstr(p, "whilst initialising") || strstr(p, "problem reading SD Status") ||
+	    strstr(p, "invalid bus width") || strstr(p, "error -110 whilst") ||
+	    strstr(p, "couldn't read switch") || strstr(p, "problem reading switch")) {
+		ev->kind = EV_MMC_INIT_ERR;
+		ev->err = find_errno(p);
+	} else if (strcasestr(p, "timeout waiting for hardware interrupt") ||
+		   strstr(p, "final write to SD card still running")) {
+		ev->kind = EV_MMC_TIMEOUT;
+		ev->err = -ETIMEDOUT;
+	} else if ((r = after(p, LIT("new "))) && strstr(r, " card at address")) {
+		ev->kind = EV_MMC_CARD_NEW;
+		ev->arg = r;
+	} else if (after(p, LIT("card ")) && strstr(p, " removed")) {
+		ev->kind = EV_MMC_REMOVED;
+	} else if (strstr(p, "card never left busy") || strstr(p, "command never completed") ||
+		   strstr(p, "Card stuck") || strstr(p, "never released inhibit") ||
+		   strstr(p, "recovery failed") ||
+		   ((r = strstr(p, "error -")) && is_digit(r[7]))) {
+		ev->kind = EV_MMC_ERR;
+		ev->err = find_errno(p);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* "nvme nvme0: ..." or "nvme 0000:01:00.0: ..." */
+static bool parse_nvme(const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	p = take(p, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
+	{
+		size_t n = strlen(ev->ctrl);
+
+		if (n && ev->ctrl[n - 1] == ':')
+			ev->ctrl[n - 1] = '\0';
+	}
+	while (*p == ' ')
+		p++;
+	if (strstr(p, "timeout, ") && strstr(p, "QID")) {
+		ev->kind = EV_NVME_TIMEOUT;
+	} else if (after(p, LIT("Abort status"))) {
+		ev->kind = EV_NVME_ABORT;
+	} else if (strstr(p, "controller is down") || strstr(p, "after reset failure") ||
+		   strstr(p, "Removing after") ) {
+		ev->kind = strstr(p, "probe failure") ? EV_NVME_REMOVED : EV_NVME_DOWN;
+		ev->err = find_errno(p);
+	} else if (strstr(p, "Device not ready")) {
+		ev->kind = EV_NVME_NOT_READY;
+	} else if ((r = after(p, LIT("pci function ")))) {
+		ev->kind = EV_NVME_PCI;
+		ev->arg = r;
+	} else if (strstr(p, "AER:") || strstr(p, "PCIe Bus Error")) {
+		ev->kind = EV_PCIE_AER;
+		ev->aer_fatal = strstr(p, "Uncorrected") || strstr(p, "Non-Fatal") ? 1 : 0;
+		if (strstr(p, "severity=Fatal") || strstr(p, "(Fatal)"))
+			ev->aer_fatal = 2;
+	} else if ((r = strstr(p, "available PCIe bandwidth, limited by "))) {
+		goto bw;
+	} else {
+		return false;
+	}
+	return true;
+bw:
+	ev->kind = EV_PCIE_BW_LIMITED;
+	ev->gts = parse_gts(r + 37, &ev->width);
+	r = strstr(r, "capable of ");
+	if (r && (r = strstr(r, " with ")))
+		ev->cap_gts = parse_gts(r + 6, &ev->cap_width);
+	return true;
+}
+
+/* "pcieport 0000:00:00.0: AER: ..." / "pci 0000:01:00.0: ... limited by ..." */
+static bool parse_pci(const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	p = take(p, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
+	{
+		size_t n = strlen(ev->ctrl);
+
+		if (n && ev->ctrl[n - 1] == ':')
+			ev->ctrl[n - 1] = '\0';
+	}
+	while (*p == ' ')
+		p++;
+	if (strstr(p, "AER:") || strstr(p, "PCIe Bus Error")) {
+		if (!strstr(p, "error received") && !strstr(p, "PCIe Bus Error"))
+			return false; /* "AER: enabled with IRQ 50" */
+		ev->kind = EV_PCIE_AER;
+		ev->aer_fatal = strstr(p, "Uncorrected") || strstr(p, "Non-Fatal") ? 1 : 0;
+		if (strstr(p, "severity=Fatal") || strstr(p, "(Fatal)"))
+			ev->aer_fatal = 2;
+		return true;
+	}
+	if ((r = strstr(p, "available PCIe bandwidth, limited by "))) {
+		ev->kind = EV_PCIE_BW_LIMITED;
+		ev->gts = parse_gts(r + 37, &ev->width);
+		r = strstr(r, "capable of ");
+		if (r && (r = strstr(r, " with ")))
+			ev->cap_gts = parse_gts(r + 6, &ev->cap_width);
+		return true;
+	}
+	if ((r = after(p, LIT("link up, ")))) {
+		ev->kind = EV_PCIE_LINK_UP;
+		ev->gts = parse_gts(r, &ev->width);
+		return true;
+	}
+	if (after(p, LIT("link down"))) {
+		ev->kind = EV_PCIE_LINK_DOWN;
+		return true;
+	}
+	return false;
+}
+
+static bool parse_xhci(const char *p, struct diag_event *ev)
+{
+	p = take(p, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
+	{
+		size_t n = strlen(ev->ctrl);
+
+		if (n && ev->ctrl[n - 1] == ':')
+			ev->ctrl[n - 1] = '\0';
+	}
+	if (strstr(p, "Set TR Deq Ptr"))
+		ev->kind = EV_XHCI_TRDEQ;
+	else if (strstr(p, "not responding to stop endpoint"))
+		ev->kind = EV_XHCI_STOP_EP;
+	else if (strstr(p, "assume dead") || strstr(p, "HC died"))
+		ev->kind = EV_XHCI_DEAD;
+	else if (strstr(p, "Can't disable streams"))
+		ev->kind = EV_XHCI_STREAMS;
+	else
+		return false;
+	return true;
+}
+
+/* "EXT4-fs error (device sda1): ...", "EXT4-fs (sda1): I/O error ...", "XFS (sda1): ..." */
+static bool parse_fs(const char *p, struct diag_event *ev)
+{
+	const char *d = strchr(p, '(');
+
+	if (!d || d - p > 40)
+		return false;
+	d++;
+	if (!strncmp(d, "device ", 7))
+		d += 7;
+	if (!(strstr(p, "error") || strstr(p, "I/O error") || strstr(p, "read-only") ||
+	      strstr(p, "Journal has aborted") || strstr(p, "aborted journal")))
+		return false;
+	set_disk(ev, d);
+	ev->kind = EV_FS_ERROR;
+	ev->is_write = strstr(p, "writ") != NULL;
+	return true;
+}
+
+static bool parse_other(const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	if ((r = after(p, LIT("I/O error, dev "))))
+		return parse_io_error(p, ev, EV_IO_ERROR);
+	if ((r = after(p, LIT("blk_update_request: "))) || (r = after(p, LIT("end_request: "))) ||
+	    (r = after(p, LIT("print_req_error: ")))) {
+		if (strstr(r, "critical target error") || strstr(r, "critical medium error"))
+			return parse_io_error(r, ev, EV_CRIT_TARGET);
+		if (strstr(r, "I/O error"))
+			return parse_io_error(r, ev, EV_IO_ERROR);
+		return false;
+	}
+	if (after(p, LIT("critical target error")) || after(p, LIT("critical medium error")))
+		return parse_io_error(p, ev, EV_CRIT_TARGET);
+	if ((r = after(p, LIT("Buffer I/O error on dev")))) {
+		r = strchr(r, ' ');
+		if (r)
+			set_disk(ev, r + 1);
+		ev->kind = EV_BUF_IO_ERROR;
+		ev->is_write = strstr(p, "write") != NULL;
+		return true;
+	}
+	if (after(p, LIT("EXT4-fs")) || after(p, LIT("EXT3-fs")) || after(p, LIT("XFS (")) ||
+	    after(p, LIT("BTRFS")) || after(p, LIT("F2FS-fs")))
+		return parse_fs(p, ev);
+	if ((r = after(p, LIT("JBD2: "))) || (r = after(p, LIT("Aborting journal on device ")))) {
+		const char *d = strstr(p, " on ");
+
+		if (!strstr(p, "error") && !strstr(p, "Aborting"))
+			return false;
+		if (strstr(p, "device "))
+			d = strstr(p, "device ") + 3;
+		if (d)
+			set_disk(ev, d + 4);
+		/* "sda1-8" carries the journal's inode after a dash */
+		{
+			char *dash = strchr(ev->disk, '-');
+
+			if (dash)
+				*dash = '\0';
+			diag_disk_fold(ev->disk);
+		}
+		ev->kind = EV_FS_ERROR;
+		return true;
+	}
+	if (strstr(p, "Under-voltage detected") || strstr(p, "Undervoltage detected")) {
+		ev->kind = EV_UNDERVOLT;
+		return true;
+	}
+	if (strstr(p, "Voltage normalised") || strstr(p, "Voltage normalized")) {
+		ev->kind = EV_VOLT_OK;
+		return true;
+	}
+	if ((r = strstr(p, "quirks: string doesn't fit")) ||
+	    (strstr(p, "too large for parameter") && strstr(p, "quirks"))) {
+		if (!strstr(p, "usb") && !strstr(p, "storage"))
+			return false;
+		ev->kind = EV_QUIRKS_PARAM_BAD;
+		ev->arg = p;
+		return true;
+	}
+	if ((r = after(p, LIT("Kernel command line: ")))) {
+		ev->kind = EV_CMDLINE;
+		ev->arg = r;
+		return true;
+	}
+	if ((r = after(p, LIT("Machine model: ")))) {
+		ev->kind = EV_MODEL;
+		ev->arg = r;
+		return true;
+	}
+	if ((r = after(p, LIT("Waiting for root device ")))) {
+		if (!strncmp(r, "/dev/", 5))
+			r += 5;
+		set_disk(ev, r);
+		ev->kind = EV_ROOT_WAIT;
+		return true;
+	}
+	if (strstr(p, "which are required by the UAS driver") ||
+	    strstr(p, "is required by the UAS driver")) {
+		ev->kind = EV_UAS_UNSUPPORTED;
+		return true;
+	}
+	return false;
+}
+
+bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
+{
+	const char *p = msg, *r;
+	char name[DIAG_NAME_MAX];
+
+	(void)len;
+	memset(ev, 0, sizeof(*ev));
+	ev->scsi_host = -1;
+	while (*p == ' ')
+		p++;
+	switch (*p) {
+	case 'u':
+		if ((r = after(p, LIT("usb "))))
+			return parse_usb(r, ev);
+		if ((r = after(p, LIT("usb-storage "))))
+			return parse_usb_storage(r, ev);
+		if ((r = after(p, LIT("uas "))))
+			return parse_usb(r, ev);
+		break;
+	case 's':
+		if ((r = after(p, LIT("sd "))))
+			return parse_sd(r, ev);
+		if ((r = after(p, LIT("scsi "))))
+			return parse_scsi(r, ev);
+		break;
+	case 'h':
+		if ((r = after(p, LIT("hub "))) && strstr(r, "USB hub found")) {
+			take(r, PORT_CHARS, ev->usb_port, sizeof(ev->usb_port));
+			ev->kind = EV_USB_HUB;
+			return ev->usb_port[0] != '\0';
+		}
+		if ((r = after(p, LIT("hwmon "))))
+			return parse_other(strchr(r, ' ') ? strchr(r, ' ') + 1 : r, ev);
+		break;
+	case 'm':
+		if (!strncmp(p, "mmc", 3)) {
+			r = take(p, "mmcblkp0123456789", name, sizeof(name));
+			if (*r == ':' && (is_digit(name[strlen(name) - 1]))) {
+				r++;
+				while (*r == ' ')
+					r++;
+				return parse_mmc(name, r, ev);
+			}
+		}
+		break;
+	case 'n':
+		if ((r = after(p, LIT("nvme "))))
+			return parse_nvme(r, ev);
+		if (!strncmp(p, "nvme", 4) && (r = strstr(p, ": ")) && r - p < 16 &&
+		    strstr(r, "I/O Error")) {
+			set_disk(ev, p);
+			ev->kind = EV_NVME_IO_ERR;
+			ev->is_write = !strncmp(r + 2, "I/O Cmd(0x1)", 12);
+			return true;
+		}
+		break;
+	case 'p':
+		if ((r = after(p, LIT("pcieport "))) || (r = after(p, LIT("pci "))))
+			return parse_pci(r, ev);
+		break;
+	case 'b':
+		if ((r = after(p, LIT("brcm-pcie "))))
+			return parse_pci(r, ev);
+		break;
+	case 'x':
+		if ((r = after(p, LIT("xhci_hcd "))) || (r = after(p, LIT("xhci-hcd "))))
+			return parse_xhci(r, ev);
+		break;
+	default:
+		break;
+	}
+	if (strstr(p, "PCIe Bus Error") || strstr(p, "available PCIe bandwidth")) {
+		/* other drivers' PCI functions: "<driver> 0000:01:00.0: ..." */
+		r = strchr(p, ' ');
+		if (r)
+			return parse_pci(r + 1, ev);
+	}
+	if (strstr(p, "Set TR Deq Ptr") || strstr(p, "HC died")) {
+		r = strchr(p, ' ');
+		if (r)
+			return parse_xhci(r + 1, ev);
+	}
+	return parse_other(p, ev);
+}

@@ -1,0 +1,651 @@
+/* logsum.c - fold the events of a kernel log into per-device subjects, in one pass.
+ * It follows the kernel's own chain: usb 2-1 -> scsi host0 -> sd 0:0:0:0 -> sda. */
+#include <errno.h>
+
+#include "diag/logsum.h"
+#include "diag/quirks.h"
+#include "common/util.h"
+
+int diag_log_new(struct diag_log **out)
+{
+	struct diag_log *log = calloc(1, sizeof(*log));
+
+	*out = NULL;
+	if (!log)
+		return -ENOMEM;
+	log->sys = calloc(1, sizeof(*log->sys));
+	if (!log->sys) {
+		free(log);
+		return -ENOMEM;
+	}
+	log->sys->kind = SUBJ_SYSTEM;
+	log->sys->scsi_host = -1;
+	log->pending_uas_reset_host = -1;
+	*out = log;
+	return 0;
+}
+
+void diag_log_free(struct diag_log *log)
+{
+	size_t i;
+
+	if (!log)
+		return;
+	for (i = 0; i < log->n_subj; i++)
+		free(log->subj[i]);
+	free(log->sys);
+	free(log);
+}
+
+unsigned long diag_log_lines(const struct diag_log *log)
+{
+	return log->lines;
+}
+
+unsigned long diag_log_messages(const struct diag_log *log)
+{
+	return log->messages;
+}
+
+struct diag_subject *logsum_subject(struct diag_log *log, size_t i)
+{
+	return i < log->n_subj ? log->subj[i] : NULL;
+}
+
+const char *logsum_subject_name(const struct diag_subject *s)
+{
+	if (s->disk[0])
+		return s->disk;
+	if (s->usb_port[0])
+		return s->usb_port;
+	if (s->ctrl[0])
+		return s->ctrl;
+	return "";
+}
+
+static struct diag_subject *subj_new(struct diag_log *log, enum subj_kind kind,
+				     unsigned long lineno)
+{
+	struct diag_subject *s;
+
+	if (log->n_subj == LOG_SUBJECTS_MAX)
+		return log->subj[LOG_SUBJECTS_MAX - 1]; /* a hostile log: share the last one */
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return log->n_subj ? log->subj[log->n_subj - 1] : log->sys;
+	s->kind = kind;
+	s->scsi_host = -1;
+	s->first_line = lineno;
+	log->subj[log->n_subj++] = s;
+	return s;
+}
+
+static void cat_add(struct cat_stat *c, unsigned long lineno, const char *text)
+{
+	struct diag_evidence *e;
+
+	c->count++;
+	if (!c->first_line)
+		c->first_line = lineno;
+	c->last_line = lineno;
+	e = &c->ev[c->n < CAT_KEEP ? c->n++ : CAT_KEEP - 1];
+	e->line = lineno;
+	str_copy(e->text, sizeof(e->text), text);
+	str_sanitize(e->text);
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct diag_evidence *x = a, *y = b;
+
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static void cat_merge(struct cat_stat *dst, const struct cat_stat *src)
+{
+	struct diag_evidence all[2 * CAT_KEEP];
+	int n = 0, i;
+
+	if (!src->count)
+		return;
+	for (i = 0; i < dst->n; i++)
+		all[n++] = dst->ev[i];
+	for (i = 0; i < src->n; i++)
+		all[n++] = src->ev[i];
+	qsort(all, (size_t)n, sizeof(all[0]), ev_cmp);
+	if (n > CAT_KEEP) {
+		all[CAT_KEEP - 1] = all[n - 1];
+		n = CAT_KEEP;
+	}
+	memcpy(dst->ev, all, (size_t)n * sizeof(all[0]));
+	dst->n = n;
+	dst->count += src->count;
+	if (!dst->first_line || (src->first_line && src->first_line < dst->first_line))
+		dst->first_line = src->first_line;
+	if (src->last_line > dst->last_line)
+		dst->last_line = src->last_line;
+}
+
+static void subj_merge(struct diag_subject *dst, struct diag_subject *src)
+{
+	int i;
+
+	for (i = 0; i < CAT__COUNT; i++)
+		cat_merge(&dst->cat[i], &src->cat[i]);
+	for (i = 0; i < EV__COUNT; i++)
+		dst->n_ev[i] += src->n_ev[i];
+	memset(src->cat, 0, sizeof(src->cat));
+	memset(src->n_ev, 0, sizeof(src->n_ev));
+	if (!dst->disk[0])
+		str_copy(dst->disk, sizeof(dst->disk), src->disk);
+	src->gone = true;
+	src->disk[0] = '\0';
+}
+
+static struct diag_subject *find_port(struct diag_log *log, const char *port)
+{
+	size_t i;
+
+	for (i = log->n_subj; i-- > 0;)
+		if (!log->subj[i]->gone && !strcmp(log->subj[i]->usb_port, port))
+			return log->subj[i];
+	return NULL;
+}
+
+static struct diag_subject *port_subject(struct diag_log *log, const char *port,
+					 unsigned long lineno)
+{
+	struct diag_subject *s = find_port(log, port);
+
+	if (!s) {
+		s = subj_new(log, SUBJ_USB, lineno);
+		str_copy(s->usb_port, sizeof(s->usb_port), port);
+	}
+	return s;
+}
+
+static struct diag_subject *host_subject(struct diag_log *log, int host)
+{
+	size_t i;
+
+	for (i = 0; i < log->n_hosts; i++)
+		if (log->hosts[i].host == host)
+			return log->hosts[i].s;
+	return NULL;
+}
+
+static void host_bind(struct diag_log *log, int host, struct diag_subject *s)
+{
+	size_t i;
+
+	s->scsi_host = host;
+	for (i = 0; i < log->n_hosts; i++) {
+		if (log->hosts[i].host == host) {
+			log->hosts[i].s = s;
+			return;
+		}
+	}
+	if (log->n_hosts == LOG_HOSTS_MAX)
+		memmove(&log->hosts[0], &log->hosts[1], sizeof(log->hosts[0]) * (LOG_HOSTS_MAX - 1)),
+			log->n_hosts--;
+	log->hosts[log->n_hosts].host = host;
+	log->hosts[log->n_hosts].s = s;
+	log->n_hosts++;
+}
+
+static enum subj_kind disk_kind(const char *disk)
+{
+	if (!strncmp(disk, "mmcblk", 6))
+		return SUBJ_MMC;
+	if (!strncmp(disk, "nvme", 4))
+		return SUBJ_NVME;
+	return SUBJ_DISK;
+}
+
+/* A live subject holding the disk name, else the latest that held it, else a new one. */
+static struct diag_subject *disk_subject(struct diag_log *log, const char *disk,
+					 unsigned long lineno)
+{
+	struct diag_subject *gone = NULL, *s;
+	size_t i;
+
+	for (i = log->n_subj; i-- > 0;) {
+		s = log->subj[i];
+		if (strcmp(s->disk, disk))
+			continue;
+		if (!s->gone)
+			return s;
+		if (!gone)
+			gone = s;
+	}
+	if (gone)
+		return gone;
+	s = subj_new(log, disk_kind(disk), lineno);
+	str_copy(s->disk, sizeof(s->disk), disk);
+	if (s->kind == SUBJ_MMC)
+		str_fmt(s->ctrl, sizeof(s->ctrl), "mmc%s", disk + 6);
+	if (s->kind == SUBJ_NVME) {
+		char *n;
+
+		str_copy(s->ctrl, sizeof(s->ctrl), disk);
+		n = strchr(s->ctrl + 4, 'n');
+		if (n)
+			*n = '\0';
+	}
+	return s;
+}
+
+static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag_event *ev,
+					 unsigned long lineno)
+{
+	const char *c = ev->ctrl;
+	struct diag_subject *s;
+	enum subj_kind kind;
+	size_t i;
+
+	for (i = log->n_subj; i-- > 0;) {
+		s = log->subj[i];
+		if (!strcmp(s->ctrl, c) || (s->pci[0] && !strcmp(s->pci, c)))
+			return s;
+	}
+	if (!strncmp(c, "mmc", 3) && c[3] >= '0' && c[3] <= '9') {
+		char disk[DIAG_NAME_MAX];
+
+		str_fmt(disk, sizeof(disk), "mmcblk%s", c + 3);
+		return disk_subject(log, disk, lineno);
+	}
+	if (!strncmp(c, "nvme", 4) && c[4] >= '0' && c[4] <= '9') {
+		char disk[DIAG_NAME_MAX];
+
+		str_fmt(disk, sizeof(disk), "%sn1", c);
+		s = disk_subject(log, disk, lineno);
+		str_copy(s->ctrl, sizeof(s->ctrl), c);
+		return s;
+	}
+	if (ev->kind >= EV_XHCI_TRDEQ && ev->kind <= EV_XHCI_STREAMS)
+		kind = SUBJ_XHCI;
+	else
+		kind = SUBJ_PCI;
+	s = subj_new(log, kind, lineno);
+	str_copy(s->ctrl, sizeof(s->ctrl), c);
+	return s;
+}
+
+/* The USB device a "scsi hostN: uas" line is about: the newest one that is no hub. */
+static struct diag_subject *newest_usb(struct diag_log *log)
+{
+	size_t i;
+
+	for (i = log->n_subj; i-- > 0;) {
+		struct diag_subject *s = log->subj[i];
+
+		if (s->kind == SUBJ_USB && !s->gone && !s->is_hub && s->has_id)
+			return s->scsi_host < 0 ? s : NULL;
+	}
+	return NULL;
+}
+
+static struct diag_subject *resolve(struct diag_log *log, const struct diag_event *ev,
+				    unsigned long lineno)
+{
+	struct diag_subject *s;
+
+	if (ev->usb_port[0])
+		return port_subject(log, ev->usb_port, lineno);
+	if (ev->scsi_host >= 0) {
+		s = host_subject(log, ev->scsi_host);
+		if (s) {
+			if (ev->disk[0] && strcmp(s->disk, ev->disk)) {
+				struct diag_subject *d = NULL;
+				size_t i;
+
+				/* the disk name now belongs to this device */
+				for (i = 0; i < log->n_subj; i++)
+					if (log->subj[i] != s && !strcmp(log->subj[i]->disk, ev->disk))
+						d = log->subj[i];
+				if (d && d->kind == SUBJ_DISK && d->scsi_host < 0)
+					subj_merge(s, d);
+				str_copy(s->disk, sizeof(s->disk), ev->disk);
+			}
+			return s;
+		}
+		s = ev->disk[0] ? disk_subject(log, ev->disk, lineno) :
+				  subj_new(log, SUBJ_DISK, lineno);
+		host_bind(log, ev->scsi_host, s);
+		return s;
+	}
+	if (ev->disk[0])
+		return disk_subject(log, ev->disk, lineno);
+	if (ev->ctrl[0])
+		return ctrl_subject(log, ev, lineno);
+	return log->sys;
+}
+
+static void on_usb_reset(struct diag_log *log, struct diag_subject *s, const char *text,
+			 unsigned long lineno)
+{
+	struct diag_subject *hs = NULL;
+
+	if (log->pending_uas_reset_host >= 0)
+		hs = host_subject(log, log->pending_uas_reset_host);
+	if (hs && hs != s && !hs->usb_port[0]) {
+		/* the reset names the USB port the uas host sits on: join the two */
+		subj_merge(s, hs);
+		host_bind(log, log->pending_uas_reset_host, s);
+		s->driver = 1;
+	}
+	if (hs || (s->driver == 1 && s->cat[CAT_UAS].count))
+		cat_add(&s->cat[CAT_UAS], lineno, text);
+	else
+		cat_add(&s->cat[CAT_USB], lineno, text);
+}
+
+static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const char *text,
+		       unsigned long lineno)
+{
+	char value[sizeof(log->cmdline_quirks)];
+	const char *r = strstr(ev->arg, "root=");
+
+	log->quirks_problem = quirks_cmdline_check(ev->arg, value, sizeof(value));
+	str_copy(log->cmdline_quirks, sizeof(log->cmdline_quirks), value);
+	if (log->quirks_problem)
+		cat_add(&log->sys->cat[CAT_QUIRKS], lineno, text);
+	if (r && (r == ev->arg || r[-1] == ' ')) {
+		r += 5;
+		if (!strncmp(r, "/dev/", 5)) {
+			char disk[DIAG_NAME_MAX];
+			size_t n = strcspn(r + 5, " ");
+
+			if (n < sizeof(disk)) {
+				memcpy(disk, r + 5, n);
+				disk[n] = '\0';
+				diag_disk_fold(disk);
+				str_copy(log->root_disk, sizeof(log->root_disk), disk);
+			}
+		}
+	}
+}
+
+void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const char *text,
+		      unsigned long lineno)
+{
+	struct diag_subject *s;
+
+	if (ev->kind == EV_UAS_UNSUPPORTED) {
+		s = newest_usb(log);
+		if (!s)
+			s = log->sys;
+	} else if (ev->kind == EV_USB_NEW) {
+		s = find_port(log, ev->usb_port);
+		if (s && (s->speed_mbps || s->has_id)) {
+			s->gone = true; /* enumerated again without a disconnect line */
+			s = NULL;
+		}
+		if (!s)
+			s = port_subject(log, ev->usb_port, lineno);
+	} else if (ev->kind == EV_SCSI_HOST_UAS) {
+		s = newest_usb(log);
+		if (!s)
+			s = subj_new(log, SUBJ_DISK, lineno);
+		host_bind(log, ev->scsi_host, s);
+	} else if (ev->kind == EV_SCSI_HOST_BOT) {
+		s = port_subject(log, ev->usb_port, lineno);
+		host_bind(log, ev->scsi_host, s);
+	} else if (ev->kind == EV_UNDERVOLT || ev->kind == EV_VOLT_OK ||
+		   ev->kind == EV_QUIRKS_PARAM_BAD || ev->kind == EV_CMDLINE ||
+		   ev->kind == EV_MODEL || ev->kind == EV_ROOT_WAIT) {
+		s = log->sys;
+	} else {
+		s = resolve(log, ev, lineno);
+	}
+	s->n_ev[ev->kind]++;
+
+	switch (ev->kind) {
+	case EV_USB_NEW:
+		s->speed_mbps = ev->speed_mbps;
+		cat_add(&s->cat[CAT_LINK], lineno, text);
+		break;
+	case EV_USB_ID:
+		s->vid = ev->vid;
+		s->pid = ev->pid;
+		s->has_id = true;
+		break;
+	case EV_USB_PRODUCT:
+		str_copy(s->product, sizeof(s->product), ev->arg);
+		str_sanitize(s->product);
+		break;
+	case EV_USB_HUB:
+		s->is_hub = true;
+		break;
+	case EV_USB_DISCONNECT:
+		s->gone = true;
+		break;
+	case EV_USB_RESET:
+		on_usb_reset(log, s, text, lineno);
+		break;
+	case EV_USB_ENUM_ERR:
+	case EV_XHCI_TRDEQ:
+	case EV_XHCI_STOP_EP:
+	case EV_XHCI_DEAD:
+	case EV_XHCI_STREAMS:
+		cat_add(&s->cat[CAT_USB], lineno, text);
+		break;
+	case EV_SCSI_HOST_UAS:
+		s->driver = 1;
+		break;
+	case EV_SCSI_HOST_BOT:
+		s->driver = 2;
+		break;
+	case EV_UAS_IGNORED:
+		s->uas_ignored = true;
+		cat_add(&s->cat[CAT_UASOFF], lineno, text);
+		break;
+	case EV_UAS_UNSUPPORTED:
+		s->uas_unsupported = true;
+		cat_add(&s->cat[CAT_UASOFF], lineno, text);
+		break;
+	case EV_QUIRKS_MATCH:
+		s->quirk_flags = ev->flags;
+		s->has_quirk_flags = true;
+		if (!s->has_id) {
+			s->vid = ev->vid;
+			s->pid = ev->pid;
+			s->has_id = true;
+		}
+		if (ev->flags & US_FL_IGNORE_UAS)
+			cat_add(&s->cat[CAT_UASOFF], lineno, text);
+		break;
+	case EV_UAS_RESET_START:
+		log->pending_uas_reset_host = ev->scsi_host;
+		/* fall through */
+	case EV_UAS_ABORT:
+	case EV_UAS_CMD_ERR:
+	case EV_UAS_DATA_ERR:
+		if (!s->driver)
+			s->driver = 1;
+		cat_add(&s->cat[CAT_UAS], lineno, text);
+		break;
+	case EV_UAS_RESET_OK:
+	case EV_UAS_RESET_FAIL:
+		log->pending_uas_reset_host = -1;
+		if (!s->driver)
+			s->driver = 1;
+		cat_add(&s->cat[CAT_UAS], lineno, text);
+		break;
+	case EV_SYNC_CACHE_FAIL:
+		if (s->gone)
+			break; /* the drive was unplugged: the cache flush cannot work */
+		/* fall through */
+	case EV_IO_ERROR:
+	case EV_BUF_IO_ERROR:
+	case EV_FS_ERROR:
+	case EV_CRIT_TARGET:
+		cat_add(&s->cat[CAT_IO], lineno, text);
+		break;
+	case EV_READ_CAP_FAIL:
+	case EV_NOT_READY:
+	case EV_NVME_NOT_READY:
+	case EV_NVME_REMOVED:
+		cat_add(&s->cat[CAT_NOTREADY], lineno, text);
+		break;
+	case EV_UNDERVOLT:
+		cat_add(&s->cat[CAT_POWER], lineno, text);
+		break;
+	case EV_MMC_TIMEOUT:
+	case EV_MMC_ERR:
+		cat_add(&s->cat[CAT_MMC], lineno, text);
+		break;
+	case EV_MMC_INIT_ERR:
+		cat_add(&s->cat[CAT_MMCINIT], lineno, text);
+		break;
+	case EV_MMC_CARD_NEW: {
+		const char *end = ev->arg ? strstr(ev->arg, " card at") : NULL;
+
+		s->mmc_up = true;
+		s->mmc_up_line = lineno;
+		if (end && (size_t)(end - ev->arg) < sizeof(s->mmc_mode)) {
+			memcpy(s->mmc_mode, ev->arg, (size_t)(end - ev->arg));
+			s->mmc_mode[end - ev->arg] = '\0';
+			str_sanitize(s->mmc_mode);
+		}
+		break;
+	}
+	case EV_MMC_BLK:
+		if (ev->ctrl[0])
+			str_copy(s->ctrl, sizeof(s->ctrl), ev->ctrl);
+		break;
+	case EV_MMC_REMOVED:
+		s->mmc_up = false;
+		break;
+	case EV_NVME_TIMEOUT:
+	case EV_NVME_ABORT:
+	case EV_NVME_DOWN:
+	case EV_NVME_IO_ERR:
+		cat_add(&s->cat[CAT_NVME], lineno, text);
+		break;
+	case EV_NVME_PCI: {
+		size_t n = strcspn(ev->arg, " ");
+
+		if (n < sizeof(s->pci)) {
+			memcpy(s->pci, ev->arg, n);
+			s->pci[n] = '\0';
+		}
+		break;
+	}
+	case EV_PCIE_AER:
+		cat_add(&s->cat[CAT_AER], lineno, text);
+		if (ev->aer_fatal)
+			s->aer_uncorrected++;
+		break;
+	case EV_PCIE_LINK_UP:
+	case EV_PCIE_BW_LIMITED:
+		s->gts = ev->gts;
+		s->width = ev->width;
+		if (ev->cap_gts > 0) {
+			s->cap_gts = ev->cap_gts;
+			s->cap_width = ev->cap_width;
+		}
+		cat_add(&s->cat[CAT_PCIE], lineno, text);
+		break;
+	case EV_PCIE_LINK_DOWN:
+		cat_add(&s->cat[CAT_PCIE], lineno, text);
+		break;
+	case EV_QUIRKS_PARAM_BAD:
+		cat_add(&s->cat[CAT_QUIRKS], lineno, text);
+		break;
+	case EV_CMDLINE:
+		on_cmdline(log, ev, text, lineno);
+		break;
+	case EV_MODEL:
+		str_copy(log->model, sizeof(log->model), ev->arg);
+		str_sanitize(log->model);
+		break;
+	case EV_ROOT_WAIT:
+		str_copy(log->root_disk, sizeof(log->root_disk), ev->disk);
+		break;
+	default:
+		break;
+	}
+}
+
+int logsum_add_line(void *arg, const struct kmsg_line *line)
+{
+	struct diag_log *log = arg;
+	struct diag_event ev;
+
+	log->messages++;
+	if (line->lineno > log->lines)
+		log->lines = line->lineno;
+	if (diag_event_parse(line->msg, line->msg_len, &ev))
+		logsum_add_event(log, &ev, line->text, line->lineno);
+	return 0;
+}
+
+/* The one USB storage device trouble without a device name must be about, or NULL. */
+static struct diag_subject *only_usb_disk(struct diag_log *log)
+{
+	struct diag_subject *found = NULL, *s;
+	size_t i;
+	int pass;
+
+	/* first the USB devices that had trouble, then any USB disk */
+	for (pass = 0; pass < 2; pass++) {
+		found = NULL;
+		for (i = 0; i < log->n_subj; i++) {
+			s = log->subj[i];
+			if (s->kind == SUBJ_XHCI || s->kind == SUBJ_PCI || s->kind == SUBJ_MMC ||
+			    s->kind == SUBJ_NVME || s->is_hub)
+				continue;
+			if (pass == 0 && !s->cat[CAT_USB].count && !s->cat[CAT_UAS].count)
+				continue;
+			if (pass == 1 && !(s->scsi_host >= 0 || !strncmp(s->disk, "sd", 2)))
+				continue;
+			if (found)
+				return NULL;
+			found = s;
+		}
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+void logsum_finish(struct diag_log *log)
+{
+	struct diag_subject *target;
+	size_t i;
+
+	if (log->finished)
+		return;
+	log->finished = true;
+	target = only_usb_disk(log);
+	if (!target)
+		return;
+	for (i = 0; i < log->n_subj; i++) {
+		struct diag_subject *s = log->subj[i];
+
+		if (s->kind != SUBJ_XHCI || !s->cat[CAT_USB].count)
+			continue;
+		cat_merge(&target->cat[CAT_USB], &s->cat[CAT_USB]);
+		target->n_ev[EV_XHCI_TRDEQ] += s->n_ev[EV_XHCI_TRDEQ];
+		target->n_ev[EV_XHCI_STOP_EP] += s->n_ev[EV_XHCI_STOP_EP];
+		target->n_ev[EV_XHCI_DEAD] += s->n_ev[EV_XHCI_DEAD];
+		target->n_ev[EV_XHCI_STREAMS] += s->n_ev[EV_XHCI_STREAMS];
+		memset(&s->cat[CAT_USB], 0, sizeof(s->cat[CAT_USB]));
+	}
+}
+
+int diag_log_parse_buf(struct diag_log *log, const char *buf, size_t n)
+{
+	return kmsg_read_buf(buf, n, logsum_add_line, log);
+}
+
+int diag_log_parse_file(struct diag_log *log, FILE *f)
+{
+	return kmsg_read_file(f, logsum_add_line, log);
+}
+
+int diag_log_parse_fd(struct diag_log *log, int fd)
+{
+	return kmsg_read_fd(fd, logsum_add_line, log);
+}

@@ -1,0 +1,465 @@
+/* rules-storage.c - the rules for PCIe links and errors, NVMe, SD/eMMC, block I/O errors,
+ * devices that never became ready, power, the quirks parameter and the root device. */
+#include "diag/rules.h"
+#include "diag/quirks.h"
+#include "common/util.h"
+
+static bool board_is_pi5(const struct rule_ctx *ctx)
+{
+	const char *b = ctx->inv && ctx->inv->board[0] ? ctx->inv->board :
+			ctx->log ? ctx->log->model : "";
+
+	return strstr(b, "Raspberry Pi 5") || strstr(b, "Compute Module 5") ||
+	       strstr(b, "Raspberry Pi 500");
+}
+
+static int gen_of(double gts)
+{
+	return gts >= 63 ? 6 : gts >= 31 ? 5 : gts >= 15 ? 4 : gts >= 7.9 ? 3 : gts >= 4.9 ? 2 : 1;
+}
+
+static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, const char *name,
+			      double cur, int w, double cap, int cw)
+{
+	finding_title(f, "%s: PCIe link at the slot's ceiling, %.1f GT/s x%d (the drive can do "
+			 "%.1f GT/s x%d)", name, cur, w, cap, cw);
+	finding_explain(f, "The link runs as fast as the slot or board allows (PCIe Gen %d x%d); "
+			   "the drive could go faster in another machine. This is expected, not a "
+			   "fault.", gen_of(cur), w);
+	if (board_is_pi5(ctx) && cur < 7.9 && cap >= 7.9) {
+		finding_explain(f, "On a Raspberry Pi 5 the connector is certified for Gen 2 only; "
+				   "dtparam=pciex1_gen=3 in config.txt forces Gen 3 (8 GT/s, about "
+				   "twice the throughput) at the risk of an unstable link.");
+		finding_fix(f, "Optional and not certified: set dtparam=pciex1_gen=3 in config.txt "
+			       "(dry run first), reboot, and check for pcie-errors afterwards.");
+		finding_fix_cmd(f, "sbcdisk fix pcie-gen 3");
+		finding_fix_cmd(f, "sbcdisk fix pcie-gen 3 --apply");
+	} else if (!ctx->inv && cap >= 7.9 && cur < 7.9) {
+		finding_explain(f, "On a Raspberry Pi 5, dtparam=pciex1_gen=3 in config.txt forces "
+				   "Gen 3 (not certified, may be unstable): `sbcdisk fix pcie-gen 3`.");
+	}
+}
+
+void rule_pcie_link(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		struct diag_finding *f;
+		const char *name;
+
+		if (!s->n_ev[EV_PCIE_BW_LIMITED] || !(s->cap_gts > s->gts || s->cap_width > s->width))
+			continue;
+		name = rule_dev_name(ctx, s);
+		name = name[0] ? name : s->ctrl;
+		f = rule_get(ctx, "pcie-link-limited", DIAG_INFO, name, NULL);
+		if (!f)
+			return;
+		if (!f->title[0])
+			pcie_limited_text(ctx, f, name, s->gts, s->width, s->cap_gts, s->cap_width);
+		finding_evidence_cat(f, &s->cat[CAT_PCIE]);
+	}
+	for (i = 0; inv && i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+		double both;
+		int wboth;
+		struct diag_finding *f;
+
+		if (!d->has_pcie || d->cur_gts <= 0 || d->max_gts <= 0)
+			continue;
+		both = d->port_max_gts > 0 && d->port_max_gts < d->max_gts ? d->port_max_gts :
+									     d->max_gts;
+		wboth = d->port_max_width > 0 && d->port_max_width < d->max_width ?
+				d->port_max_width : d->max_width;
+		if (d->cur_gts + 0.05 < both || (wboth > 0 && d->cur_width < wboth)) {
+			f = rule_get(ctx, "pcie-link-degraded", DIAG_WARNING, d->name, NULL);
+			if (!f)
+				return;
+			finding_title(f, "%s: PCIe link trained below what both ends support "
+					 "(%.1f GT/s x%d, both can do %.1f GT/s x%d)", d->name,
+				      d->cur_gts, d->cur_width, both, wboth);
+			finding_explain(f, "The link came up slower or narrower than the drive and "
+					   "the port both support. Reseat the drive or the ribbon "
+					   "cable (on HATs), check the adapter and its power, and look "
+					   "for dtparam=pciex1_gen=1 in config.txt.");
+			finding_evidence_fact(f, "%s at %s: current_link_speed %.1f GT/s x%d, "
+						 "max_link_speed %.1f GT/s x%d, port max %.1f GT/s x%d",
+					      d->name, d->pci_addr, d->cur_gts, d->cur_width,
+					      d->max_gts, d->max_width, d->port_max_gts,
+					      d->port_max_width);
+			finding_fix(f, "Reseat the drive and its cable, power the board with its "
+				       "official supply, and reboot.");
+		} else if (d->port_max_gts > 0 && d->max_gts > d->port_max_gts + 0.05) {
+			f = rule_get(ctx, "pcie-link-limited", DIAG_INFO, d->name, NULL);
+			if (!f)
+				return;
+			pcie_limited_text(ctx, f, d->name, d->cur_gts, d->cur_width, d->max_gts,
+					  d->max_width);
+			finding_evidence_fact(f, "%s at %s: current_link_speed %.1f GT/s x%d, drive "
+						 "max %.1f GT/s x%d, port max %.1f GT/s x%d",
+					      d->name, d->pci_addr, d->cur_gts, d->cur_width,
+					      d->max_gts, d->max_width, d->port_max_gts,
+					      d->port_max_width);
+		}
+	}
+}
+
+static bool pi5_forced_gen3(const struct rule_ctx *ctx)
+{
+	size_t i;
+
+	if (!ctx->inv || !board_is_pi5(ctx))
+		return false;
+	for (i = 0; i < ctx->inv->n; i++)
+		if (ctx->inv->devs[i].has_pcie && ctx->inv->devs[i].cur_gts >= 7.9)
+			return true;
+	return false;
+}
+
+static void fix_back_to_gen2(const struct rule_ctx *ctx, struct diag_finding *f)
+{
+	if (!pi5_forced_gen3(ctx))
+		return;
+	finding_explain(f, "The link runs at Gen 3, which the Raspberry Pi 5 is not certified "
+			   "for: go back to Gen 2.");
+	finding_fix_cmd(f, "sbcdisk fix pcie-gen 2");
+	finding_fix_cmd(f, "sbcdisk fix pcie-gen 2 --apply");
+}
+
+void rule_pcie_errors(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_AER];
+		struct diag_finding *f;
+		const char *name;
+
+		if (!c->count)
+			continue;
+		name = rule_dev_name(ctx, s);
+		name = name[0] ? name : s->ctrl;
+		f = rule_get(ctx, "pcie-errors", s->aer_uncorrected ? DIAG_ERROR : DIAG_WARNING,
+			     name, NULL);
+		if (!f)
+			return;
+		finding_title(f, "%s: PCIe bus errors (%lu report%s)", name, c->count,
+			      c->count == 1 ? "" : "s");
+		finding_explain(f, "The PCIe link reported %s errors (AER). %s", s->aer_uncorrected ?
+				"uncorrected" : "corrected",
+				s->aer_uncorrected ? "Uncorrected errors lose data or the device." :
+				"Corrected errors cost retries; many of them mean a marginal "
+				"link: the cable, the adapter, the power, or a link speed above "
+				"what the board is certified for.");
+		finding_evidence_cat(f, c);
+		finding_fix(f, "Reseat the adapter and its ribbon cable and use the official power "
+			       "supply; on a Raspberry Pi 5 keep the link at Gen 2.");
+		fix_back_to_gen2(ctx, f);
+	}
+}
+
+void rule_nvme_errors(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_NVME];
+		struct diag_finding *f;
+		const char *name;
+
+		if (!c->count)
+			continue;
+		name = rule_dev_name(ctx, s);
+		name = name[0] ? name : s->ctrl;
+		f = rule_get(ctx, "nvme-errors", DIAG_ERROR, name, NULL);
+		if (!f)
+			return;
+		finding_title(f, "%s: NVMe errors (%lu line%s)", name, c->count,
+			      c->count == 1 ? "" : "s");
+		if (s->n_ev[EV_NVME_DOWN])
+			finding_explain(f, "The controller dropped off the PCIe bus %lu time%s "
+					   "(CSTS=0xffffffff means nothing answers) and was reset.",
+					s->n_ev[EV_NVME_DOWN], s->n_ev[EV_NVME_DOWN] == 1 ? "" : "s");
+		if (s->n_ev[EV_NVME_TIMEOUT] || s->n_ev[EV_NVME_ABORT])
+			finding_explain(f, "Commands timed out and were aborted.");
+		if (s->n_ev[EV_NVME_IO_ERR])
+			finding_explain(f, "Reads or writes failed.");
+		finding_explain(f, "Common causes: the drive's power-saving states (APST) or PCIe "
+				   "ASPM misbehaving, too little power for the drive, a loose "
+				   "ribbon cable, or a link forced above what the board is certified "
+				   "for.");
+		finding_evidence_cat(f, c);
+		finding_fix(f, "Add nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to "
+			       "cmdline.txt (the kernel's own advice) and reboot; check the power "
+			       "supply and the cable.");
+		fix_back_to_gen2(ctx, f);
+	}
+}
+
+void rule_mmc_errors(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *run = &s->cat[CAT_MMC], *init = &s->cat[CAT_MMCINIT];
+		bool recovered = init->count && s->mmc_up && s->mmc_up_line > init->last_line;
+		enum diag_sev sev;
+		struct diag_finding *f;
+		const char *name;
+
+		if (!run->count && !init->count)
+			continue;
+		if (run->count >= 3 || s->cat[CAT_IO].count)
+			sev = DIAG_ERROR;
+		else if (run->count)
+			sev = DIAG_WARNING;
+		else
+			sev = recovered ? DIAG_INFO : DIAG_ERROR;
+		name = rule_dev_name(ctx, s);
+		name = name[0] ? name : s->ctrl;
+		f = rule_get(ctx, "mmc-errors", sev, name, NULL);
+		if (!f)
+			return;
+		if (run->count)
+			finding_title(f, "%s: SD/eMMC errors (%lu line%s)", name, run->count,
+				      run->count == 1 ? "" : "s");
+		else if (recovered)
+			finding_title(f, "%s: the card failed to initialise %lu time%s, then worked",
+				      name, init->count, init->count == 1 ? "" : "s");
+		else
+			finding_title(f, "%s: the card failed to initialise", name);
+		if (run->count >= 3)
+			finding_explain(f, "The card keeps timing out (-110) or failing commands: "
+					   "writes stall for seconds and data can be lost. A worn or "
+					   "slow card, a fake card, or a driver problem.");
+		else if (run->count)
+			finding_explain(f, "The card or the SD host timed out %lu time%s. One "
+					   "timeout without I/O errors is survivable; watch for more.",
+					run->count, run->count == 1 ? "" : "s");
+		if (init->count)
+			finding_explain(f, "Initialising the card failed %lu time%s (-84 is a CRC "
+					   "error: contacts, signal or card; -110 a timeout)%s",
+					init->count, init->count == 1 ? "" : "s",
+					recovered ? ", but it came up afterwards: marginal, usable." :
+						    ".");
+		finding_evidence_cat(f, init);
+		finding_evidence_cat(f, run);
+		finding_fix(f, recovered && !run->count ?
+				       "Nothing urgent. If it recurs, clean the contacts or replace "
+				       "the card." :
+				       "Back up the card now, then replace it with a known-good A1/A2 "
+				       "card; check the power supply; keep the kernel up to date.");
+	}
+}
+
+void rule_io_errors(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_IO];
+		struct diag_finding *f;
+		char id[16];
+		const char *name;
+
+		if (!c->count)
+			continue;
+		rule_usb_id(s, id, sizeof(id));
+		name = rule_dev_name(ctx, s);
+		f = rule_get(ctx, "io-errors", DIAG_ERROR, name, id);
+		if (!f)
+			return;
+		finding_title(f, "%s: I/O errors (%lu line%s)", name[0] ? name : "a disk",
+			      c->count, c->count == 1 ? "" : "s");
+		finding_explain(f, "Reads or writes failed at the block or file system level: "
+				   "data may be lost, and a file system may have been remounted "
+				   "read-only.");
+		if (s->n_ev[EV_FS_ERROR])
+			finding_explain(f, "The file system reported errors; run fsck after the "
+					   "cause is fixed.");
+		if (s->cat[CAT_UAS].count)
+			finding_explain(f, "They follow the UAS resets above.");
+		else if (s->kind == SUBJ_USB || s->driver || !strncmp(name, "sd", 2))
+			finding_explain(f, "On a USB drive this is usually power (a drive drawing "
+					   "more than the port gives), the cable or enclosure, or a "
+					   "bridge with UAS trouble.");
+		if (rule_undervoltage_seen(ctx))
+			finding_explain(f, "The board reported under-voltage: fix the power first.");
+		finding_evidence_cat(f, c);
+		if (s->driver == 1 && id[0]) {
+			finding_fix(f, "Check power and cable first; if the drive is on uas, disable "
+				       "UAS for its bridge.");
+			finding_fix_cmd(f, "sbcdisk fix uas %s", id);
+		} else {
+			finding_fix(f, "Back up what you can, check the power supply and the cable "
+				       "(or the card), then check the file system (fsck) and the "
+				       "drive's health (smartctl).");
+		}
+	}
+}
+
+void rule_device_not_ready(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_NOTREADY];
+		struct diag_finding *f;
+		char id[16];
+		const char *name;
+
+		if (!c->count)
+			continue;
+		rule_usb_id(s, id, sizeof(id));
+		name = rule_dev_name(ctx, s);
+		name = name[0] ? name : s->ctrl[0] ? s->ctrl : s->usb_port;
+		f = rule_get(ctx, "device-not-ready", DIAG_ERROR, name, id);
+		if (!f)
+			return;
+		finding_title(f, "%s: the device did not become ready", name);
+		if (s->n_ev[EV_NVME_NOT_READY])
+			finding_explain(f, "The NVMe controller never reported ready (CSTS) and the "
+					   "kernel gave up on it. The PCIe link itself came up, so "
+					   "this is not a link-speed problem: most often the M.2 slot "
+					   "gets too little power (3.3 V), or the drive does not work "
+					   "with the adapter.");
+		else
+			finding_explain(f, "The drive did not answer (not ready, not responding, or "
+					   "its capacity could not be read): a drive that does not spin "
+					   "up, too little power, or a failing bridge.");
+		finding_evidence_cat(f, c);
+		finding_fix(f, "Power the adapter or drive properly (official supply, powered "
+			       "adapter), try another drive or adapter, and update the firmware "
+			       "and kernel.");
+	}
+}
+
+void rule_undervoltage(struct rule_ctx *ctx)
+{
+	const struct cat_stat *c;
+	struct diag_finding *f;
+
+	if (!ctx->log)
+		return;
+	c = &ctx->log->sys->cat[CAT_POWER];
+	if (!c->count)
+		return;
+	f = rule_get(ctx, "undervoltage", c->count >= 3 ? DIAG_ERROR : DIAG_WARNING, NULL, NULL);
+	if (!f)
+		return;
+	finding_title(f, "The board's supply voltage dropped too low (%lu time%s)", c->count,
+		      c->count == 1 ? "" : "s");
+	finding_explain(f, "The firmware saw the 5 V supply fall below about 4.63 V. USB drives "
+			   "draw surges when they write or spin up; with a weak supply or a thin "
+			   "cable the voltage sags and drives reset, vanish or corrupt data. Fix "
+			   "this before blaming the drive or UAS.");
+	finding_evidence_cat(f, c);
+	finding_fix(f, "Use the official power supply (Pi 4: 5.1 V 3 A, Pi 5: 5.1 V 5 A) and a "
+		       "short cable; give hard disks their own power (a powered hub or enclosure).");
+}
+
+static const char *qp_text(int problem)
+{
+	switch (problem) {
+	case QP_TOO_LONG:
+		return "is longer than 127 characters, so the kernel rejects it and ignores the "
+		       "whole list";
+	case QP_MALFORMED:
+		return "has an entry that is not VID:PID:FLAGS, so the kernel ignores it";
+	case QP_REPEATED:
+		return "appears more than once; each one replaces the one before, so only the "
+		       "last list counts";
+	}
+	return "was rejected by the kernel";
+}
+
+void rule_quirks_param_invalid(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	struct diag_finding *f = NULL;
+	char value[160];
+	int problem = 0;
+
+	if (ctx->log && ctx->log->sys->cat[CAT_QUIRKS].count) {
+		problem = ctx->log->quirks_problem;
+		f = rule_get(ctx, "quirks-param-invalid", DIAG_ERROR, NULL, NULL);
+		if (!f)
+			return;
+		finding_evidence_cat(f, &ctx->log->sys->cat[CAT_QUIRKS]);
+	}
+	if (inv && inv->cmdline) {
+		int p = quirks_cmdline_check(inv->cmdline, value, sizeof(value));
+
+		if (p) {
+			problem = p;
+			f = rule_get(ctx, "quirks-param-invalid", DIAG_ERROR, NULL, NULL);
+			if (!f)
+				return;
+			finding_evidence_fact(f, "kernel command line: usb-storage.quirks=%s", value);
+		}
+	}
+	if (!f)
+		return;
+	finding_title(f, "The usb-storage.quirks parameter does not take effect");
+	finding_explain(f, "The usb-storage.quirks value %s. Every quirk in it, including any "
+			   "'u' that keeps a bridge off uas, is then lost.", qp_text(problem));
+	finding_fix(f, "Keep one usb-storage.quirks= with a comma list of VID:PID:FLAGS of at "
+		       "most 127 characters; `sbcdisk fix uas VID:PID` rebuilds the list that "
+		       "way and refuses to pass the limit.");
+}
+
+void rule_root_on_sd(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	const struct diag_dev *root = NULL, *fast = NULL;
+	struct diag_finding *f;
+	size_t i;
+
+	for (i = 0; inv && i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+
+		if (d->is_root && (d->is_sd || d->transport == DT_MMC))
+			root = d;
+		else if (!d->is_root && (d->transport == DT_USB || d->transport == DT_NVME ||
+					 d->transport == DT_SATA))
+			fast = fast ? fast : d;
+	}
+	if (root && fast) {
+		f = rule_get(ctx, "root-on-sd", DIAG_INFO, root->name, NULL);
+		if (!f)
+			return;
+		finding_title(f, "The system runs from %s (SD/eMMC) while %s is attached",
+			      root->name, fast->name);
+		finding_evidence_fact(f, "/ is on %s; %s is a %s drive", root->name, fast->name,
+				      fast->transport == DT_NVME ? "NVMe" : "USB");
+	} else if (!inv && ctx->log && !strncmp(ctx->log->root_disk, "mmcblk", 6)) {
+		struct diag_subject *s;
+		bool other = false;
+
+		for_each_subject(ctx, s, i)
+			if (!s->gone && (!strncmp(s->disk, "sd", 2) || !strncmp(s->disk, "nvme", 4)))
+				other = true;
+		if (!other)
+			return;
+		f = rule_get(ctx, "root-on-sd", DIAG_INFO, ctx->log->root_disk, NULL);
+		if (!f)
+			return;
+		finding_title(f, "The system runs from %s (SD/eMMC) while a faster drive is "
+				 "attached", ctx->log->root_disk);
+	} else {
+		return;
+	}
+	finding_explain(f, "An SSD on USB 3 or NVMe is many times faster than an SD card for "
+			   "the small random I/O a running system does, and does not wear out "
+			   "the same way.");
+	finding_fix(f, "Copy the system to the faster drive (SD Card Copier or rpi-clone), then "
+		       "set the boot order to try it first (raspi-config, Advanced Options, Boot "
+		       "Order).");
+}

@@ -1,0 +1,353 @@
+/* rules-usb.c - the USB rules: UAS errors, UAS disabled, bridges known for UAS trouble,
+ * USB 3 devices at USB 2 speed, USB resets and xHCI trouble. */
+#include "diag/rules.h"
+#include "diag/quirks.h"
+#include "common/util.h"
+
+static bool behind_hub(const struct diag_subject *s)
+{
+	/* a Pi 4's USB 2 ports are all behind the board's own hub at 1-1 */
+	return strchr(s->usb_port, '.') && strncmp(s->usb_port, "1-1.", 4);
+}
+
+static void fix_uas(struct diag_finding *f, const char *usb_id, bool strong)
+{
+	char buf[400];
+
+	if (usb_id[0]) {
+		str_fmt(buf, sizeof(buf),
+			"%sell the kernel to use usb-storage instead of uas for this bridge: add "
+			"%s:u to usb-storage.quirks in cmdline.txt (the first command shows the "
+			"change, the second writes it), then reboot or re-plug the drive.",
+			strong ? "T" : "Only if you see resets or errors: t", usb_id);
+		finding_fix(f, buf);
+		finding_fix_cmd(f, "sbcdisk fix uas %s", usb_id);
+		if (strong)
+			finding_fix_cmd(f, "sbcdisk fix uas %s --apply", usb_id);
+	} else {
+		finding_fix(f, "The log does not show the bridge's USB id. On the machine with the "
+			       "drive, find it with `sbcdisk list` or `lsusb` (VID:PID), then run "
+			       "`sbcdisk fix uas VID:PID --apply` to add VID:PID:u to "
+			       "usb-storage.quirks in cmdline.txt, and reboot.");
+	}
+}
+
+void rule_uas_errors(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_UAS];
+		const struct uas_quirk_entry *q;
+		struct diag_finding *f;
+		const struct diag_dev *d;
+		char id[16], label[96];
+		unsigned long aborts = s->n_ev[EV_UAS_ABORT];
+		unsigned long resets = s->n_ev[EV_UAS_RESET_START] + s->n_ev[EV_UAS_RESET_FAIL];
+
+		if (!c->count)
+			continue;
+		rule_usb_id(s, id, sizeof(id));
+		d = rule_inv_match(ctx, s);
+		if (!id[0] && d && d->has_usb)
+			str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+		rule_subject_label(ctx, s, label, sizeof(label));
+		f = rule_get(ctx, "uas-errors", DIAG_ERROR, rule_dev_name(ctx, s), id);
+		if (!f)
+			return;
+		finding_title(f, "%s: UAS commands time out and the drive is reset", label);
+		finding_explain(f, "The uas driver aborted %lu command%s and reset the drive %lu "
+				   "time%s (%lu line%s).", aborts, aborts == 1 ? "" : "s", resets,
+				resets == 1 ? "" : "s", c->count, c->count == 1 ? "" : "s");
+		finding_explain(f, "This is the well-known failure of USB-SATA/NVMe bridges whose "
+				   "UAS firmware is buggy: every abort stalls the disk for about 30 "
+				   "seconds, and under load the drive can drop off or corrupt writes. "
+				   "The usual cure is the IGNORE_UAS quirk ('u'), which makes the "
+				   "kernel use the older usb-storage driver for this bridge: random I/O "
+				   "gets slower, sequential speed stays close, and the resets stop.");
+		if (s->n_ev[EV_UAS_CMD_ERR] || s->n_ev[EV_UAS_DATA_ERR])
+			finding_explain(f, "USB transfer errors (-71 protocol, -75 babble) point to "
+					   "the link as well: try another cable and port.");
+		q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
+		if (q && !q->any_pid)
+			finding_explain(f, "%s %s is on %s.", q->vendor, q->product,
+					uas_quirk_status_name(q->status));
+		if (behind_hub(s))
+			finding_explain(f, "The drive sits behind a hub (port %s): plug it straight "
+					   "into the board, or use a hub with its own power supply.",
+					s->usb_port);
+		if (rule_undervoltage_seen(ctx))
+			finding_explain(f, "The board also reported under-voltage: a weak power "
+					   "supply causes exactly these resets, so fix the power first.");
+		if (d && !strcmp(d->driver, "usb-storage"))
+			finding_explain(f, "The drive is now on usb-storage, so a quirk is already in "
+					   "effect; these errors are from before it.");
+		finding_evidence_cat(f, c);
+		fix_uas(f, id, true);
+	}
+}
+
+void rule_uas_disabled(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		struct diag_finding *f;
+		char id[16], label[96], flags[160];
+		const struct uas_quirk_entry *q;
+
+		if (!s->cat[CAT_UASOFF].count || s->gone)
+			continue;
+		rule_usb_id(s, id, sizeof(id));
+		rule_subject_label(ctx, s, label, sizeof(label));
+		f = rule_get(ctx, "uas-disabled", DIAG_INFO, rule_dev_name(ctx, s), id);
+		if (!f)
+			return;
+		finding_title(f, "%s: uas is not used, usb-storage is", label);
+		if (s->uas_unsupported) {
+			finding_explain(f, "The USB host controller lacks what uas needs (bulk "
+					   "streams or scatter-gather), as on the Raspberry Pi 1-3, so "
+					   "the kernel uses usb-storage. Nothing to fix.");
+		} else {
+			q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
+			finding_explain(f, "The kernel was told to ignore UAS for this device");
+			if (s->has_quirk_flags) {
+				usfl_decode(s->quirk_flags, flags, sizeof(flags));
+				finding_explain(f, "(quirk flags %llx = %s).",
+						(unsigned long long)s->quirk_flags, flags);
+			}
+			if (q && !q->any_pid && (q->flags & US_FL_IGNORE_UAS) &&
+			    q->status <= UASQ_RULE)
+				finding_explain(f, "IGNORE_UAS comes from %s.",
+						uas_quirk_status_name(q->status));
+			else
+				finding_explain(f, "IGNORE_UAS is not in the kernel's own table for "
+						   "this device, so it comes from usb-storage.quirks "
+						   "(the 'u' flag) on the kernel command line or in "
+						   "modprobe.d.");
+			finding_explain(f, "This is the usual cure for bridges with UAS trouble; "
+					   "it costs some random-I/O speed.");
+		}
+		finding_evidence_cat(f, &s->cat[CAT_UASOFF]);
+	}
+}
+
+static bool bridge_known_usb3(const struct diag_subject *s, const struct diag_dev *d)
+{
+	const struct uas_quirk_entry *q;
+
+	if (d && (d->version_bcd >= 0x0300 || d->bridge_usb3))
+		return true;
+	q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
+	return q && !q->any_pid;
+}
+
+static void link_slow_text(struct diag_finding *f, const char *label, unsigned speed,
+			   const char *port)
+{
+	finding_title(f, "%s: a USB 3 device runs at USB 2 speed (%u Mbit/s)", label, speed);
+	finding_explain(f, "The device can do USB 3 (5000 Mbit/s or more) but its link trained "
+			   "at %u Mbit/s, which caps it near 35-40 MB/s.", speed);
+	finding_explain(f, "It is in a USB 2 port (on a Raspberry Pi 4 the black ports; the "
+			   "blue ones are USB 3), behind a USB 2 hub, or on a USB 2 cable.");
+	if (port && !strncmp(port, "1-1.", 4))
+		finding_explain(f, "Port %s is behind the board's USB 2 hub.", port);
+	finding_fix(f, "Plug the drive straight into a USB 3 (blue) port with a USB 3 cable, "
+		       "then check again with `sbcdisk list`.");
+}
+
+void rule_usb_link_slow(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	struct diag_subject *s;
+	size_t i, j;
+
+	for_each_subject(ctx, s, i) {
+		const struct diag_dev *d = rule_inv_match(ctx, s);
+		struct diag_finding *f;
+		char id[16], label[96];
+		bool later_fast = false;
+
+		if (s->kind != SUBJ_USB || s->is_hub || !s->has_id || !s->speed_mbps ||
+		    s->speed_mbps > 480 || !bridge_known_usb3(s, d))
+			continue;
+		/* the same device enumerated later on a fast port makes this one history */
+		for (j = i + 1; logsum_subject(ctx->log, j); j++) {
+			const struct diag_subject *t = logsum_subject(ctx->log, j);
+
+			if (t->has_id && t->vid == s->vid && t->pid == s->pid && t->speed_mbps > 480)
+				later_fast = true;
+		}
+		if (later_fast || (d && d->speed_mbps > 480))
+			continue;
+		rule_usb_id(s, id, sizeof(id));
+		rule_subject_label(ctx, s, label, sizeof(label));
+		f = rule_get(ctx, "usb-link-slow", DIAG_WARNING, rule_dev_name(ctx, s), id);
+		if (!f)
+			return;
+		link_slow_text(f, label, s->speed_mbps, s->usb_port);
+		finding_evidence_cat(f, &s->cat[CAT_LINK]);
+	}
+	for (i = 0; inv && i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+		struct diag_finding *f;
+		char id[16], label[96];
+
+		if (!d->has_usb || !d->speed_mbps || d->speed_mbps > 480 ||
+		    d->version_bcd < 0x0300 || inv->fastest_usb_root_mbps <= 480)
+			continue;
+		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+		str_fmt(label, sizeof(label), "%s (USB %s)", d->name, id);
+		f = rule_get(ctx, "usb-link-slow", DIAG_WARNING, d->name, id);
+		if (!f)
+			return;
+		if (!f->title[0])
+			link_slow_text(f, label, d->speed_mbps, d->usb_port);
+		finding_evidence_fact(f, "%s: USB %x.%02x device linked at %u Mbit/s at port %s; "
+					 "the fastest root hub runs at %u Mbit/s",
+				      d->name, d->version_bcd >> 8, d->version_bcd & 0xff,
+				      d->speed_mbps, d->usb_port, inv->fastest_usb_root_mbps);
+	}
+}
+
+void rule_uas_known_quirky(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct uas_quirk_entry *q;
+		const struct diag_dev *d = rule_inv_match(ctx, s);
+		struct diag_finding *f;
+		char id[16], label[96], flags[160];
+
+		if (s->driver != 1 || s->gone || !s->has_id || s->cat[CAT_UAS].count)
+			continue;
+		if (d && strcmp(d->driver, "uas") && d->driver[0])
+			continue; /* no longer on uas */
+		q = uas_quirk_find(s->vid, s->pid);
+		if (!(q && !q->any_pid) && !(d && d->bridge_uas_trouble))
+			continue;
+		rule_usb_id(s, id, sizeof(id));
+		rule_subject_label(ctx, s, label, sizeof(label));
+		f = rule_get(ctx, "uas-known-quirky", DIAG_INFO, rule_dev_name(ctx, s), id);
+		if (!f)
+			return;
+		finding_title(f, "%s: a bridge known for UAS trouble runs on uas", label);
+		if (q) {
+			usfl_decode(q->flags, flags, sizeof(flags));
+			finding_explain(f, "%s %s (%s) is on %s%s%s.", q->vendor, q->product, id,
+					uas_quirk_status_name(q->status), q->flags ? " with " : "",
+					q->flags ? flags : "");
+		}
+		if (d && d->bridge_uas_trouble)
+			finding_explain(f, "Our bridge table lists %s as a bridge with UAS trouble.",
+					d->bridge[0] ? d->bridge : "it");
+		finding_explain(f, "No UAS errors were seen. If the log ever shows "
+				   "uas_eh_abort_handler or device resets, disable UAS for it.");
+		finding_evidence_cat(f, &s->cat[CAT_LINK]);
+		fix_uas(f, id, false);
+	}
+	for (i = 0; inv && i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+		const struct uas_quirk_entry *q;
+		struct diag_finding *f;
+		char id[16];
+
+		if (!d->has_usb || strcmp(d->driver, "uas"))
+			continue;
+		q = uas_quirk_find(d->vid, d->pid);
+		if (!(q && !q->any_pid) && !d->bridge_uas_trouble)
+			continue;
+		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+		if (ctx->out->n) {
+			/* a uas-errors finding for it says more already */
+			size_t k;
+			bool have = false;
+
+			for (k = 0; k < ctx->out->n; k++)
+				if (!strcmp(ctx->out->v[k].id, "uas-errors") &&
+				    !strcmp(ctx->out->v[k].usb_id, id))
+					have = true;
+			if (have)
+				continue;
+		}
+		f = rule_get(ctx, "uas-known-quirky", DIAG_INFO, d->name, id);
+		if (!f)
+			return;
+		if (!f->title[0]) {
+			finding_title(f, "%s (USB %s): a bridge known for UAS trouble runs on uas",
+				      d->name, id);
+			if (q)
+				finding_explain(f, "%s %s is on %s.", q->vendor, q->product,
+						uas_quirk_status_name(q->status));
+			if (d->bridge_uas_trouble)
+				finding_explain(f, "Our bridge table lists %s as a bridge with UAS "
+						   "trouble.", d->bridge[0] ? d->bridge : "it");
+			finding_explain(f, "If the kernel log shows uas_eh_abort_handler or device "
+					   "resets, disable UAS for it.");
+			fix_uas(f, id, false);
+		}
+		finding_evidence_fact(f, "%s: USB %s at port %s, driver uas%s%s", d->name, id,
+				      d->usb_port, d->bridge[0] ? ", bridge " : "", d->bridge);
+	}
+}
+
+void rule_usb_errors(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_USB];
+		struct diag_finding *f;
+		enum diag_sev sev;
+		char id[16], label[96];
+
+		if (!c->count)
+			continue;
+		sev = c->count >= 2 ? DIAG_WARNING : DIAG_INFO;
+		if (s->n_ev[EV_XHCI_DEAD])
+			sev = DIAG_ERROR;
+		rule_usb_id(s, id, sizeof(id));
+		rule_subject_label(ctx, s, label, sizeof(label));
+		f = rule_get(ctx, "usb-errors", sev, rule_dev_name(ctx, s), id);
+		if (!f)
+			return;
+		finding_title(f, "%s: USB errors and resets (%lu line%s)", label, c->count,
+			      c->count == 1 ? "" : "s");
+		if (s->n_ev[EV_XHCI_TRDEQ])
+			finding_explain(f, "The xHCI controller could not move a transfer ring "
+					   "('Set TR Deq Ptr') and the device was reset each time. On "
+					   "the Raspberry Pi 4 (VL805) this is a kernel bug fixed in later "
+					   "kernels: update the kernel (sudo apt full-upgrade). A drive "
+					   "that spins down when idle triggers it.");
+		if (s->n_ev[EV_XHCI_STREAMS])
+			finding_explain(f, "The xHCI controller failed to tear down bulk streams, "
+					   "which only the uas driver uses: a UAS drive was lost "
+					   "under load, typically from power or bandwidth shared with "
+					   "another USB 3 device. Give the drive its own power (a "
+					   "powered hub) or disable UAS for it.");
+		if (s->n_ev[EV_XHCI_STOP_EP] || s->n_ev[EV_XHCI_DEAD])
+			finding_explain(f, "The USB host controller stopped answering%s.",
+					s->n_ev[EV_XHCI_DEAD] ? " and was given up as dead: every "
+								"device on it is lost" : "");
+		if (s->n_ev[EV_USB_ENUM_ERR])
+			finding_explain(f, "The device failed to enumerate (descriptor read or "
+					   "address errors, usually -71): a bad cable, a weak port or "
+					   "too little power.");
+		if (s->n_ev[EV_USB_RESET] && !s->n_ev[EV_XHCI_TRDEQ])
+			finding_explain(f, "The kernel reset the device %lu time%s; an occasional "
+					   "reset at plug-in is harmless, repeated ones are not.",
+					s->n_ev[EV_USB_RESET], s->n_ev[EV_USB_RESET] == 1 ? "" : "s");
+		if (rule_undervoltage_seen(ctx))
+			finding_explain(f, "The board also reported under-voltage, a common cause.");
+		finding_evidence_cat(f, c);
+		finding_fix(f, "Check the cable and the power supply, plug the drive straight into "
+			       "the board, and keep the kernel up to date.");
+	}
+}
+

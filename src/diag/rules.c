@@ -1,0 +1,126 @@
+/* rules.c - the one table of rules and the helpers they share: each rule turns the log
+ * summary and the inventory into findings with a fixed id, severity, evidence and fix. */
+#include <errno.h>
+
+#include "diag/rules.h"
+#include "common/util.h"
+
+struct diag_finding *rule_get(struct rule_ctx *ctx, const char *id, enum diag_sev sev,
+				const char *device, const char *usb_id)
+{
+	struct diag_finding *f = finding_get(ctx->out, id, sev, device, usb_id);
+
+	if (!f)
+		ctx->err = -ENOMEM;
+	return f;
+}
+
+void rule_usb_id(const struct diag_subject *s, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (s->has_id)
+		str_fmt(buf, cap, "%04x:%04x", s->vid, s->pid);
+}
+
+/* The inventory device a log subject is about, or NULL. */
+const struct diag_dev *rule_inv_match(const struct rule_ctx *ctx, const struct diag_subject *s)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	size_t i;
+
+	if (!inv)
+		return NULL;
+	for (i = 0; i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+
+		if (s->has_id && d->has_usb && d->vid == s->vid && d->pid == s->pid)
+			return d;
+		/* disk names only mean the same drive when the log is this system's */
+		if (inv->log_is_local && s->disk[0] && !strcmp(d->name, s->disk))
+			return d;
+	}
+	return NULL;
+}
+
+/* The block device name to report: the subject's disk or its inventory device's. */
+const char *rule_dev_name(const struct rule_ctx *ctx, const struct diag_subject *s)
+{
+	const struct diag_dev *d;
+
+	if (s->disk[0])
+		return s->disk;
+	d = rule_inv_match(ctx, s);
+	return d ? d->name : "";
+}
+
+/* "sda (152d:0578 at usb 2-1)" style subject for titles. */
+void rule_subject_label(const struct rule_ctx *ctx, const struct diag_subject *s, char *buf,
+			  size_t cap)
+{
+	const char *dev = rule_dev_name(ctx, s);
+	char id[16];
+
+	rule_usb_id(s, id, sizeof(id));
+	if (dev[0] && id[0])
+		str_fmt(buf, cap, "%s (USB %s)", dev, id);
+	else if (dev[0])
+		str_fmt(buf, cap, "%s", dev);
+	else if (id[0])
+		str_fmt(buf, cap, "USB device %s at port %s", id, s->usb_port);
+	else if (s->usb_port[0])
+		str_fmt(buf, cap, "the USB device at port %s", s->usb_port);
+	else if (s->ctrl[0])
+		str_fmt(buf, cap, "%s", s->ctrl);
+	else
+		str_copy(buf, cap, "the system");
+}
+
+bool rule_undervoltage_seen(const struct rule_ctx *ctx)
+{
+	return ctx->log && ctx->log->sys->cat[CAT_POWER].count > 0;
+}
+
+static const struct diag_rule {
+	struct diag_rule_info info;
+	void (*run)(struct rule_ctx *ctx);
+} rules[] = {
+	{ { "uas-errors", "uas aborts and device resets (log)" }, rule_uas_errors },
+	{ { "uas-disabled", "uas not used: quirk, kernel table or host controller" },
+	  rule_uas_disabled },
+	{ { "uas-known-quirky", "a bridge on the kernel's UAS quirk list or ours runs on uas" },
+	  rule_uas_known_quirky },
+	{ { "usb-link-slow", "a USB 3 device linked at 480M or below" }, rule_usb_link_slow },
+	{ { "usb-errors", "USB resets, enumeration errors, xHCI trouble" }, rule_usb_errors },
+	{ { "pcie-link-degraded", "PCIe link below what both ends support" }, rule_pcie_link },
+	{ { "pcie-link-limited", "PCIe link at the slot's or board's ceiling" }, NULL },
+	{ { "pcie-errors", "PCIe AER reports" }, rule_pcie_errors },
+	{ { "nvme-errors", "NVMe timeouts, aborts, controller down" }, rule_nvme_errors },
+	{ { "mmc-errors", "SD/eMMC timeouts and errors" }, rule_mmc_errors },
+	{ { "io-errors", "block I/O and file system errors" }, rule_io_errors },
+	{ { "device-not-ready", "a device that never became ready" }, rule_device_not_ready },
+	{ { "undervoltage", "the supply voltage dropped" }, rule_undervoltage },
+	{ { "quirks-param-invalid", "usb-storage.quirks too long, repeated or malformed" },
+	  rule_quirks_param_invalid },
+	{ { "root-on-sd", "the system runs from SD while a faster drive is attached" },
+	  rule_root_on_sd },
+};
+
+const struct diag_rule_info *diag_rule_get(size_t i)
+{
+	return i < ARRAY_SIZE(rules) ? &rules[i].info : NULL;
+}
+
+int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag_findings *out)
+{
+	struct rule_ctx ctx = { .log = log, .inv = inv, .out = out };
+	size_t i;
+
+	if (log)
+		logsum_finish(log);
+	/* pcie-link-limited shares its rule with pcie-link-degraded: both read the same link */
+	for (i = 0; i < ARRAY_SIZE(rules) && !ctx.err; i++)
+		if (rules[i].run)
+			rules[i].run(&ctx);
+	findings_sort(out);
+	return ctx.err;
+}

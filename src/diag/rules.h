@@ -1,0 +1,49 @@
+/* rules.h - what the rules share (internal to diag/): the context and the helpers that
+ * name a log subject, match it to the inventory and start a finding. */
+#ifndef SBCDISK_DIAG_RULES_H
+#define SBCDISK_DIAG_RULES_H
+
+#include "diag/findings.h"
+
+struct rule_ctx {
+	struct diag_log *log;              /* NULL when no log was read */
+	const struct diag_inventory *inv;  /* NULL when no inventory was taken */
+	struct diag_findings *out;
+	int err;
+};
+
+/* Subjects of the log, in order. */
+#define for_each_subject(ctx, s, i)                                                    \
+	for ((i) = 0; (ctx)->log && ((s) = logsum_subject((ctx)->log, (i))) != NULL; (i)++)
+
+/* finding_get() that records -ENOMEM in ctx. */
+struct diag_finding *rule_get(struct rule_ctx *ctx, const char *id, enum diag_sev sev,
+			      const char *device, const char *usb_id);
+/* "152d:0578" or "" */
+void rule_usb_id(const struct diag_subject *s, char *buf, size_t cap);
+/* The inventory device a log subject is about, or NULL. */
+const struct diag_dev *rule_inv_match(const struct rule_ctx *ctx, const struct diag_subject *s);
+/* The block device name to report ("" when none is known). */
+const char *rule_dev_name(const struct rule_ctx *ctx, const struct diag_subject *s);
+/* "sda (USB 152d:0578)", "the USB device at port 2-2", "nvme0" ... for titles. */
+void rule_subject_label(const struct rule_ctx *ctx, const struct diag_subject *s, char *buf,
+			size_t cap);
+bool rule_undervoltage_seen(const struct rule_ctx *ctx);
+
+/* The rules, one per finding id (rules-usb.c, rules-storage.c). */
+void rule_uas_errors(struct rule_ctx *ctx);
+void rule_uas_disabled(struct rule_ctx *ctx);
+void rule_uas_known_quirky(struct rule_ctx *ctx);
+void rule_usb_link_slow(struct rule_ctx *ctx);
+void rule_usb_errors(struct rule_ctx *ctx);
+void rule_pcie_link(struct rule_ctx *ctx);
+void rule_pcie_errors(struct rule_ctx *ctx);
+void rule_nvme_errors(struct rule_ctx *ctx);
+void rule_mmc_errors(struct rule_ctx *ctx);
+void rule_io_errors(struct rule_ctx *ctx);
+void rule_device_not_ready(struct rule_ctx *ctx);
+void rule_undervoltage(struct rule_ctx *ctx);
+void rule_quirks_param_invalid(struct rule_ctx *ctx);
+void rule_root_on_sd(struct rule_ctx *ctx);
+
+#endif
