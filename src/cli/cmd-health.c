@@ -1,13 +1,67 @@
-/* cmd-health.c - `sbcdisk health`: not built yet.
- * Its issue says what it must do. */
+/* cmd-health.c - `sbcdisk` with no command: the devices and how they are attached (list's
+ * table), then the doctor's findings. Exit 3 when a warning or an error was found. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "cli/doctor-run.h"
+#include "common/log.h"
+#include "report/doctor.h"
+#include "report/json.h"
+#include "report/list.h"
+#include "common/util.h"
+
+static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
+{
+	int ids[LIST_COLUMNS_MAX];
+	size_t n = list_columns_default(ids, LIST_COLUMNS_MAX), i, cnt[4] = { 0 };
+
+	if (r->probe_inv) {
+		if (list_table_print(r->probe_inv, ids, n, false, stdout))
+			return -1;
+	} else {
+		printf("No block devices below '%s'.\n", sysroot_dir(ctx->sr));
+	}
+	for (i = 0; i < r->findings.n; i++)
+		cnt[r->findings.v[i].sev]++;
+	printf("\n");
+	if (r->src.log_problem)
+		printf("Kernel log: not read (%s).\n", r->src.log_problem);
+	if (!r->findings.n) {
+		printf("No problems found.\n");
+		return 0;
+	}
+	printf("Problems: %zu error%s, %zu warning%s, %zu info (details: sbcdisk doctor)\n\n",
+	       cnt[DIAG_ERROR], cnt[DIAG_ERROR] == 1 ? "" : "s", cnt[DIAG_WARNING],
+	       cnt[DIAG_WARNING] == 1 ? "" : "s", cnt[DIAG_INFO]);
+	doctor_text_findings(stdout, &r->findings, ctx->color);
+	return 0;
+}
 
 int cmd_health(struct cli_ctx *ctx, int argc, char **argv)
 {
-	(void)ctx;
-	(void)argc;
-	fprintf(stderr, "sbcdisk: %s: not implemented yet\n", argv[0]);
-	return EXIT_FAIL;
+	struct doctor_run r;
+	int ret;
+
+	if (argc > 1)
+		return cli_usage_error(NULL, "unexpected argument '%s'", argv[1]);
+	ret = doctor_run_collect(ctx, argv[0], NULL, &r);
+	if (ret == EXIT_OK) {
+		if (ctx->json) {
+			struct json_object *doc = r.probe_inv ? list_inventory_to_json(r.probe_inv) :
+								json_object_new_object();
+
+			if (!r.probe_inv)
+				json_object_object_add(doc, "schema", json_object_new_int(1));
+			json_object_object_add(doc, "findings", doctor_json_findings(&r.findings));
+			ret = json_print(doc, stdout) ? EXIT_FAIL : EXIT_OK;
+			json_object_put(doc);
+		} else {
+			ret = health_text(ctx, &r) ? EXIT_FAIL : EXIT_OK;
+		}
+		if (ret == EXIT_OK && diag_findings_worst(&r.findings) >= DIAG_WARNING)
+			ret = EXIT_FINDINGS;
+	}
+	doctor_run_release(&r);
+	return ret;
 }

@@ -15,6 +15,8 @@
 #define PATH_PROC_DT_MODEL   "/proc/device-tree/model"
 #define PATH_UDEV_DATA       "/run/udev/data"
 #define PATH_DEV             "/dev"
+#define PATH_DEV_KMSG        "/dev/kmsg"
+#define PATH_SYS_BUS_USB_DEVICES "/sys/bus/usb/devices"
 #define PATH_BOOT            "/boot"
 #define PATH_BOOT_FIRMWARE   "/boot/firmware"
 #define PATH_BOOT_FW_CONFIG  "/boot/firmware/config.txt"

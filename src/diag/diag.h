@@ -51,7 +51,7 @@ int diag_findings_worst(const struct diag_findings *f);
 /*
  * The inventory: what cli/ learned from probe/ (the list command's API), in diag's terms.
  */
-enum diag_transport { DT_UNKNOWN, DT_USB, DT_NVME, DT_MMC, DT_SATA, DT_OTHER };
+enum diag_transport { DIAG_T_UNKNOWN, DIAG_T_USB, DIAG_T_NVME, DIAG_T_MMC, DIAG_T_SATA, DIAG_T_OTHER };
 
 struct diag_dev {
 	char name[32];            /* "sda", "nvme0n1", "mmcblk0" */

@@ -124,7 +124,12 @@ void diag_disk_fold(char *name)
 
 static void set_disk(struct diag_event *ev, const char *p)
 {
+	size_t n;
+
 	take(p, NAME_CHARS, ev->disk, sizeof(ev->disk));
+	n = strlen(ev->disk);
+	while (n && (ev->disk[n - 1] == '.' || ev->disk[n - 1] == '-'))
+		ev->disk[--n] = '\0'; /* "mmcblk0p2..." */
 	diag_disk_fold(ev->disk);
 }
 
@@ -178,6 +183,21 @@ static bool parse_usb(const char *p, struct diag_event *ev)
 	const char *r;
 
 	p = take(p, PORT_CHARS, ev->usb_port, sizeof(ev->usb_port));
+	if (!strncmp(p, "port", 4) && ev->usb_port[0]) {
+		/* "usb 1-1-port2: ..." is hub 1-1's port 2: the device there is 1-1.2 */
+		size_t n = strlen(ev->usb_port);
+		char num[8];
+
+		p = take(p + 4, "0123456789", num, sizeof(num));
+		if (n < 3 || ev->usb_port[n - 1] != '-' || !num[0])
+			return false;
+		ev->usb_port[n - 1] = '\0';
+		if (strchr(ev->usb_port, '-') && str_fmt(ev->usb_port + n - 1,
+							 sizeof(ev->usb_port) - (n - 1), ".%s", num))
+			return false;
+		if (!strchr(ev->usb_port, '.'))
+			return false;
+	}
 	if (*p != ':' || !ev->usb_port[0])
 		return false;
 	p++;
@@ -220,6 +240,8 @@ static bool parse_usb(const char *p, struct diag_event *ev)
 		   strstr(p, "can't set config") || strstr(p, "can't read configurations")) {
 		ev->kind = EV_USB_ENUM_ERR;
 		ev->err = find_errno(p);
+	} else if (strstr(p, "required by the UAS driver")) {
+		ev->kind = EV_UAS_UNSUPPORTED;
 	} else if (strstr(p, "not responding")) {
 		ev->kind = EV_NOT_READY;
 	} else {

@@ -183,9 +183,13 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 	unsigned long usec;
 	size_t msg_len;
 	bool prefixed;
+	char *nul;
 	int ret;
 
 	r->lineno++;
+	/* a NUL inside a line would cut the C string short: make it visible instead */
+	for (nul = memchr(line, '\0', len); nul; nul = memchr(nul, '\0', (size_t)(end - nul)))
+		*nul = '?';
 	while (end > text && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
 		end--;
 	/* /dev/kmsg dictionary lines (" SUBSYSTEM=usb") belong to the record before */

@@ -371,7 +371,9 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 {
 	struct diag_subject *s;
 
-	if (ev->kind == EV_UAS_UNSUPPORTED) {
+	if (ev->kind == EV_UAS_UNSUPPORTED && ev->usb_port[0]) {
+		s = port_subject(log, ev->usb_port, lineno);
+	} else if (ev->kind == EV_UAS_UNSUPPORTED) {
 		s = newest_usb(log);
 		if (!s)
 			s = log->sys;
@@ -459,6 +461,9 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		log->pending_uas_reset_host = ev->scsi_host;
 		/* fall through */
 	case EV_UAS_ABORT:
+		if (ev->kind == EV_UAS_ABORT && ev->is_write)
+			s->uas_write_aborts++;
+		/* fall through */
 	case EV_UAS_CMD_ERR:
 	case EV_UAS_DATA_ERR:
 		if (!s->driver)

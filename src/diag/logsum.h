@@ -58,6 +58,7 @@ struct diag_subject {
 	double gts, cap_gts;        /* PCIe: trained and capable (from the kernel's words) */
 	int width, cap_width;
 	unsigned long aer_uncorrected;
+	unsigned long uas_write_aborts; /* aborted commands that were writes (CMD OUT) */
 	unsigned long first_line;
 	unsigned long n_ev[EV__COUNT];
 	struct cat_stat cat[CAT__COUNT];

@@ -229,8 +229,8 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 			finding_title(f, "%s: SD/eMMC errors (%lu line%s)", name, run->count,
 				      run->count == 1 ? "" : "s");
 		else if (recovered)
-			finding_title(f, "%s: the card failed to initialise %lu time%s, then worked",
-				      name, init->count, init->count == 1 ? "" : "s");
+			finding_title(f, "%s: initialising the card failed (%lu line%s), then it "
+					 "worked", name, init->count, init->count == 1 ? "" : "s");
 		else
 			finding_title(f, "%s: the card failed to initialise", name);
 		if (run->count >= 3)
@@ -242,7 +242,7 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 					   "timeout without I/O errors is survivable; watch for more.",
 					run->count, run->count == 1 ? "" : "s");
 		if (init->count)
-			finding_explain(f, "Initialising the card failed %lu time%s (-84 is a CRC "
+			finding_explain(f, "Initialising the card failed (%lu line%s; -84 is a CRC "
 					   "error: contacts, signal or card; -110 a timeout)%s",
 					init->count, init->count == 1 ? "" : "s",
 					recovered ? ", but it came up afterwards: marginal, usable." :
@@ -425,10 +425,10 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 	for (i = 0; inv && i < inv->n; i++) {
 		const struct diag_dev *d = &inv->devs[i];
 
-		if (d->is_root && (d->is_sd || d->transport == DT_MMC))
+		if (d->is_root && (d->is_sd || d->transport == DIAG_T_MMC))
 			root = d;
-		else if (!d->is_root && (d->transport == DT_USB || d->transport == DT_NVME ||
-					 d->transport == DT_SATA))
+		else if (!d->is_root && (d->transport == DIAG_T_USB || d->transport == DIAG_T_NVME ||
+					 d->transport == DIAG_T_SATA))
 			fast = fast ? fast : d;
 	}
 	if (root && fast) {
@@ -438,7 +438,7 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 		finding_title(f, "The system runs from %s (SD/eMMC) while %s is attached",
 			      root->name, fast->name);
 		finding_evidence_fact(f, "/ is on %s; %s is a %s drive", root->name, fast->name,
-				      fast->transport == DT_NVME ? "NVMe" : "USB");
+				      fast->transport == DIAG_T_NVME ? "NVMe" : "USB");
 	} else if (!inv && ctx->log && !strncmp(ctx->log->root_disk, "mmcblk", 6)) {
 		struct diag_subject *s;
 		bool other = false;

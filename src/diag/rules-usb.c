@@ -66,6 +66,9 @@ void rule_uas_errors(struct rule_ctx *ctx)
 				   "The usual cure is the IGNORE_UAS quirk ('u'), which makes the "
 				   "kernel use the older usb-storage driver for this bridge: random I/O "
 				   "gets slower, sequential speed stays close, and the resets stop.");
+		if (s->n_ev[EV_UAS_ABORT] && s->uas_write_aborts == s->n_ev[EV_UAS_ABORT])
+			finding_explain(f, "The aborted commands were writes: data may not have "
+					   "reached the disk.");
 		if (s->n_ev[EV_UAS_CMD_ERR] || s->n_ev[EV_UAS_DATA_ERR])
 			finding_explain(f, "USB transfer errors (-71 protocol, -75 babble) point to "
 					   "the link as well: try another cable and port.");
@@ -134,12 +137,28 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 	}
 }
 
+/*
+ * A USB 3 device linked at high speed shows its USB 2 descriptor, bcdUSB 2.10, not 3.00; so a
+ * 2.10 device counts as USB 3 capable when it is a UAS device or a bridge we know.
+ */
+static bool dev_usb3_capable(const struct diag_dev *d)
+{
+	const struct uas_quirk_entry *q = uas_quirk_find(d->vid, d->pid);
+
+	if (d->version_bcd >= 0x0300 || d->bridge_usb3)
+		return true;
+	return d->version_bcd >= 0x0210 &&
+	       (!strcmp(d->driver, "uas") || (q && !q->any_pid) || d->bridge[0]);
+}
+
 static bool bridge_known_usb3(const struct diag_subject *s, const struct diag_dev *d)
 {
 	const struct uas_quirk_entry *q;
 
-	if (d && (d->version_bcd >= 0x0300 || d->bridge_usb3))
+	if (d && dev_usb3_capable(d))
 		return true;
+	if (s->driver == 1)
+		return true; /* UAS bridges are USB 3 bridges */
 	q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
 	return q && !q->any_pid;
 }
@@ -196,7 +215,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		char id[16], label[96];
 
 		if (!d->has_usb || !d->speed_mbps || d->speed_mbps > 480 ||
-		    d->version_bcd < 0x0300 || inv->fastest_usb_root_mbps <= 480)
+		    !dev_usb3_capable(d) || inv->fastest_usb_root_mbps <= 480)
 			continue;
 		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
 		str_fmt(label, sizeof(label), "%s (USB %s)", d->name, id);
@@ -309,7 +328,7 @@ void rule_usb_errors(struct rule_ctx *ctx)
 
 		if (!c->count)
 			continue;
-		sev = c->count >= 2 ? DIAG_WARNING : DIAG_INFO;
+		sev = c->count >= 2 || s->n_ev[EV_XHCI_STREAMS] ? DIAG_WARNING : DIAG_INFO;
 		if (s->n_ev[EV_XHCI_DEAD])
 			sev = DIAG_ERROR;
 		rule_usb_id(s, id, sizeof(id));

@@ -1,0 +1,238 @@
+/* doctor-run.c - gather the evidence for diag: the kernel log (a pasted file or /dev/kmsg,
+ * never blocking), the probe inventory in diag's terms, the command line and quirks. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/doctor-run.h"
+#include "common/log.h"
+#include "common/paths.h"
+#include "common/util.h"
+
+static enum diag_transport transport_of(enum probe_transport t)
+{
+	switch (t) {
+	case PROBE_TRAN_USB:
+		return DIAG_T_USB;
+	case PROBE_TRAN_NVME:
+		return DIAG_T_NVME;
+	case PROBE_TRAN_MMC:
+		return DIAG_T_MMC;
+	case PROBE_TRAN_SATA:
+	case PROBE_TRAN_ATA:
+		return DIAG_T_SATA;
+	case PROBE_TRAN_UNKNOWN:
+		return DIAG_T_UNKNOWN;
+	default:
+		return DIAG_T_OTHER;
+	}
+}
+
+static void dev_from_blkdev(struct diag_dev *dd, const struct blkdev *d, const struct blkdev *root)
+{
+	const struct probe_usb *u = probe_blkdev_usb(d);
+	const struct probe_pcie *p = probe_blkdev_pcie(d);
+	const struct probe_mmc *m = probe_blkdev_mmc(d);
+
+	str_copy(dd->name, sizeof(dd->name), d->kname);
+	dd->transport = transport_of(d->transport);
+	dd->is_root = d->is_root || (root && probe_blkdev_whole((struct blkdev *)root) == d);
+	dd->is_sd = m && m->type_id == PROBE_MMC_SD;
+	str_copy(dd->model, sizeof(dd->model), d->model);
+	if (u && u->has_ids) {
+		dd->has_usb = true;
+		dd->vid = u->vid_num;
+		dd->pid = u->pid_num;
+		str_copy(dd->usb_port, sizeof(dd->usb_port), u->port);
+		dd->speed_mbps = u->has_speed ? (unsigned)u->speed_mbps : 0;
+		dd->version_bcd = u->has_usb_version ? u->usb_version_bcd : 0;
+		str_copy(dd->driver, sizeof(dd->driver), u->driver);
+		str_copy(dd->bridge, sizeof(dd->bridge), u->bridge);
+		dd->root_speed_mbps = u->has_root_hub_speed ? (unsigned)u->root_hub_speed_mbps : 0;
+	}
+	if (p) {
+		dd->has_pcie = true;
+		str_copy(dd->pci_addr, sizeof(dd->pci_addr), p->address);
+		dd->cur_gts = p->has_link_speed ? p->link_speed_gts : 0;
+		dd->max_gts = p->has_max_link_speed ? p->max_link_speed_gts : 0;
+		dd->port_max_gts = p->has_port_max_link_speed ? p->port_max_link_speed_gts : 0;
+		dd->cur_width = p->has_link_width ? (int)p->link_width : 0;
+		dd->max_width = p->has_max_link_width ? (int)p->max_link_width : 0;
+		dd->port_max_width = p->has_port_max_link_width ? (int)p->port_max_link_width : 0;
+	}
+}
+
+/* The fastest USB root hub of the board ("usbN/speed"), 0 when none is seen. */
+static unsigned fastest_root_hub(struct sysroot *sr)
+{
+	unsigned best = 0;
+	struct dirent *e;
+	DIR *dir = NULL;
+
+	if (sysroot_opendir(sr, PATH_SYS_BUS_USB_DEVICES, &dir))
+		return 0;
+	while ((e = readdir(dir))) {
+		char v[32];
+		double mbps;
+
+		if (strncmp(e->d_name, "usb", 3))
+			continue;
+		if (sysroot_read_strf(sr, v, sizeof(v), PATH_SYS_BUS_USB_DEVICES "/%s/speed",
+				      e->d_name) < 0)
+			continue;
+		if (!probe_usb_speed_parse(v, &mbps) && mbps > best)
+			best = (unsigned)mbps;
+	}
+	closedir(dir);
+	return best;
+}
+
+static char *read_small(struct sysroot *sr, const char *path)
+{
+	char *buf = malloc(SYSROOT_ATTR_MAX);
+
+	if (buf && sysroot_read_str(sr, path, buf, SYSROOT_ATTR_MAX) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
+}
+
+static int collect_inventory(struct cli_ctx *ctx, const char *cmd, struct doctor_run *r)
+{
+	struct inventory *inv = NULL;
+	size_t i, n = 0;
+	int ret;
+
+	r->cmdline = read_small(ctx->sr, PATH_PROC_CMDLINE);
+	r->quirks = read_small(ctx->sr, PATH_USB_STORAGE_QUIRKS);
+	r->inv.cmdline = r->cmdline;
+	r->inv.quirks_param = r->quirks;
+	ret = probe_inventory_load(ctx->sr, &inv);
+	if (ret == -ENOENT)
+		return 0; /* no devices in this tree: the log alone */
+	if (ret) {
+		log_error("%s: cannot read the block devices below '%s': %s", cmd,
+			  sysroot_dir(ctx->sr), strerror(-ret));
+		return -1;
+	}
+	r->probe_inv = inv;
+	r->src.have_inventory = true;
+	r->inv.devs = calloc(inv->n_top ? inv->n_top : 1, sizeof(*r->inv.devs));
+	if (!r->inv.devs) {
+		log_error("%s: out of memory", cmd);
+		return -1;
+	}
+	for (i = 0; i < inv->n_top; i++) {
+		const struct blkdev *d = inv->top[i];
+
+		if (strcmp(d->type, "disk") || d->transport == PROBE_TRAN_LOOP ||
+		    d->transport == PROBE_TRAN_ZRAM)
+			continue;
+		dev_from_blkdev(&r->inv.devs[n++], d, inv->root);
+	}
+	r->inv.n = n;
+	r->src.n_devices = n;
+	str_copy(r->inv.board, sizeof(r->inv.board), inv->board.model);
+	r->inv.fastest_usb_root_mbps = fastest_root_hub(ctx->sr);
+	for (i = 0; i < n; i++)
+		if (r->inv.devs[i].root_speed_mbps > r->inv.fastest_usb_root_mbps)
+			r->inv.fastest_usb_root_mbps = r->inv.devs[i].root_speed_mbps;
+	return 0;
+}
+
+static int collect_log_file(const char *cmd, const char *file, struct doctor_run *r)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
+	struct stat st;
+	int ret;
+
+	if (!f) {
+		log_error("%s: cannot read '%s': %s", cmd, file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
+		log_error("%s: cannot read '%s': %s", cmd, file, strerror(EISDIR));
+		ret = -1;
+		goto out;
+	}
+	ret = diag_log_parse_file(r->log, f);
+	if (ret) {
+		log_error("%s: cannot read '%s': %s", cmd, file, strerror(-ret));
+		ret = -1;
+		goto out;
+	}
+	r->src.log_name = strcmp(file, "-") ? file : "standard input";
+out:
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+static void collect_log_kmsg(struct cli_ctx *ctx, struct doctor_run *r)
+{
+	int fd = sysroot_open_fd(ctx->sr, PATH_DEV_KMSG, O_RDONLY | O_NONBLOCK);
+	int ret;
+
+	if (fd < 0) {
+		str_fmt(r->log_problem, sizeof(r->log_problem), "cannot open %s: %s; pass a saved "
+			"log with --kmsg FILE", PATH_DEV_KMSG, strerror(-fd));
+		r->src.log_problem = r->log_problem;
+		diag_log_free(r->log);
+		r->log = NULL;
+		return;
+	}
+	ret = diag_log_parse_fd(r->log, fd);
+	close(fd);
+	if (ret) {
+		str_fmt(r->log_problem, sizeof(r->log_problem), "reading %s: %s", PATH_DEV_KMSG,
+			strerror(-ret));
+		r->src.log_problem = r->log_problem;
+		return;
+	}
+	r->src.log_name = PATH_DEV_KMSG;
+	r->inv.log_is_local = true;
+}
+
+int doctor_run_collect(struct cli_ctx *ctx, const char *cmd, const char *kmsg_file,
+		       struct doctor_run *r)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (collect_inventory(ctx, cmd, r))
+		return EXIT_FAIL;
+	ret = diag_log_new(&r->log);
+	if (ret) {
+		log_error("%s: %s", cmd, strerror(-ret));
+		return EXIT_FAIL;
+	}
+	if (kmsg_file) {
+		if (collect_log_file(cmd, kmsg_file, r))
+			return EXIT_FAIL;
+	} else {
+		collect_log_kmsg(ctx, r);
+	}
+	if (r->log)
+		r->src.log_lines = diag_log_lines(r->log);
+	ret = diag_run(r->log, r->src.have_inventory || r->cmdline ? &r->inv : NULL, &r->findings);
+	if (ret) {
+		log_error("%s: %s", cmd, strerror(-ret));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+void doctor_run_release(struct doctor_run *r)
+{
+	diag_findings_release(&r->findings);
+	diag_log_free(r->log);
+	probe_inventory_free(r->probe_inv);
+	free(r->inv.devs);
+	free(r->cmdline);
+	free(r->quirks);
+	memset(r, 0, sizeof(*r));
+}

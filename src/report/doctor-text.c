@@ -1,0 +1,106 @@
+/* doctor-text.c - the doctor's readable report: worst first, the explanation wrapped, the
+ * evidence indented with its line numbers, the fix and its exact commands last. */
+#include <errno.h>
+
+#include "report/doctor.h"
+#include "common/util.h"
+
+#define WRAP 92
+
+static const char *sev_color(enum diag_sev s)
+{
+	return s == DIAG_ERROR ? "\033[1;31m" : s == DIAG_WARNING ? "\033[1;33m" : "\033[1;36m";
+}
+
+/* Print text wrapped at WRAP columns, every line indented by indent spaces. */
+static void wrap(FILE *f, const char *text, int indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		int width = WRAP - indent, n = 0, last_space = -1;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		while (p[n] && n < width) {
+			if (p[n] == ' ')
+				last_space = n;
+			n++;
+		}
+		if (p[n] && last_space > 0)
+			n = last_space;
+		fprintf(f, "%*s%.*s\n", indent, "", n, p);
+		p += n;
+	}
+}
+
+static void finding_print(FILE *f, const struct diag_finding *x, bool color)
+{
+	char sev[16];
+	int i;
+
+	str_fmt(sev, sizeof(sev), "%s", diag_sev_name(x->sev));
+	for (i = 0; sev[i]; i++)
+		sev[i] = (char)(sev[i] >= 'a' && sev[i] <= 'z' ? sev[i] - 32 : sev[i]);
+	fprintf(f, "%s%-7s%s [%s] %s\n", color ? sev_color(x->sev) : "", sev, color ? "\033[0m" : "",
+		x->id, x->title);
+	wrap(f, x->explanation, 2);
+	if (x->n_evidence) {
+		fprintf(f, "  Evidence:\n");
+		for (i = 0; i < x->n_evidence; i++) {
+			if (x->evidence[i].line)
+				fprintf(f, "    line %lu: %s\n", x->evidence[i].line,
+					x->evidence[i].text);
+			else
+				fprintf(f, "    %s\n", x->evidence[i].text);
+		}
+		if (x->more_evidence)
+			fprintf(f, "    ... and %lu more line%s like these\n", x->more_evidence,
+				x->more_evidence == 1 ? "" : "s");
+	}
+	if (x->has_fix) {
+		fprintf(f, "  Fix:\n");
+		wrap(f, x->fix_summary, 4);
+		for (i = 0; i < x->n_fix_cmds; i++)
+			fprintf(f, "    $ %s\n", x->fix_cmds[i]);
+	}
+}
+
+void doctor_text_findings(FILE *f, const struct diag_findings *fs, bool color)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++) {
+		if (i)
+			fputc('\n', f);
+		finding_print(f, &fs->v[i], color);
+	}
+}
+
+int doctor_text_print(FILE *f, const struct diag_findings *fs, const struct doctor_sources *src,
+		      bool color)
+{
+	size_t i, n[4] = { 0 };
+
+	for (i = 0; i < fs->n; i++)
+		n[fs->v[i].sev]++;
+	if (src->log_name)
+		fprintf(f, "Kernel log: %s, %lu line%s read.\n", src->log_name, src->log_lines,
+			src->log_lines == 1 ? "" : "s");
+	else if (src->log_problem)
+		fprintf(f, "Kernel log: not read (%s).\n", src->log_problem);
+	if (src->have_inventory)
+		fprintf(f, "Devices: %zu looked at.\n", src->n_devices);
+	fprintf(f, "Findings: %zu error%s, %zu warning%s, %zu info.\n", n[DIAG_ERROR],
+		n[DIAG_ERROR] == 1 ? "" : "s", n[DIAG_WARNING], n[DIAG_WARNING] == 1 ? "" : "s",
+		n[DIAG_INFO]);
+	if (fs->n) {
+		fputc('\n', f);
+		doctor_text_findings(f, fs, color);
+	} else {
+		fprintf(f, "No problems found.\n");
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+# run-doctor.sh - golden tests of `sbcdisk doctor`: every log of tests/diag/klog alone (an empty
+# sysroot), text and JSON; the seed's logs together with the Pi 4 trees of tests/sysroots; the
+# health check on those trees; and the command's errors. UPDATE_GOLDEN=1 rewrites the goldens.
+set -u
+src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+golden=$src/tests/golden/doctor
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+[ "${UPDATE_GOLDEN:-}" = 1 ] && mkdir -p "$golden"
+mkdir -p "$tmp/empty"
+status=0
+
+# check NAME EXPECTED_RC ARGS... : run, compare stdout+stderr with tests/golden/doctor/NAME
+check() {
+	local name=$1 want_rc=$2 rc
+	shift 2
+	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+	timeout 20 $run "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	sed -i -e "s|$tmp|TMP|g" -e "s|$src/||g" "$tmp/out" "$tmp/err"
+	if grep -q -e 'AddressSanitizer' -e 'LeakSanitizer' -e 'runtime error:' "$tmp/err"; then
+		echo "FAIL: $name: sanitizer report"; cat "$tmp/err"; status=1
+	fi
+	if [ "$rc" -ne "$want_rc" ]; then
+		echo "FAIL: $name: exit $rc, expected $want_rc"; cat "$tmp/err"; status=1
+	fi
+	cat "$tmp/err" >>"$tmp/out"
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$tmp/out" "$golden/$name"
+	elif ! diff -u --label "expected $name" --label actual "$golden/$name" "$tmp/out"; then
+		echo "FAIL: $name differs from its golden file"; status=1
+	fi
+}
+
+cd "$src" || exit 1
+for f in tests/diag/klog/*.log; do
+	n=$(basename "$f" .log)
+	check "$n.txt" 0 --sysroot "$tmp/empty" doctor --kmsg "$f"
+	check "$n.json" 0 --sysroot "$tmp/empty" --json doctor --kmsg "$f"
+done
+for t in pi4-sd-jms567-usb2 pi4-jms567-usb3-uas pi4-jms567-usb3-quirk; do
+	python3 tools/mksysroot "tests/sysroots/$t.desc" "$tmp/$t" >/dev/null || exit 1
+	check "health-$t.txt" "$([ $t = pi4-sd-jms567-usb2 ] && echo 3 || echo 0)" --sysroot "$tmp/$t"
+	check "health-$t.json" "$([ $t = pi4-sd-jms567-usb2 ] && echo 3 || echo 0)" --sysroot "$tmp/$t" --json
+done
+check "tree-usb2-log-usb2.txt" 0 --sysroot "$tmp/pi4-sd-jms567-usb2" doctor \
+	--kmsg tests/diag/klog/seed000-jms567-usb2-port-boot.log
+check "tree-usb3-uas-log-resets.txt" 3 --sysroot "$tmp/pi4-jms567-usb3-uas" doctor \
+	--kmsg tests/diag/klog/seed000-jms567-uas-resets-usb3.log --fail-on error
+check "tree-usb3-quirk-log-quirk.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
+	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log --fail-on warning
+# exit codes and errors
+check "fail-on-info.txt" 3 --sysroot "$tmp/empty" doctor --fail-on info \
+	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log
+check "fail-on-bad.txt" 2 --sysroot "$tmp/empty" doctor --fail-on bad
+check "kmsg-missing.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/no-such-log"
+check "kmsg-dir.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/empty"
+check "no-kmsg.txt" 0 --sysroot "$tmp/empty" doctor
+check "extra-arg.txt" 2 --sysroot "$tmp/empty" doctor foo
+exit $status

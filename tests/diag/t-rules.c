@@ -1,0 +1,240 @@
+/* t-rules.c - every finding id from a synthetic log (also the ids no public log here shows),
+ * the inventory-only rules, and log and inventory together. */
+#include <stdio.h>
+
+#include "t.h"
+#include "diag/diag.h"
+#include "common/util.h"
+
+static struct diag_findings fs;
+
+static const struct diag_finding *run(const char *log_text, const struct diag_inventory *inv,
+				      const char *id)
+{
+	struct diag_log *log = NULL;
+	size_t i;
+
+	diag_findings_release(&fs);
+	if (log_text) {
+		T_EQ_INT(diag_log_new(&log), 0);
+		T_EQ_INT(diag_log_parse_buf(log, log_text, strlen(log_text)), 0);
+	}
+	T_EQ_INT(diag_run(log, inv, &fs), 0);
+	diag_log_free(log);
+	for (i = 0; i < fs.n; i++)
+		if (!strcmp(fs.v[i].id, id))
+			return &fs.v[i];
+	fprintf(stderr, "no %s finding\n", id);
+	return NULL;
+}
+
+static bool has_cmd(const struct diag_finding *f, const char *cmd)
+{
+	int i;
+
+	for (i = 0; f && i < f->n_fix_cmds; i++)
+		if (!strcmp(f->fix_cmds[i], cmd))
+			return true;
+	return false;
+}
+
+static void test_log_rules(void)
+{
+	const struct diag_finding *f;
+
+	f = run("[ 5.0] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		"[ 5.1] usb 2-1: New USB device found, idVendor=174c, idProduct=55aa\n"
+		"[ 5.2] scsi host0: uas\n"
+		"[ 5.3] sd 0:0:0:0: [sda] Attached SCSI disk\n"
+		"[ 9.0] usb 2-1: cmd cmplt err -71\n"
+		"[ 9.1] scsi host0: uas_eh_device_reset_handler FAILED err -19\n",
+		NULL, "uas-errors");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strcmp(f->device, "sda"));
+	T_CHECK(f && !strcmp(f->usb_id, "174c:55aa"));
+	T_CHECK(has_cmd(f, "sbcdisk fix uas 174c:55aa --apply"));
+	T_CHECK(has_cmd(f, "sbcdisk fix uas 174c:55aa"));
+
+	f = run("[ 1.0] usb 1-1: USB controller 3f980000.usb does not support streams, which are "
+		"required by the UAS driver.\n", NULL, "uas-disabled");
+	T_CHECK(f && f->sev == DIAG_INFO);
+
+	f = run("[ 1.0] usb 2-2: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		"[ 1.1] usb 2-2: New USB device found, idVendor=2109, idProduct=0711\n"
+		"[ 1.2] scsi host0: uas\n", NULL, "uas-known-quirky");
+	T_CHECK(f && f->sev == DIAG_INFO && !strcmp(f->usb_id, "2109:0711"));
+	T_CHECK(has_cmd(f, "sbcdisk fix uas 2109:0711"));
+	T_CHECK(!has_cmd(f, "sbcdisk fix uas 2109:0711 --apply"));
+
+	f = run("[ 1.0] usb 1-1: new high-speed USB device number 2 using xhci_hcd\n"
+		"[ 1.1] usb 1-1: New USB device found, idVendor=1234, idProduct=5678\n"
+		"[ 1.2] scsi host0: uas\n", NULL, "usb-link-slow");
+	T_CHECK(f && f->sev == DIAG_WARNING);
+	/* the same device later on a USB 3 port: no finding */
+	T_CHECK(!run("[ 1.0] usb 1-1: new high-speed USB device number 2 using xhci_hcd\n"
+		     "[ 1.1] usb 1-1: New USB device found, idVendor=1234, idProduct=5678\n"
+		     "[ 1.2] scsi host0: uas\n"
+		     "[ 2.0] usb 1-1: USB disconnect, device number 2\n"
+		     "[ 3.0] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		     "[ 3.1] usb 2-1: New USB device found, idVendor=1234, idProduct=5678\n",
+		     NULL, "usb-link-slow"));
+
+	f = run("[ 1.0] usb 1-1: device descriptor read/64, error -71\n"
+		"[ 1.5] usb 1-1: device not accepting address 3, error -71\n", NULL, "usb-errors");
+	T_CHECK(f && f->sev == DIAG_WARNING);
+	f = run("[ 1.0] xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead\n",
+		NULL, "usb-errors");
+	T_CHECK(f && f->sev == DIAG_ERROR);
+
+	f = run("[ 1.0] nvme nvme0: pci function 0000:01:00.0\n"
+		"[ 1.1] pci 0000:01:00.0: 4.000 Gb/s available PCIe bandwidth, limited by 5.0 GT/s "
+		"PCIe x1 link at 0000:00:00.0 (capable of 31.504 Gb/s with 8.0 GT/s PCIe x4 link)\n",
+		NULL, "pcie-link-limited");
+	T_CHECK(f && f->sev == DIAG_INFO && !strcmp(f->device, "nvme0n1"));
+	T_CHECK(f && strstr(f->explanation, "pciex1_gen=3"));
+
+	f = run("[ 9.0] pcieport 0000:00:00.0: AER: Corrected error received: 0000:00:00.0\n"
+		"[ 9.0] pcieport 0000:00:00.0: PCIe Bus Error: severity=Corrected, type=Physical "
+		"Layer, (Receiver ID)\n", NULL, "pcie-errors");
+	T_CHECK(f && f->sev == DIAG_WARNING);
+	f = run("[ 9.0] pcieport 0000:00:00.0: AER: Uncorrected (Non-Fatal) error received: "
+		"0000:01:00.0\n", NULL, "pcie-errors");
+	T_CHECK(f && f->sev == DIAG_ERROR);
+
+	f = run("[ 9.0] nvme nvme0: I/O 12 QID 3 timeout, aborting\n"
+		"[ 9.1] nvme nvme0: Abort status: 0x0\n", NULL, "nvme-errors");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strcmp(f->device, "nvme0n1"));
+
+	f = run("[ 9.0] mmc0: card never left busy state\n", NULL, "mmc-errors");
+	T_CHECK(f && f->sev == DIAG_WARNING);
+	f = run("[ 1.0] mmc1: invalid bus width\n[ 1.1] mmc1: error -110 whilst initialising MMC "
+		"card\n", NULL, "mmc-errors");
+	T_CHECK(f && f->sev == DIAG_ERROR); /* it never came up */
+
+	f = run("[ 9.0] blk_update_request: critical target error, dev sdb, sector 8 op "
+		"0x1:(WRITE)\n", NULL, "io-errors");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strcmp(f->device, "sdb"));
+
+	f = run("[ 9.0] sd 0:0:0:0: [sda] Read Capacity(16) failed: Result: hostbyte=0x07\n", NULL,
+		"device-not-ready");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strcmp(f->device, "sda"));
+
+	f = run("[ 9.0] Under-voltage detected! (0x00050005)\n"
+		"[ 9.5] Voltage normalised (0x00000000)\n", NULL, "undervoltage");
+	T_CHECK(f && f->sev == DIAG_WARNING);
+
+	f = run("[ 0.0] usb_storage.quirks: string doesn't fit in 127 chars.\n", NULL,
+		"quirks-param-invalid");
+	T_CHECK(f && f->sev == DIAG_ERROR);
+	f = run("[ 0.0] Kernel command line: console=tty1 usb-storage.quirks=152d:0578:u "
+		"usb-storage.quirks=174c:55aa:u root=/dev/sda2\n", NULL, "quirks-param-invalid");
+	T_CHECK(f && strstr(f->explanation, "more than once"));
+
+	f = run("[ 0.0] Kernel command line: console=tty1 root=/dev/mmcblk0p2 rootwait\n"
+		"[ 2.0] sd 0:0:0:0: [sda] Attached SCSI disk\n", NULL, "root-on-sd");
+	T_CHECK(f && f->sev == DIAG_INFO && !strcmp(f->device, "mmcblk0"));
+
+	/* a healthy boot */
+	T_CHECK(!run("[ 1.0] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		     "[ 1.1] usb 2-1: New USB device found, idVendor=1234, idProduct=5678\n"
+		     "[ 1.2] scsi host0: uas\n"
+		     "[ 1.3] sd 0:0:0:0: [sda] Attached SCSI disk\n", NULL, "none"));
+	T_EQ_INT(fs.n, 0);
+	/* unplugging: the failed cache flush of a gone drive is no I/O error */
+	T_CHECK(!run("[ 1.0] usb 1-1: new high-speed USB device number 3 using xhci_hcd\n"
+		     "[ 1.1] usb 1-1: New USB device found, idVendor=1234, idProduct=5678\n"
+		     "[ 1.2] scsi host0: usb-storage 1-1:1.0\n"
+		     "[ 1.3] sd 0:0:0:0: [sda] Attached SCSI disk\n"
+		     "[ 5.0] usb 1-1: USB disconnect, device number 3\n"
+		     "[ 5.1] sd 0:0:0:0: [sda] Synchronize Cache(10) failed: Result: hostbyte=0x07\n",
+		     NULL, "io-errors"));
+}
+
+static void test_inventory_rules(void)
+{
+	struct diag_dev devs[3];
+	struct diag_inventory inv = { .devs = devs, .n = 2, .fastest_usb_root_mbps = 5000 };
+	const struct diag_finding *f;
+
+	memset(devs, 0, sizeof(devs));
+	str_copy(devs[0].name, sizeof(devs[0].name), "mmcblk0");
+	devs[0].transport = DIAG_T_MMC;
+	devs[0].is_root = devs[0].is_sd = true;
+	str_copy(devs[1].name, sizeof(devs[1].name), "sda");
+	devs[1].transport = DIAG_T_USB;
+	devs[1].has_usb = true;
+	devs[1].vid = 0x152d;
+	devs[1].pid = 0x0578;
+	devs[1].speed_mbps = 480;
+	devs[1].version_bcd = 0x0210; /* a USB 3 device at high speed shows its USB 2 face */
+	str_copy(devs[1].driver, sizeof(devs[1].driver), "uas");
+	str_copy(devs[1].usb_port, sizeof(devs[1].usb_port), "1-1.3");
+
+	f = run(NULL, &inv, "usb-link-slow");
+	T_CHECK(f && f->sev == DIAG_WARNING && !strcmp(f->device, "sda"));
+	T_CHECK(f && f->n_evidence == 1 && f->evidence[0].line == 0);
+	T_CHECK(run(NULL, &inv, "root-on-sd") != NULL);
+	T_CHECK(run(NULL, &inv, "uas-known-quirky") != NULL);
+	/* on a board with USB 2 only there is no faster port */
+	inv.fastest_usb_root_mbps = 480;
+	T_CHECK(!run(NULL, &inv, "usb-link-slow"));
+
+	/* log and inventory together: the log names no id, the inventory gives the fix */
+	inv.log_is_local = true;
+	f = run("[ 9.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n",
+		&inv, "uas-errors");
+	T_CHECK(f && !strcmp(f->usb_id, "152d:0578"));
+	T_CHECK(has_cmd(f, "sbcdisk fix uas 152d:0578 --apply"));
+	/* ... but not when the log was pasted from another machine */
+	inv.log_is_local = false;
+	f = run("[ 9.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n",
+		&inv, "uas-errors");
+	T_CHECK(f && !f->usb_id[0]);
+
+	/* PCIe: degraded below both ends, then at the Pi 5's ceiling */
+	memset(devs, 0, sizeof(devs));
+	str_copy(devs[0].name, sizeof(devs[0].name), "nvme0n1");
+	devs[0].transport = DIAG_T_NVME;
+	devs[0].has_pcie = true;
+	devs[0].cur_gts = 2.5;
+	devs[0].cur_width = 1;
+	devs[0].max_gts = 8;
+	devs[0].max_width = 4;
+	devs[0].port_max_gts = 5;
+	devs[0].port_max_width = 1;
+	inv.n = 1;
+	str_copy(inv.board, sizeof(inv.board), "Raspberry Pi 5 Model B Rev 1.0");
+	f = run(NULL, &inv, "pcie-link-degraded");
+	T_CHECK(f && f->sev == DIAG_WARNING);
+	devs[0].cur_gts = 5;
+	T_CHECK(!run(NULL, &inv, "pcie-link-degraded"));
+	f = run(NULL, &inv, "pcie-link-limited");
+	T_CHECK(f && f->sev == DIAG_INFO);
+	T_CHECK(has_cmd(f, "sbcdisk fix pcie-gen 3"));
+	/* forced Gen 3 and AER errors: back to Gen 2 */
+	devs[0].cur_gts = 8;
+	devs[0].port_max_gts = 8;
+	f = run("[ 9.0] pcieport 0001:00:00.0: AER: Corrected error received: 0001:01:00.0\n", &inv,
+		"pcie-errors");
+	T_CHECK(has_cmd(f, "sbcdisk fix pcie-gen 2"));
+
+	/* the running kernel's command line */
+	inv.n = 0;
+	inv.cmdline = "console=tty1 usb-storage.quirks=152d:0578 rootwait";
+	f = run(NULL, &inv, "quirks-param-invalid");
+	T_CHECK(f && f->evidence[0].line == 0);
+}
+
+int main(void)
+{
+	const struct diag_rule_info *r;
+	size_t i;
+
+	test_log_rules();
+	test_inventory_rules();
+	/* the table has exactly the fixed ids */
+	for (i = 0; (r = diag_rule_get(i)); i++)
+		T_CHECK(r->id && r->summary);
+	T_EQ_INT(i, 15);
+	diag_findings_release(&fs);
+	return t_done();
+}
