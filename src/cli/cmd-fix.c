@@ -293,8 +293,8 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		idp = &id;
 		ret = fix_plan_uas(ctx->sr, id, &plan);
-		if (found.n)
-			fix_note_first(&plan.msgs, found.note[0]);
+		for (size_t i = found.n; i-- > 0;)
+			fix_note_first(&plan.msgs, found.note[i]);
 	} else if (!strcmp(what, "pcie-gen")) {
 		if (strcmp(arg, "2") && strcmp(arg, "3"))
 			return cli_usage_error("fix", "PCIe generation '%s': the Raspberry Pi 5 "

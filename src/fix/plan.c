@@ -10,6 +10,7 @@
 #include "fix/cmdline.h"
 #include "fix/config.h"
 #include "common/paths.h"
+#include "probe/probe.h"
 #include "common/util.h"
 
 static void plan_init(struct fix_plan *p, enum fix_kind kind)
@@ -282,36 +283,40 @@ static bool dev_name_ok(const char *s)
 int fix_usb_id_of_block(struct sysroot *sr, const char *dev, struct usb_id *id,
 			struct fix_msgs *m)
 {
-	char path[PATH_MAX], real[PATH_MAX], v[16], p[16];
 	const char *name = str_starts(dev, "/dev/") ? dev + 5 : dev;
-	size_t len;
+	const struct probe_usb *u;
+	struct inventory *inv = NULL;
+	struct blkdev *d;
+	char speed[32] = "";
 	int ret;
 
 	if (!dev_name_ok(name) || !strcmp(name, ".") || !strcmp(name, ".."))
 		return fix_refuse(m, -EINVAL, "not a block device name");
-	str_fmt(path, sizeof(path), "%s/%s", PATH_SYS_CLASS_BLOCK, name);
-	ret = sysroot_realpath(sr, path, real, sizeof(real));
-	if (ret || !sysroot_exists(sr, real))
-		return fix_refuse(m, -ENOENT, "no such block device");
-	/* up from .../usb2/2-1/2-1:1.0/host0/.../block/sda to the directory with idVendor */
-	for (len = strlen(real); len > 1;) {
-		while (len > 1 && real[len - 1] != '/')
-			len--;
-		if (len > 1)
-			len--;
-		real[len] = '\0';
-		if (sysroot_read_strf(sr, v, sizeof(v), "%s/idVendor", real) > 0 &&
-		    sysroot_read_strf(sr, p, sizeof(p), "%s/idProduct", real) > 0) {
-			char both[40];
-
-			str_fmt(both, sizeof(both), "%s:%s", v, p);
-			if (quirks_id_parse(both, id))
-				return fix_refuse(m, -EINVAL, "its USB device reports the id '%s'",
-						  both);
-			fix_note(m, "%s is the USB device %04x:%04x (%s)", name, id->vid, id->pid,
-				 real);
-			return 0;
-		}
+	ret = probe_inventory_load(sr, &inv);
+	if (ret)
+		return fix_refuse(m, ret, "cannot read the block devices: %s", strerror(-ret));
+	d = probe_inventory_find(inv, name);
+	if (!d) {
+		ret = fix_refuse(m, -ENOENT, "no such block device");
+		goto out;
 	}
-	return fix_refuse(m, -ENODEV, "it is not a USB device: the uas quirk cannot apply");
+	u = probe_blkdev_usb(d);
+	if (!u || !u->has_ids) {
+		ret = fix_refuse(m, -ENODEV, "it is not a USB device: the uas quirk cannot apply");
+		goto out;
+	}
+	id->vid = u->vid_num;
+	id->pid = u->pid_num;
+	if (u->has_speed)
+		str_fmt(speed, sizeof(speed), ", %gM", u->speed_mbps);
+	fix_note(m, "%s is the USB device %04x:%04x%s%s%s at port %s, driver %s%s", name, id->vid,
+		 id->pid, u->bridge[0] ? " (" : "", u->bridge, u->bridge[0] ? ")" : "", u->port,
+		 u->driver[0] ? u->driver : "unknown", speed);
+	if (inv->root && probe_blkdev_whole(inv->root) == probe_blkdev_whole(d))
+		fix_note(m, "it holds the running system: the fix takes effect at the next reboot "
+			    "(do not unplug it)");
+	ret = 0;
+out:
+	probe_inventory_free(inv);
+	return ret;
 }
