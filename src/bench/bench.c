@@ -382,8 +382,10 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 	job.region_bytes = region;
 	if (tt->size_based)
 		job.limit_bytes = region;
-	if (run->profile && run->profile->kind == BENCH_PROFILE_SUSTAINED)
+	if (run->profile && run->profile->kind == BENCH_PROFILE_SUSTAINED) {
 		c.sample_ns = SEC;
+		r->has_series = true;
+	}
 	job.tick_arg = &c;
 	for (i = 0; i < tt->runs && !run_stopped(run); i++) {
 		c.runi = i;

@@ -37,7 +37,8 @@ struct bench_test_result {
 	double cpu_user_s, cpu_sys_s;
 	bool direct;             /* O_DIRECT */
 	struct hist lat;         /* all runs */
-	struct bench_sample *series; /* sustained profile: rate over time; NULL otherwise */
+	bool has_series;         /* sustained profile: the rate over time */
+	struct bench_sample *series;
 	unsigned nseries;
 };
 

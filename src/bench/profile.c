@@ -309,16 +309,17 @@ int bench_test_parse(const char *spec, struct bench_test *t, char *why, size_t w
 		return -EINVAL;
 	}
 	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '=');
+		char *eq = strchr(item, '='), *key;
 
 		if (!eq || eq == item || !eq[1]) {
 			str_fmt(why, whycap, "'%s' is not key=value", item);
 			return -EINVAL;
 		}
 		*eq = '\0';
-		if (test_set(t, str_trim(item), str_trim(eq + 1), &has_time, why, whycap))
+		key = str_trim(item);
+		if (test_set(t, key, str_trim(eq + 1), &has_time, why, whycap))
 			return -EINVAL;
-		has_rw = has_rw || !strcmp(item, "rw");
+		has_rw = has_rw || !strcmp(key, "rw");
 	}
 	if (!has_rw) {
 		str_fmt(why, whycap, "rw= is missing (read, write, randread, randwrite)");

@@ -38,7 +38,7 @@ static struct json_object *test_to_json(const struct bench_test_result *r)
 	json_add_bool(o, "stable", r->runs_done > 1, !r->unstable);
 	json_add_bool(o, "skipped", true, r->skipped);
 	json_add_str(o, "skip_reason", r->skipped ? r->skip_reason : NULL);
-	if (r->series) {
+	if (r->has_series) {
 		struct json_object *a = json_object_new_array();
 
 		for (i = 0; a && i < r->nseries; i++) {

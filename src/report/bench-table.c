@@ -78,15 +78,38 @@ static void print_hdparm(const struct bench_run *run, FILE *f)
 	fprintf(f, "(hdparm's \"MB\" are MiB; the figures in brackets are MB/s = 10^6 bytes/s)\n");
 }
 
+/* dd's human sizes: SI and IEC units, one decimal below 10 ("4.3 GB, 4.0 GiB"). */
+static void dd_human(double v, double base, const char *const *units, char *buf, size_t cap)
+{
+	unsigned u = 0;
+
+	while (v >= base && units[u + 1]) {
+		v /= base;
+		u++;
+	}
+	str_fmt(buf, cap, v < 10 ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
 static void print_dd(const struct bench_run *run, FILE *f)
 {
+	static const char *const si[] = { "B", "kB", "MB", "GB", "TB", NULL };
+	static const char *const iec[] = { "B", "KiB", "MiB", "GiB", "TiB", NULL };
 	const struct bench_test_result *r = &run->tests[0];
+	char a[32], b[32];
+	double rate;
+	unsigned u = 2;
 
 	if (!r->runs_done || r->seconds <= 0)
 		return;
-	fprintf(f, "\n%llu bytes (%.1f GB, %.1f GiB) copied, %.3g s, %.1f MB/s\n",
-		(unsigned long long)r->bytes, (double)r->bytes / 1e9, (double)r->bytes / (MiB * 1024),
-		r->seconds, r->bw / 1e6);
+	dd_human((double)r->bytes, 1000, si, a, sizeof(a));
+	dd_human((double)r->bytes, 1024, iec, b, sizeof(b));
+	rate = r->bw / 1e6;
+	if (rate >= 1000) {
+		rate /= 1000;
+		u = 3;
+	}
+	fprintf(f, "\n%llu bytes (%s, %s) copied, %g s, %.3g %s/s\n", (unsigned long long)r->bytes,
+		a, b, r->seconds, rate, si[u]);
 }
 
 static void print_series(const struct bench_test_result *r, FILE *f)

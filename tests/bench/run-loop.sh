@@ -1,0 +1,62 @@
+#!/bin/bash
+# run-loop.sh - block devices, on a loop device over a file in a temp dir: reads only by
+# default, writes with --destructive, refused while mounted or held open exclusively.
+# Skips (77) without root, without loop devices, or under qemu-user.
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
+[ -z "$run" ] || { echo "skip: no loop devices under qemu-user"; exit 77; }
+command -v losetup >/dev/null || exit 77
+truncate -s 32m "$tmp/disk.img"
+loop=$(losetup -f --show "$tmp/disk.img" 2>/dev/null) || { echo "skip: losetup failed"; exit 77; }
+cleanups=("umount '$tmp/mnt'" "losetup -d '$loop'")
+
+engines=(psync)
+have_uring && engines+=(io_uring)
+for e in "${engines[@]}"; do
+	sb bench "$loop" --engine "$e" --json --size 16m --test rw=randread,bs=4k,qd=8,time=0.2s \
+		--test rw=randwrite,bs=4k,qd=8,time=0.2s
+	expect_rc 0 "$e: loop device, read-only"
+	json "d['target']['kind'] == 'blockdev' and d['target']['device'] == '${loop##*/}'" \
+		"$e: blockdev target named"
+	json "d['tests'][0]['ios'] > 0 and d['tests'][1]['skipped']" "$e: reads only"
+	json "'--destructive' in d['tests'][1]['skip_reason']" "$e: says why"
+
+	sb bench "$loop" --engine "$e" --json --destructive --size 16m \
+		--test rw=randwrite,bs=4k,qd=8,time=0.2s --test rw=write,bs=1m,qd=4,time=0.2s
+	expect_rc 0 "$e: --destructive on an unused loop device"
+	json "all(t['ios'] > 0 and not t['skipped'] for t in d['tests'])" "$e: writes ran"
+done
+
+sb bench "$loop" --profile hdparm --engine psync
+expect_rc 0 "hdparm on a block device"
+grep_out "Timing buffered disk reads:" out "hdparm on a block device"
+
+# mounted: refused
+if mkfs.ext4 -q -F "$loop" >/dev/null 2>&1 && mkdir -p "$tmp/mnt" && mount "$loop" "$tmp/mnt"; then
+	sb bench "$loop" --destructive --test rw=randwrite,bs=4k,time=0.1s --size 1m
+	expect_rc 1 "mounted device"
+	grep_out "it is mounted on $tmp/mnt" err "mounted message"
+	# and a test file on it: its device is the loop device
+	sb bench "$tmp/mnt" --json --engine psync --size 4m --test rw=randread,bs=4k,time=0.1s
+	expect_rc 0 "a directory on the loop device"
+	json "d['target']['device'] == '${loop##*/}' and d['target']['disk'] == '${loop##*/}'" \
+		"device of a directory"
+	umount "$tmp/mnt"
+else
+	echo "note: mount check skipped (mkfs.ext4 or mount failed)"
+fi
+
+# held open exclusively by someone else: refused
+python3 -c "import os,sys,time; fd=os.open('$loop', os.O_RDONLY|os.O_EXCL); print('held'); sys.stdout.flush(); time.sleep(30)" >"$tmp/held" &
+holder=$!
+cleanups=("kill $holder" "${cleanups[@]}")
+for _ in $(seq 50); do grep -q held "$tmp/held" && break; sleep 0.1; done
+sb bench "$loop" --destructive --test rw=randwrite,bs=4k,time=0.1s --size 1m
+expect_rc 1 "device held exclusively"
+grep_out "in use" err "exclusive open message"
+kill $holder
+wait $holder 2>/dev/null
+
+# nothing was written without --destructive: the image starts with what mkfs wrote
+finish

@@ -1,0 +1,69 @@
+#!/bin/bash
+# run-real.sh - real I/O on small test files with each engine that can run here, every
+# profile shrunk to a fraction of a second, and an existing file that must stay untouched.
+. "$(dirname "$0")/lib.sh"
+
+engines=(psync)
+have_uring && engines+=(io_uring)
+d=$tmp/d
+mkdir "$d"
+
+for e in "${engines[@]}"; do
+	sb bench "$d" --engine "$e" --json --size 8m --test rw=randread,bs=4k,qd=4,time=0.2s \
+		--test rw=write,bs=64k,qd=2,time=0.2s --test rw=read,bs=1m,qd=8,threads=2,time=0.2s
+	expect_rc 0 "$e: custom tests"
+	json "d['engine'] == '$e' and d['schema'] == 1 and d['profile'] == 'custom'" "$e: header"
+	json "d['target']['kind'] == 'dir' and d['file_size_bytes'] == 8 << 20" "$e: target"
+	json "len(d['tests']) == 3 and all(t['ios'] > 0 and t['bw_bytes_per_s'] > 0 and
+	      t['engine'] == '$e' for t in d['tests'])" "$e: every test measured"
+	json "all(t['lat_p50_us'] <= t['lat_p99_us'] <= t['lat_p999_us'] <= t['lat_max_us']
+	      for t in d['tests'])" "$e: percentiles in order"
+	json "all(abs(t['iops'] * t['block_bytes'] - t['bw_bytes_per_s']) <= 0.001 *
+	      t['bw_bytes_per_s'] + 1 for t in d['tests'])" "$e: iops and bytes agree"
+	json "d['tests'][0]['name'] == 'RND4K Q4T1' and d['tests'][0]['rw'] == 'randread'" \
+		"$e: test names"
+	json "all(t['cpu_user_s'] is not None and t['cpu_sys_s'] >= 0 for t in d['tests'])" \
+		"$e: CPU time"
+	check "$e: nothing left in the directory" [ -z "$(ls -A "$d")" ]
+done
+
+# the automatic choice names the engine it took
+sb bench "$d" --json --size 4m --test rw=randread,bs=4k,qd=2,time=0.1s
+expect_rc 0 "automatic engine"
+json "d['engine'] in ('io_uring', 'psync')" "automatic engine named"
+[ -z "$run" ] || json "d['engine'] == 'psync'" "psync under qemu-user"
+
+# every profile, tiny
+for p in quick default peak real nvme extended hdparm sdcard dd sustained; do
+	sb bench "$d" --profile "$p" --size 8m --time 0.1s --runs 1 --interval 0 --engine psync
+	expect_rc 0 "profile $p"
+	grep_out "profile $p, engine psync" out "profile $p header"
+	check "profile $p: nothing left" [ -z "$(ls -A "$d")" ]
+done
+sb bench "$d" --profile hdparm --size 8m --engine psync
+grep_out "Timing cached reads:" out "hdparm cached line"
+grep_out "Timing buffered disk reads:" out "hdparm buffered line"
+grep_out "Timing O_DIRECT disk reads:" out "hdparm O_DIRECT line"
+grep_out "a memory figure" out "hdparm -T is labelled a memory figure"
+sb bench "$d" --profile dd --size 8m --engine psync
+grep_out "8388608 bytes (8.4 MB, 8.0 MiB) copied, .* s, .* MB/s" out "dd line"
+sb bench "$d" --profile sdcard --size 8m --engine psync --json
+json "len(d['checks']) == 6 and all(c['measured'] > 0 for c in d['checks'])" "sdcard checks"
+json "[c['required'] for c in d['checks']] == [1500, 500, 10, 4000, 2000, 10]" \
+	"sdcard thresholds"
+sb bench "$d" --profile sustained --size 8m --engine psync --json
+json "d['tests'][0]['ios'] == 8 and d['tests'][0]['series'] == []" "sustained writes --size"
+
+# an existing file is read, never written
+head -c 4194304 /dev/urandom >"$tmp/file"
+sum1=$(sha256sum <"$tmp/file")
+sb bench "$tmp/file" --profile quick --time 0.1s --engine psync --json
+expect_rc 0 "existing file"
+json "d['target']['kind'] == 'file'" "file kind"
+json "all(t['skipped'] == (t['rw'] in ('write', 'randwrite')) for t in d['tests'])" \
+	"writes skipped on a file"
+json "all(t['ios'] > 0 for t in d['tests'] if not t['skipped'])" "reads measured on a file"
+check "the file is unchanged" [ "$sum1" = "$(sha256sum <"$tmp/file")" ]
+check "the file is still there" [ -f "$tmp/file" ]
+
+finish

@@ -1,0 +1,84 @@
+#!/bin/bash
+# run-safety.sh - usage errors exit 2 with one clear line; a symlink or an existing file at
+# the test file's name is refused and left alone; too little free space is found first.
+. "$(dirname "$0")/lib.sh"
+
+d=$tmp/d
+mkdir "$d"
+
+# bad options: exit 2 and a message naming the subject
+bad() { # expected-text args...
+	local want=$1
+	shift
+	sb bench "$d" "$@"
+	expect_rc 2 "bench $*"
+	grep_out "$want" err "bench $*"
+	check "bench $*: one line and the hint" [ "$(wc -l <"$tmp/err")" -le 2 ]
+}
+bad "bad test 'rw=foo'" --test rw=foo
+bad "rw= is missing" --test bs=4k
+bad "unknown key 'colour'" --test rw=read,colour=red
+bad "multiple of 512" --test rw=read,bs=1000
+bad "bad value '0' for 'qd'" --test rw=read,qd=0
+bad "unknown profile 'nope'" --profile nope
+bad "bad run count '0'" --runs 0
+bad "bad time 'soon'" --time soon
+bad "bad size '1'" --size 1
+bad "unknown engine 'libaio'" --engine libaio --test rw=read
+bad "do not go together" --profile quick --test rw=read
+bad "unknown option '--frobnicate'" --frobnicate
+sb bench "$d" "$tmp" --test rw=read
+expect_rc 2 "two targets"
+check "nothing was created by the refusals" [ -z "$(ls -A "$d")" ]
+
+sb bench --profile help
+expect_rc 0 "--profile help"
+for p in default peak real nvme hdparm extended sdcard dd sustained quick; do
+	grep_out "^  $p " out "--profile help lists $p"
+done
+sb bench --help
+expect_rc 0 "--help"
+
+# a symlink at the test file's name: refused, its target never created or written
+ln -s "$tmp/victim" "$d/sbcdisk-bench.tmp"
+sb bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+expect_rc 1 "symlink at the test file"
+grep_out "is a symbolic link: refusing" err "symlink refusal message"
+check "symlink target not created" [ ! -e "$tmp/victim" ]
+check "symlink kept" [ -L "$d/sbcdisk-bench.tmp" ]
+echo precious >"$tmp/victim"
+sb bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+expect_rc 1 "symlink to a file"
+check "symlink target unchanged" [ "$(cat "$tmp/victim")" = precious ]
+rm "$d/sbcdisk-bench.tmp"
+
+# an existing regular file at that name is never overwritten
+echo mine >"$d/sbcdisk-bench.tmp"
+sb bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+expect_rc 1 "existing test file"
+grep_out "already exists: not overwriting it" err "existing file message"
+check "existing file unchanged" [ "$(cat "$d/sbcdisk-bench.tmp")" = mine ]
+rm "$d/sbcdisk-bench.tmp"
+
+# a target that is not there, or not a file, directory or device
+sb bench "$tmp/missing" --test rw=read,time=0.1s
+expect_rc 1 "missing target"
+grep_out "sbcdisk: bench: target '$tmp/missing': No such file or directory" err "missing msg"
+mkfifo "$tmp/fifo"
+sb bench "$tmp/fifo" --test rw=read,time=0.1s
+expect_rc 1 "fifo target"
+
+# too little free space is found before anything is written
+if [ "$(id -u)" = 0 ] && [ -z "$run" ] && mkdir "$tmp/small" &&
+	mount -t tmpfs -o size=4m tmpfs "$tmp/small" 2>/dev/null; then
+	cleanups+=("umount '$tmp/small'")
+	sb bench "$tmp/small" --test rw=randread,bs=4k,time=0.1s --size 16m --engine psync
+	expect_rc 1 "too little free space"
+	grep_out "not enough free space" err "free space message"
+	check "nothing left on the small fs" [ -z "$(ls -A "$tmp/small")" ]
+	umount "$tmp/small"
+else
+	echo "note: free-space check skipped (needs root and tmpfs)"
+fi
+
+finish
