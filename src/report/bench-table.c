@@ -170,10 +170,13 @@ static void print_footer(const struct bench_run *run, FILE *f)
 	size_to_human(run->file_size, size, sizeof(size));
 	gmtime_r(&run->started_at, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	fprintf(f, "\nProfile: %s  Test: %s (x%u) [Measure: %.3g s / Interval: %.3g s]%s\n",
-		run->profile_name, size, run->runs, (double)run->time_ns / 1e9,
-		(double)run->interval_ns / 1e9,
-		run->profile && run->profile->best_of ? "  best of the runs" : "");
+	fprintf(f, "\nProfile: %s  Test: %s (x%u) ", run->profile_name, size, run->runs);
+	if (run->time_ns)
+		fprintf(f, "[Measure: %.3g s / Interval: %.3g s]", (double)run->time_ns / 1e9,
+			(double)run->interval_ns / 1e9);
+	else
+		fprintf(f, "[one pass over the size]");
+	fprintf(f, "%s\n", run->profile && run->profile->best_of ? "  best of the runs" : "");
 	fprintf(f, "Date: %s  Engine: %s  CPU: %.2f s user, %.2f s system\n", when,
 		run->engine->name, user, sys);
 }

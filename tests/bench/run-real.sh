@@ -46,7 +46,7 @@ grep_out "Timing buffered disk reads:" out "hdparm buffered line"
 grep_out "Timing O_DIRECT disk reads:" out "hdparm O_DIRECT line"
 grep_out "a memory figure" out "hdparm -T is labelled a memory figure"
 sb bench "$d" --profile dd --size 8m --engine psync
-grep_out "8388608 bytes (8.4 MB, 8.0 MiB) copied, .* s, .* MB/s" out "dd line"
+grep_out "8388608 bytes (8.4 MB, 8.0 MiB) copied, .* s, .* [MG]B/s" out "dd line"
 sb bench "$d" --profile sdcard --size 8m --engine psync --json
 json "len(d['checks']) == 6 and all(c['measured'] > 0 for c in d['checks'])" "sdcard checks"
 json "[c['required'] for c in d['checks']] == [1500, 500, 10, 4000, 2000, 10]" \
