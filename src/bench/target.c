@@ -10,10 +10,8 @@
 #include <unistd.h>
 
 #include "bench/target.h"
-#include "common/paths.h"
+#include "probe/probe.h"
 #include "common/util.h"
-
-#define MAX_PARTS 128
 
 const char *bench_target_kind_name(enum bench_target_kind k)
 {
@@ -22,164 +20,76 @@ const char *bench_target_kind_name(enum bench_target_kind k)
 	return names[k];
 }
 
-static const char *base_name(const char *p)
+/* Name the device holding dev (a file's st_dev or a node's st_rdev) and its disk, and how
+ * the disk is attached, from the probe inventory. */
+static void target_describe(struct bench_target *t, const struct inventory *inv, dev_t dev)
 {
-	const char *s = strrchr(p, '/');
+	struct blkdev *d = inv ? probe_inventory_find_dev(inv, dev) : NULL;
 
-	return s ? s + 1 : p;
-}
-
-int bench_dev_lookup(struct sysroot *sr, unsigned maj, unsigned min, char *dev, size_t devcap,
-		     char *disk, size_t diskcap)
-{
-	char path[128], real[PATH_MAX], *slash;
-	int ret;
-
-	str_fmt(path, sizeof(path), PATH_SYS_DEV_BLOCK "/%u:%u", maj, min);
-	ret = sysroot_realpath(sr, path, real, sizeof(real));
-	if (ret)
-		return ret;
-	if (str_copy(dev, devcap, base_name(real)))
-		return -E2BIG;
-	str_fmt(path, sizeof(path), PATH_SYS_DEV_BLOCK "/%u:%u/partition", maj, min);
-	if (!sysroot_exists(sr, path))
-		return str_copy(disk, diskcap, dev) ? -E2BIG : 0;
-	slash = strrchr(real, '/');
-	if (!slash)
-		return -ENOENT;
-	*slash = '\0';
-	return str_copy(disk, diskcap, base_name(real)) ? -E2BIG : 0;
-}
-
-/* The device and its partitions: MAJ:MIN numbers and names. */
-struct devset {
-	unsigned n;
-	dev_t dev[MAX_PARTS];
-	char name[MAX_PARTS][64];
-};
-
-static void devset_collect(struct sysroot *sr, const struct bench_target *t, struct devset *s)
-{
-	char path[PATH_MAX], val[64];
-	struct dirent *de;
-	DIR *d = NULL;
-
-	s->n = 1;
-	s->dev[0] = makedev(t->maj, t->min);
-	str_copy(s->name[0], sizeof(s->name[0]), t->device);
-	str_fmt(path, sizeof(path), PATH_SYS_DEV_BLOCK "/%u:%u", t->maj, t->min);
-	if (sysroot_opendir(sr, path, &d))
+	if (!d)
 		return;
-	while ((de = readdir(d)) && s->n < MAX_PARTS) {
-		unsigned ma, mi;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (sysroot_read_strf(sr, val, sizeof(val), PATH_SYS_DEV_BLOCK "/%u:%u/%s/partition",
-				      t->maj, t->min, de->d_name) < 0)
-			continue;
-		if (sysroot_read_strf(sr, val, sizeof(val), PATH_SYS_DEV_BLOCK "/%u:%u/%s/dev",
-				      t->maj, t->min, de->d_name) < 0 ||
-		    sscanf(val, "%u:%u", &ma, &mi) != 2)
-			continue;
-		s->dev[s->n] = makedev(ma, mi);
-		str_copy(s->name[s->n], sizeof(s->name[0]), de->d_name);
-		s->n++;
-	}
-	closedir(d);
+	t->has_device = true;
+	t->maj = d->major;
+	t->min = d->minor;
+	str_copy(t->device, sizeof(t->device), d->kname);
+	str_copy(t->disk, sizeof(t->disk), probe_blkdev_whole(d)->kname);
+	probe_blkdev_attachment(d, t->attachment, sizeof(t->attachment));
 }
 
-static bool devset_has(const struct devset *s, dev_t d)
-{
-	unsigned i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->dev[i] == d)
-			return true;
-	return false;
-}
-
-/* -EBUSY with the reason when the device or a partition is mounted, swap or held. */
-static int blockdev_check_unused(struct sysroot *sr, const struct bench_target *t, char *why,
+/* -EBUSY with the reason when d, a partition of it or a device built on it is in use. */
+static int blockdev_check_unused(const struct blkdev *d, unsigned depth, char *why,
 				 size_t whycap)
 {
-	struct devset *s = calloc(1, sizeof(*s));
-	char line[4096], path[PATH_MAX];
-	FILE *f;
-	unsigned i;
-	int ret = 0;
+	size_t i;
+	int ret;
 
-	if (!s)
-		return -ENOMEM;
-	devset_collect(sr, t, s);
-	f = sysroot_fopen(sr, PATH_PROC_MOUNTINFO);
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned ma, mi;
-		char mnt[PATH_MAX];
-
-		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
-			continue;
-		if (!devset_has(s, makedev(ma, mi)))
-			continue;
-		if (!strcmp(mnt, "/"))
-			str_fmt(why, whycap, "it holds the running system (mounted on /)");
+	if (depth > 8)
+		return 0;
+	for (i = 0; i < d->n_mountpoints; i++) {
+		if (!strcmp(d->mountpoints[i], "[SWAP]"))
+			str_fmt(why, whycap, "%s is in use as swap", d->kname);
+		else if (d->is_root || !strcmp(d->mountpoints[i], "/"))
+			str_fmt(why, whycap, "it holds the running system (%s is mounted on /)",
+				d->kname);
 		else
-			str_fmt(why, whycap, "it is mounted on %s", mnt);
-		ret = -EBUSY;
-		break;
+			str_fmt(why, whycap, "it is mounted on %s", d->mountpoints[i]);
+		return -EBUSY;
 	}
-	if (f)
-		fclose(f);
-	f = ret ? NULL : sysroot_fopen(sr, PATH_PROC_SWAPS);
-	while (f && fgets(line, sizeof(line), f)) {
-		char dev[PATH_MAX];
+	for (i = 0; i < d->n_children; i++) {
+		const struct blkdev *c = d->children[i];
 
-		if (sscanf(line, "%4095s", dev) != 1 || dev[0] != '/')
-			continue;
-		for (i = 0; i < s->n; i++) {
-			if (!strcmp(base_name(dev), s->name[i])) {
-				str_fmt(why, whycap, "%s is in use as swap", s->name[i]);
-				ret = -EBUSY;
-			}
+		if (!c->is_partition) {
+			str_fmt(why, whycap, "%s is held by %s", d->kname, c->kname);
+			return -EBUSY;
 		}
+		ret = blockdev_check_unused(c, depth + 1, why, whycap);
+		if (ret)
+			return ret;
 	}
-	if (f)
-		fclose(f);
-	for (i = 0; !ret && i < s->n; i++) {
-		DIR *d = NULL;
-		struct dirent *de;
-
-		str_fmt(path, sizeof(path), PATH_SYS_DEV_BLOCK "/%u:%u/holders", major(s->dev[i]),
-			minor(s->dev[i]));
-		if (sysroot_opendir(sr, path, &d))
-			continue;
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.')
-				continue;
-			str_fmt(why, whycap, "%s is held by %s", s->name[i], de->d_name);
-			ret = -EBUSY;
-			break;
-		}
-		closedir(d);
-	}
-	free(s);
-	return ret;
+	return 0;
 }
 
-static int blockdev_open(struct sysroot *sr, struct bench_target *t, const struct stat *st,
-			 const struct bench_target_opts *o, char *why, size_t whycap)
+static int blockdev_open(struct bench_target *t, const struct inventory *inv,
+			 const struct stat *st, const struct bench_target_opts *o, char *why,
+			 size_t whycap)
 {
 	int flags = O_RDONLY, ret, ssz = 512;
 	uint64_t bytes = 0;
 
-	t->has_device = true;
-	t->maj = major(st->st_rdev);
-	t->min = minor(st->st_rdev);
-	if (bench_dev_lookup(sr, t->maj, t->min, t->device, sizeof(t->device), t->disk,
-			     sizeof(t->disk)))
-		str_copy(t->device, sizeof(t->device), base_name(t->path));
+	target_describe(t, inv, st->st_rdev);
+	if (!t->has_device) {
+		t->maj = major(st->st_rdev);
+		t->min = minor(st->st_rdev);
+	}
 	if (o->destructive && o->want_writes) {
-		ret = blockdev_check_unused(sr, t, why, whycap);
+		const struct blkdev *d = inv ? probe_inventory_find_devno(inv, t->maj, t->min)
+					     : NULL;
+
+		if (!d) {
+			str_fmt(why, whycap, "cannot tell whether it is in use: not writing to it");
+			return -EBUSY;
+		}
+		ret = blockdev_check_unused(d, 0, why, whycap);
 		if (ret)
 			return ret;
 		/* O_EXCL on a block device: the kernel refuses while anything else holds it */
@@ -207,9 +117,45 @@ static int blockdev_open(struct sysroot *sr, struct bench_target *t, const struc
 	return 0;
 }
 
+static int target_open_kind(struct bench_target *t, const struct inventory *inv,
+			    const struct stat *st, const struct bench_target_opts *o, char *why,
+			    size_t whycap)
+{
+	if (S_ISDIR(st->st_mode)) {
+		t->kind = BENCH_TARGET_DIR;
+		t->writable = true;
+		target_describe(t, inv, st->st_dev);
+		return str_fmt(t->file, sizeof(t->file), "%s/%s", t->path, BENCH_TEST_FILE_NAME)
+			       ? -ENAMETOOLONG
+			       : 0;
+	}
+	if (S_ISBLK(st->st_mode)) {
+		t->kind = BENCH_TARGET_BLOCKDEV;
+		return blockdev_open(t, inv, st, o, why, whycap);
+	}
+	if (!S_ISREG(st->st_mode)) {
+		str_fmt(why, whycap, "not a directory, a regular file or a block device");
+		return -EINVAL;
+	}
+	/* An existing file is only read. */
+	t->kind = BENCH_TARGET_FILE;
+	target_describe(t, inv, st->st_dev);
+	t->fd_buffered = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (t->fd_buffered < 0) {
+		int ret = -errno;
+
+		str_fmt(why, whycap, "cannot open it: %s", strerror(-ret));
+		return ret;
+	}
+	t->fd_direct = open(t->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	t->size = (uint64_t)st->st_size / t->align * t->align;
+	return 0;
+}
+
 int bench_target_open(struct sysroot *sr, const char *path, const struct bench_target_opts *o,
 		      struct bench_target *t, char *why, size_t whycap)
 {
+	struct inventory *inv = NULL;
 	struct stat st;
 	int ret;
 
@@ -222,51 +168,15 @@ int bench_target_open(struct sysroot *sr, const char *path, const struct bench_t
 	}
 	if (stat(t->path, &st)) {
 		ret = -errno;
-		str_fmt(why, whycap, "%s", strerror(errno));
+		str_fmt(why, whycap, "%s", strerror(-ret));
 		return ret;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		t->kind = BENCH_TARGET_DIR;
-		t->writable = true;
-		if (major(st.st_dev)) {
-			t->has_device = true;
-			t->maj = major(st.st_dev);
-			t->min = minor(st.st_dev);
-			if (bench_dev_lookup(sr, t->maj, t->min, t->device, sizeof(t->device),
-					     t->disk, sizeof(t->disk)))
-				t->has_device = false;
-		}
-		return str_fmt(t->file, sizeof(t->file), "%s/%s", t->path, BENCH_TEST_FILE_NAME)
-			       ? -ENAMETOOLONG
-			       : 0;
-	}
-	if (S_ISBLK(st.st_mode)) {
-		t->kind = BENCH_TARGET_BLOCKDEV;
-		return blockdev_open(sr, t, &st, o, why, whycap);
-	}
-	if (!S_ISREG(st.st_mode)) {
-		str_fmt(why, whycap, "not a directory, a regular file or a block device");
-		return -EINVAL;
-	}
-	/* An existing file is only read. */
-	t->kind = BENCH_TARGET_FILE;
-	if (major(st.st_dev)) {
-		t->has_device = true;
-		t->maj = major(st.st_dev);
-		t->min = minor(st.st_dev);
-		if (bench_dev_lookup(sr, t->maj, t->min, t->device, sizeof(t->device), t->disk,
-				     sizeof(t->disk)))
-			t->has_device = false;
-	}
-	t->fd_buffered = open(t->path, O_RDONLY | O_CLOEXEC);
-	if (t->fd_buffered < 0) {
-		ret = -errno;
-		str_fmt(why, whycap, "cannot open it: %s", strerror(errno));
-		return ret;
-	}
-	t->fd_direct = open(t->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	t->size = (uint64_t)st.st_size / t->align * t->align;
-	return 0;
+	/* Unknown devices are no error for measuring, only for writing to a device. */
+	if (probe_inventory_load(sr, &inv))
+		inv = NULL;
+	ret = target_open_kind(t, inv, &st, o, why, whycap);
+	probe_inventory_free(inv);
+	return ret;
 }
 
 int bench_target_create_file(struct bench_target *t, uint64_t size, char *why, size_t whycap)

@@ -28,6 +28,7 @@ struct bench_target {
 	unsigned maj, min;
 	char device[64];        /* "vda", "mmcblk0p2" */
 	char disk[64];          /* "vda", "mmcblk0" */
+	char attachment[256];   /* how the disk is attached ("usb 5000M uas ..."), "" unknown */
 };
 
 struct bench_target_opts {
@@ -52,9 +53,5 @@ int bench_target_drop_cache(struct bench_target *t);
 void bench_target_release(struct bench_target *t);
 
 const char *bench_target_kind_name(enum bench_target_kind k);
-
-/* Name of the block device MAJ:MIN and of its whole disk via sysfs. 0 or -errno. */
-int bench_dev_lookup(struct sysroot *sr, unsigned maj, unsigned min, char *dev, size_t devcap,
-		     char *disk, size_t diskcap);
 
 #endif

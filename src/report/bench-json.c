@@ -70,6 +70,7 @@ struct json_object *bench_result_to_json(const struct bench_run *run)
 	json_add_str(t, "kind", bench_target_kind_name(tg->kind));
 	json_add_str(t, "device", tg->has_device ? tg->device : NULL);
 	json_add_str(t, "disk", tg->has_device && tg->disk[0] ? tg->disk : NULL);
+	json_add_str(t, "attachment", tg->attachment[0] ? tg->attachment : NULL);
 	json_object_object_add(o, "target", t);
 	json_add_str(o, "profile", run->profile_name);
 	json_add_u64(o, "file_size_bytes", true, run->file_size);

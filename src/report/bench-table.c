@@ -22,7 +22,10 @@ static void print_header(const struct bench_run *run, FILE *f)
 		fprintf(f, ", on %s, disk %s", t->device, t->disk[0] ? t->disk : "-");
 	else
 		fprintf(f, ", device unknown");
-	fprintf(f, ")\n* MB/s = 1,000,000 bytes/s, MiB/s = 1,048,576 bytes/s, latency in us\n\n");
+	fprintf(f, ")\n");
+	if (t->attachment[0])
+		fprintf(f, "Attached: %s\n", t->attachment);
+	fprintf(f, "* MB/s = 1,000,000 bytes/s, MiB/s = 1,048,576 bytes/s, latency in us\n\n");
 	fprintf(f, "%-14s %-9s", "Test", "R/W");
 	for (i = 0; i < bench_ncols; i++)
 		if (bench_cols[i].header)
