@@ -548,6 +548,10 @@ static bool parse_other(const char *p, struct diag_event *ev)
 {
 	const char *r;
 
+	/* every message below starts with one of these letters: most lines stop here */
+	if (!strchr("IbepcBEXFJAUVuKMWr", *p) || !*p)
+		return false;
+
 	if ((r = after(p, LIT("I/O error, dev "))))
 		return parse_io_error(p, ev, EV_IO_ERROR);
 	if ((r = after(p, LIT("blk_update_request: "))) || (r = after(p, LIT("end_request: "))) ||
@@ -632,6 +636,13 @@ static bool parse_other(const char *p, struct diag_event *ev)
 	return false;
 }
 
+/* "0000:01:00.0" */
+static bool is_pci_address(const char *p)
+{
+	return isxdigit((unsigned char)p[0]) && isxdigit((unsigned char)p[1]) &&
+	       isxdigit((unsigned char)p[2]) && isxdigit((unsigned char)p[3]) && p[4] == ':';
+}
+
 bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 {
 	const char *p = msg, *r;
@@ -703,16 +714,15 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 	default:
 		break;
 	}
-	if (strstr(p, "PCIe Bus Error") || strstr(p, "available PCIe bandwidth")) {
+	r = strchr(p, ' ');
+	if (r && r - p < 32 && is_pci_address(r + 1)) {
 		/* other drivers' PCI functions: "<driver> 0000:01:00.0: ..." */
-		r = strchr(p, ' ');
-		if (r)
+		if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))
 			return parse_pci(r + 1, ev);
-	}
-	if (strstr(p, "Set TR Deq Ptr") || strstr(p, "HC died")) {
-		r = strchr(p, ' ');
-		if (r)
+		if (strstr(r, "Set TR Deq Ptr") || strstr(r, "HC died") ||
+		    strstr(r, "not responding"))
 			return parse_xhci(r + 1, ev);
+		return false;
 	}
 	return parse_other(p, ev);
 }

@@ -459,11 +459,11 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		break;
 	case EV_UAS_RESET_START:
 		log->pending_uas_reset_host = ev->scsi_host;
-		/* fall through */
+		__attribute__((fallthrough));
 	case EV_UAS_ABORT:
 		if (ev->kind == EV_UAS_ABORT && ev->is_write)
 			s->uas_write_aborts++;
-		/* fall through */
+		__attribute__((fallthrough));
 	case EV_UAS_CMD_ERR:
 	case EV_UAS_DATA_ERR:
 		if (!s->driver)
@@ -480,7 +480,7 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	case EV_SYNC_CACHE_FAIL:
 		if (s->gone)
 			break; /* the drive was unplugged: the cache flush cannot work */
-		/* fall through */
+		__attribute__((fallthrough));
 	case EV_IO_ERROR:
 	case EV_BUF_IO_ERROR:
 	case EV_FS_ERROR:
