@@ -1,0 +1,58 @@
+#!/bin/bash
+# lib.sh - shared by the golden runners: build a sysroot tree, run sbcdisk on it, check the
+# output for sanitizer reports and JSON validity. Sourced, not run.
+
+src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+golden=$src/tests/golden/list
+# trees are many small files: tmpfs (/dev/shm) is much faster than a busy disk
+tmpbase=${TMPDIR:-}
+[ -z "$tmpbase" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && tmpbase=/dev/shm
+tmp=$(mktemp -d ${tmpbase:+-p "$tmpbase"} sbcdisk-golden.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+[ "${UPDATE_GOLDEN:-}" = 1 ] && mkdir -p "$golden"
+
+# tree_build TREE: tests/sysroots/TREE.desc -> $tmp/root
+tree_build() {
+	python3 "$src/tools/mksysroot" "$src/tests/sysroots/$1.desc" "$tmp/root" || exit 1
+}
+
+# list_run MODE: sbcdisk list (MODE txt) or list --json (MODE json) on $tmp/root, bounded
+# to 20 s; stdout in $tmp/out, stderr in $tmp/err, exit code in $rc. The temporary root
+# path is replaced by SYSROOT: it never belongs in a golden file.
+list_run() {
+	local args=(list)
+	[ "$1" = json ] && args+=(--json)
+	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+	timeout 20 $run "$bin" --sysroot "$tmp/root" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	sed -i "s|$tmp/root|SYSROOT|g" "$tmp/out" "$tmp/err"
+}
+
+# output_check TREE MODE: 0 when stderr has no sanitizer report and JSON output parses as
+# UTF-8 JSON; prints the reason otherwise.
+output_check() {
+	if grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
+		"$tmp/err"; then
+		echo "FAIL: $1 ($2): sanitizer report"
+		return 1
+	fi
+	if [ "$2" = json ] && [ "$rc" -eq 0 ] && ! python3 -c 'import json, sys
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/out"; then
+		echo "FAIL: $1 ($2): stdout is not valid UTF-8 JSON"
+		return 1
+	fi
+	return 0
+}
+
+# golden_diff TREE MODE: compare (or with UPDATE_GOLDEN=1 rewrite) the golden file.
+golden_diff() {
+	local want=$golden/$1.$2
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$tmp/out" "$want"
+		echo "updated ${want#"$src"/}"
+	elif ! diff -u --label "expected $1.$2" --label actual "$want" "$tmp/out"; then
+		echo "FAIL: $1 ($2) differs from its golden file"
+		return 1
+	fi
+	return 0
+}
