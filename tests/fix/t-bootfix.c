@@ -409,6 +409,54 @@ static void test_rename_refused(void)
 	tree_remove();
 }
 
+/* The boot partition is FAT: the same fix, undo and full-disk failure on a loop-mounted vfat
+ * image (skipped where mkfs.vfat or loop devices are missing, e.g. under qemu-user). */
+static void test_fat(void)
+{
+	char cmd[3 * PATH_MAX], buf[4096], fill[PATH_MAX + 32], big[4096];
+	struct fix_plan p;
+	int fd;
+
+	if (system("command -v mkfs.vfat >/dev/null 2>&1")) {
+		fprintf(stderr, "no mkfs.vfat: FAT test not run\n");
+		return;
+	}
+	tree_new();
+	mkdirs("boot/firmware");
+	str_fmt(cmd, sizeof(cmd), "(truncate -s 2M '%s/fat.img' && mkfs.vfat -n BOOT '%s/fat.img' "
+		"&& mount -o loop '%s/fat.img' '%s/boot/firmware') >/dev/null 2>&1", root, root,
+		root, root);
+	if (system(cmd)) {
+		fprintf(stderr, "cannot loop-mount a FAT image: FAT test not run\n");
+		tree_remove();
+		return;
+	}
+	puts_("boot/firmware/config.txt", "arm_64bit=1\n[all]\n");
+	puts_("boot/firmware/cmdline.txt", pi4_line);
+	T_EQ_INT(plan_uas_apply(&p), 0);
+	fix_plan_release(&p);
+	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), pi4_fixed);
+	T_EQ_INT(entries("boot/firmware"), 3);
+	T_EQ_INT(plan_undo_apply(&p), 0);
+	fix_plan_release(&p);
+	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), pi4_line);
+	T_EQ_INT(entries("boot/firmware"), 2);
+	/* full: the fix fails and leaves the partition as it was */
+	memset(big, 'f', sizeof(big));
+	str_fmt(fill, sizeof(fill), "%s/boot/firmware/filler", root);
+	fd = open(fill, O_WRONLY | O_CREAT, 0644);
+	while (fd >= 0 && write(fd, big, sizeof(big)) == (ssize_t)sizeof(big))
+		;
+	close(fd);
+	T_EQ_INT(plan_uas_apply(&p), -ENOSPC);
+	fix_plan_release(&p);
+	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), pi4_line);
+	T_EQ_INT(entries("boot/firmware"), 3);
+	str_fmt(cmd, sizeof(cmd), "%s/boot/firmware", root);
+	umount2(cmd, MNT_DETACH);
+	tree_remove();
+}
+
 int main(void)
 {
 	test_locate();
@@ -422,5 +470,6 @@ int main(void)
 	test_read_only();
 	test_full_disk();
 	test_rename_refused();
+	test_fat();
 	return t_done();
 }

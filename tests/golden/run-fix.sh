@@ -32,7 +32,11 @@ show() { # target path: its bytes, made visible
 }
 
 {
-	step fix uas sda
+	step fix uas sda --now
+	# a dry run writes nothing: not the file, no backup, not the running kernel's list
+	cmp -s "$tmp/cmdline.orig" "$root$boot/cmdline.txt" && echo "dry run: cmdline.txt unchanged"
+	echo "dry run: $(ls -A "$root$boot" | wc -l) files in $boot"
+	show /sys/module/usb_storage/parameters/quirks
 	step fix uas sda --apply --now
 	show "$boot/cmdline.txt"
 	show /sys/module/usb_storage/parameters/quirks
