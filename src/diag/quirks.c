@@ -127,7 +127,7 @@ static bool hex_field(const char **p)
 	return true;
 }
 
-enum quirks_param_problem quirks_value_check(const char *value)
+enum quirks_param_problem diag_quirks_value_check(const char *value)
 {
 	const char *p = value;
 
@@ -149,7 +149,7 @@ enum quirks_param_problem quirks_value_check(const char *value)
 	}
 }
 
-enum quirks_param_problem quirks_cmdline_check(const char *cmdline, char *value, size_t cap)
+enum quirks_param_problem diag_quirks_cmdline_check(const char *cmdline, char *value, size_t cap)
 {
 	const char *p = cmdline;
 	int seen = 0;
@@ -178,7 +178,7 @@ enum quirks_param_problem quirks_cmdline_check(const char *cmdline, char *value,
 		v[n] = '\0';
 		if (value)
 			str_copy(value, cap, v);
-		last = quirks_value_check(v);
+		last = diag_quirks_value_check(v);
 	}
 	if (last != QP_OK)
 		return last;

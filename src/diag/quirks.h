@@ -51,8 +51,8 @@ enum quirks_param_problem {
 
 /* Check a kernel command line for its usb-storage.quirks parameter(s). value (may be NULL)
  * gets the last value, at most cap bytes. */
-enum quirks_param_problem quirks_cmdline_check(const char *cmdline, char *value, size_t cap);
+enum quirks_param_problem diag_quirks_cmdline_check(const char *cmdline, char *value, size_t cap);
 /* Check one quirks value ("152d:0578:u,174c:55aa:u"). */
-enum quirks_param_problem quirks_value_check(const char *value);
+enum quirks_param_problem diag_quirks_value_check(const char *value);
 
 #endif

@@ -395,7 +395,7 @@ void rule_quirks_param_invalid(struct rule_ctx *ctx)
 		finding_evidence_cat(f, &ctx->log->sys->cat[CAT_QUIRKS]);
 	}
 	if (inv && inv->cmdline) {
-		int p = quirks_cmdline_check(inv->cmdline, value, sizeof(value));
+		int p = diag_quirks_cmdline_check(inv->cmdline, value, sizeof(value));
 
 		if (p) {
 			problem = p;

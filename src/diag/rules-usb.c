@@ -2,6 +2,7 @@
  * USB 3 devices at USB 2 speed, USB resets and xHCI trouble. */
 #include "diag/rules.h"
 #include "diag/quirks.h"
+#include "fix/quirks.h"
 #include "common/util.h"
 
 static bool behind_hub(const struct diag_subject *s)
@@ -72,10 +73,17 @@ void rule_uas_errors(struct rule_ctx *ctx)
 		if (s->n_ev[EV_UAS_CMD_ERR] || s->n_ev[EV_UAS_DATA_ERR])
 			finding_explain(f, "USB transfer errors (-71 protocol, -75 babble) point to "
 					   "the link as well: try another cable and port.");
+		rule_explain_bridge(f, s);
 		q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
-		if (q && !q->any_pid)
-			finding_explain(f, "%s %s is on %s.", q->vendor, q->product,
-					uas_quirk_status_name(q->status));
+		if (q && !q->any_pid) {
+			char flags[160];
+
+			usfl_decode(q->flags, flags, sizeof(flags));
+			finding_explain(f, "%s is on %s%s%s%s", id, uas_quirk_status_name(q->status),
+					q->flags ? " with " : "", q->flags ? flags : "",
+					q->flags & US_FL_IGNORE_UAS ? "." :
+					", which does not keep it off uas.");
+		}
 		if (behind_hub(s))
 			finding_explain(f, "The drive sits behind a hub (port %s): plug it straight "
 					   "into the board, or use a hub with its own power supply.",
@@ -88,6 +96,39 @@ void rule_uas_errors(struct rule_ctx *ctx)
 					   "effect; these errors are from before it.");
 		finding_evidence_cat(f, c);
 		fix_uas(f, id, true);
+	}
+}
+
+/* A drive on usb-storage whose id the running kernel's quirks list marks 'u'. */
+static void uas_disabled_inventory(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	size_t i;
+
+	for (i = 0; inv && inv->quirks_param && i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+		struct usb_id uid = { (uint16_t)d->vid, (uint16_t)d->pid };
+		struct diag_finding *f;
+		char id[16];
+
+		if (!d->has_usb || strcmp(d->driver, "usb-storage") ||
+		    quirks_list_has(inv->quirks_param, strlen(inv->quirks_param), uid,
+				    QUIRKS_FLAG_IGNORE_UAS) <= 0)
+			continue;
+		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+		f = rule_get(ctx, "uas-disabled", DIAG_INFO, d->name, id);
+		if (!f)
+			return;
+		if (!f->title[0]) {
+			finding_title(f, "%s (USB %s): uas is not used, usb-storage is", d->name, id);
+			finding_explain(f, "The running kernel's usb-storage.quirks list gives this "
+					   "device the 'u' flag (IGNORE_UAS), so usb-storage drives "
+					   "it. This is the usual cure for bridges with UAS trouble; it "
+					   "costs some random-I/O speed.");
+		}
+		finding_evidence_fact(f, "usb-storage quirks parameter: %s", inv->quirks_param);
+		finding_evidence_fact(f, "%s: USB %s at port %s, driver usb-storage", d->name, id,
+				      d->usb_port);
 	}
 }
 
@@ -135,6 +176,7 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 		}
 		finding_evidence_cat(f, &s->cat[CAT_UASOFF]);
 	}
+	uas_disabled_inventory(ctx);
 }
 
 /*
@@ -207,6 +249,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		link_slow_text(f, label, s->speed_mbps, s->usb_port);
+		rule_explain_bridge(f, s);
 		finding_evidence_cat(f, &s->cat[CAT_LINK]);
 	}
 	for (i = 0; inv && i < inv->n; i++) {
@@ -256,6 +299,7 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		finding_title(f, "%s: a bridge known for UAS trouble runs on uas", label);
+		rule_explain_bridge(f, s);
 		if (q) {
 			usfl_decode(q->flags, flags, sizeof(flags));
 			finding_explain(f, "%s %s (%s) is on %s%s%s.", q->vendor, q->product, id,

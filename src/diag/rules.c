@@ -3,6 +3,7 @@
 #include <errno.h>
 
 #include "diag/rules.h"
+#include "probe/probe.h"
 #include "common/util.h"
 
 struct diag_finding *rule_get(struct rule_ctx *ctx, const char *id, enum diag_sev sev,
@@ -73,6 +74,16 @@ void rule_subject_label(const struct rule_ctx *ctx, const struct diag_subject *s
 		str_fmt(buf, cap, "%s", s->ctrl);
 	else
 		str_copy(buf, cap, "the system");
+}
+
+void rule_explain_bridge(struct diag_finding *f, const struct diag_subject *s)
+{
+	const char *b = s->has_id ? probe_bridge_name((uint16_t)s->vid, (uint16_t)s->pid) : NULL;
+
+	if (b)
+		finding_explain(f, "The bridge chip is a %s (%04x:%04x).", b, s->vid, s->pid);
+	else if (s->product[0])
+		finding_explain(f, "The device names itself \"%s\".", s->product);
 }
 
 bool rule_undervoltage_seen(const struct rule_ctx *ctx)

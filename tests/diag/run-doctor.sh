@@ -50,6 +50,13 @@ check "tree-usb3-uas-log-resets.txt" 3 --sysroot "$tmp/pi4-jms567-usb3-uas" doct
 	--kmsg tests/diag/klog/seed000-jms567-uas-resets-usb3.log --fail-on error
 check "tree-usb3-quirk-log-quirk.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
 	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log --fail-on warning
+# the system's own log: /dev/kmsg of the tree holds the seed's records (as the kernel gives them)
+mkdir -p "$tmp/pi4-jms567-usb3-uas/dev"
+awk '/^\[/ { ts = $0; sub(/^\[ */, "", ts); sub(/\].*/, "", ts); msg = $0; sub(/^\[[^]]*\] /, "", msg);
+	split(ts, p, "."); printf "6,%d,%d%s,-;%s\n", NR, p[1], p[2], msg }' \
+	tests/diag/klog/seed000-jms567-uas-resets-usb3.log >"$tmp/pi4-jms567-usb3-uas/dev/kmsg"
+check "tree-usb3-uas-dev-kmsg.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" doctor
+check "tree-usb3-uas-dev-kmsg.json" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" --json doctor
 # exit codes and errors
 check "fail-on-info.txt" 3 --sysroot "$tmp/empty" doctor --fail-on info \
 	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log

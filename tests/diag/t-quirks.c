@@ -41,28 +41,28 @@ int main(void)
 		T_CHECK(uas_quirk_table[i].bcd_min <= uas_quirk_table[i].bcd_max);
 	}
 
-	T_EQ_INT(quirks_value_check("152d:0578:u"), QP_OK);
-	T_EQ_INT(quirks_value_check("152d:0578:u,174c:55aa:u"), QP_OK);
-	T_EQ_INT(quirks_value_check("0x2537:0x1066:u"), QP_OK);
-	T_EQ_INT(quirks_value_check("152d:0578"), QP_MALFORMED);
-	T_EQ_INT(quirks_value_check("152d:0578:u,"), QP_MALFORMED);
-	T_EQ_INT(quirks_value_check("152d0578u"), QP_MALFORMED);
-	T_EQ_INT(quirks_value_check(""), QP_MALFORMED);
+	T_EQ_INT(diag_quirks_value_check("152d:0578:u"), QP_OK);
+	T_EQ_INT(diag_quirks_value_check("152d:0578:u,174c:55aa:u"), QP_OK);
+	T_EQ_INT(diag_quirks_value_check("0x2537:0x1066:u"), QP_OK);
+	T_EQ_INT(diag_quirks_value_check("152d:0578"), QP_MALFORMED);
+	T_EQ_INT(diag_quirks_value_check("152d:0578:u,"), QP_MALFORMED);
+	T_EQ_INT(diag_quirks_value_check("152d0578u"), QP_MALFORMED);
+	T_EQ_INT(diag_quirks_value_check(""), QP_MALFORMED);
 	memset(longv, 0, sizeof(longv));
 	for (i = 0; i < 12; i++)
 		str_fmt(longv + strlen(longv), sizeof(longv) - strlen(longv), "%s174c:55%02zx:u",
 			i ? "," : "", i);
 	T_CHECK(strlen(longv) > 127);
-	T_EQ_INT(quirks_value_check(longv), QP_TOO_LONG);
-	T_EQ_INT(quirks_cmdline_check("console=tty1 usb-storage.quirks=152d:0578:u rootwait", v,
+	T_EQ_INT(diag_quirks_value_check(longv), QP_TOO_LONG);
+	T_EQ_INT(diag_quirks_cmdline_check("console=tty1 usb-storage.quirks=152d:0578:u rootwait", v,
 				      sizeof(v)), QP_OK);
 	T_EQ_STR(v, "152d:0578:u");
-	T_EQ_INT(quirks_cmdline_check("usb-storage.quirks=152d:0578:u usb_storage.quirks=174c:55aa:u",
+	T_EQ_INT(diag_quirks_cmdline_check("usb-storage.quirks=152d:0578:u usb_storage.quirks=174c:55aa:u",
 				      v, sizeof(v)), QP_REPEATED);
 	T_EQ_STR(v, "174c:55aa:u");
-	T_EQ_INT(quirks_cmdline_check("usb-storage.quirks=152d:0578: root=/dev/sda2", v, sizeof(v)),
+	T_EQ_INT(diag_quirks_cmdline_check("usb-storage.quirks=152d:0578: root=/dev/sda2", v, sizeof(v)),
 		 QP_MALFORMED);
-	T_EQ_INT(quirks_cmdline_check("console=tty1 root=/dev/mmcblk0p2", v, sizeof(v)), QP_OK);
+	T_EQ_INT(diag_quirks_cmdline_check("console=tty1 root=/dev/mmcblk0p2", v, sizeof(v)), QP_OK);
 	T_EQ_STR(v, "");
 	return t_done();
 }

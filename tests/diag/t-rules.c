@@ -174,6 +174,14 @@ static void test_inventory_rules(void)
 	T_CHECK(f && f->n_evidence == 1 && f->evidence[0].line == 0);
 	T_CHECK(run(NULL, &inv, "root-on-sd") != NULL);
 	T_CHECK(run(NULL, &inv, "uas-known-quirky") != NULL);
+	/* the running kernel's quirks list keeps it off uas */
+	str_copy(devs[1].driver, sizeof(devs[1].driver), "usb-storage");
+	inv.quirks_param = "174c:55aa:u,152d:0578:u";
+	f = run(NULL, &inv, "uas-disabled");
+	T_CHECK(f && f->sev == DIAG_INFO && !strcmp(f->usb_id, "152d:0578"));
+	T_CHECK(!run(NULL, &inv, "uas-known-quirky"));
+	inv.quirks_param = NULL;
+	str_copy(devs[1].driver, sizeof(devs[1].driver), "uas");
 	/* on a board with USB 2 only there is no faster port */
 	inv.fastest_usb_root_mbps = 480;
 	T_CHECK(!run(NULL, &inv, "usb-link-slow"));
