@@ -261,6 +261,9 @@ struct probe_udev_props {
 	/* which key set a field: a better key replaces a worse one, never the other way */
 	unsigned char prio_model, prio_label, prio_uuid, prio_serial;
 	bool any; /* some line was understood */
+	/* the lines come from a captured tree's /dev/NAME file: read them as lsblk's --sysroot
+	 * "file" method does, which takes ID_MODEL and never ID_MODEL_ENC */
+	bool dev_file;
 };
 /* Parse one line into p (lines of both forms are accepted). */
 void probe_udev_parse_line(const char *line, struct probe_udev_props *p);

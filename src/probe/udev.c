@@ -79,7 +79,7 @@ void probe_udev_parse_line(const char *line, struct probe_udev_props *p)
 		set_field(p->uuid, sizeof(p->uuid), &p->prio_uuid, 1, val, false);
 	else if (!strcmp(buf, "ID_PART_ENTRY_UUID"))
 		set_field(p->partuuid, sizeof(p->partuuid), &none, 1, val, false);
-	else if (!strcmp(buf, "ID_MODEL_ENC"))
+	else if (!strcmp(buf, "ID_MODEL_ENC") && !p->dev_file)
 		set_field(p->model, sizeof(p->model), &p->prio_model, 2, val, true);
 	else if (!strcmp(buf, "ID_MODEL"))
 		set_field(p->model, sizeof(p->model), &p->prio_model, 1, val, false);
@@ -108,8 +108,10 @@ static int udev_read_props(struct sysroot *sr, const struct blkdev *d, struct pr
 	ret = sysroot_read(sr, path, buf, UDEV_FILE_MAX);
 	/* a captured tree (util-linux's lsblk tests) keeps the properties in a file at the
 	 * device node's place; on a real system that is a block device and reads -EINVAL */
-	if (ret < 0 && str_fmt(path, sizeof(path), "%s/%s", PATH_DEV, d->kname) == 0)
+	if (ret < 0 && str_fmt(path, sizeof(path), "%s/%s", PATH_DEV, d->kname) == 0) {
 		ret = sysroot_read(sr, path, buf, UDEV_FILE_MAX);
+		p->dev_file = true;
+	}
 	if (ret > 0) {
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			probe_udev_parse_line(line, p);
