@@ -155,6 +155,7 @@ static void print_footer(const struct bench_run *run, FILE *f)
 	struct tm tm;
 	unsigned i;
 
+	fputc('\n', f);
 	for (i = 0; i < run->ntests; i++) {
 		const struct bench_test_result *r = &run->tests[i];
 
@@ -173,7 +174,7 @@ static void print_footer(const struct bench_run *run, FILE *f)
 	size_to_human(run->file_size, size, sizeof(size));
 	gmtime_r(&run->started_at, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	fprintf(f, "\nProfile: %s  Test: %s (x%u) ", run->profile_name, size, run->runs);
+	fprintf(f, "Profile: %s  Test: %s (x%u) ", run->profile_name, size, run->runs);
 	if (run->time_ns)
 		fprintf(f, "[Measure: %.3g s / Interval: %.3g s]", (double)run->time_ns / 1e9,
 			(double)run->interval_ns / 1e9);
@@ -198,7 +199,6 @@ int bench_table_print(const struct bench_run *run, FILE *f)
 	for (i = 0; i < run->ntests; i++)
 		print_series(&run->tests[i], f);
 	print_checks(run, f);
-	fputc('\n', f);
 	print_footer(run, f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -58,5 +58,19 @@ grep_out "in use" err "exclusive open message"
 kill $holder
 wait $holder 2>/dev/null
 
-# nothing was written without --destructive: the image starts with what mkfs wrote
+# a device that fails mid-run: a loop device over a sparse file larger than its tmpfs runs
+# out of space; the write test must end with one clear message and exit 1
+if mkdir -p "$tmp/tiny" && mount -t tmpfs -o size=4m tmpfs "$tmp/tiny"; then
+	cleanups=("losetup -d \$(cat '$tmp/loop2')" "umount '$tmp/tiny'" "${cleanups[@]}")
+	truncate -s 64m "$tmp/tiny/sparse.img"
+	losetup -f --show "$tmp/tiny/sparse.img" >"$tmp/loop2"
+	loop2=$(cat "$tmp/loop2")
+	sb bench "$loop2" --destructive --engine psync --size 64m \
+		--test rw=write,bs=1m,qd=4,time=10s
+	expect_rc 1 "failing device"
+	grep_out "SEQ1M Q4T1 write: Input/output error\|No space left" err "failing device message"
+	check "failing device: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+	losetup -d "$loop2"
+	umount "$tmp/tiny"
+fi
 finish
