@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "probe/probe.h"
+#include "report/list.h"
 
 int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool missing_ok,
 		   struct store **st)
@@ -152,4 +154,61 @@ int cli_read_file(const char *path, size_t cap, char **buf, size_t *len)
 	*buf = b;
 	*len = n;
 	return 0;
+}
+
+/* The whole disk the bench target lives on, as `list` sees it, with the board facts. */
+static void bench_device_facts(struct sysroot *sr, const char *disk, struct json_object **dev,
+			       char *board, size_t bcap, char *kernel, size_t kcap, char *boot,
+			       size_t rcap)
+{
+	struct inventory *inv = NULL;
+	struct blkdev *d;
+
+	*dev = NULL;
+	board[0] = kernel[0] = boot[0] = '\0';
+	if (probe_inventory_load(sr, &inv)) {
+		log_debug("store: no inventory: the run is saved without device facts");
+		return;
+	}
+	str_copy(board, bcap, inv->board.model);
+	str_copy(kernel, kcap, inv->board.kernel);
+	if (inv->root)
+		str_copy(boot, rcap, inv->root->name);
+	d = disk && *disk ? probe_inventory_find(inv, disk) : NULL;
+	if (d)
+		*dev = list_device_to_json(probe_blkdev_whole(d));
+	probe_inventory_free(inv);
+}
+
+int cli_bench_save(struct sysroot *sr, const char *db, struct json_object *bench,
+		   struct json_object *findings, int64_t *id)
+{
+	char board[128], kernel[128], boot[128], why[300];
+	struct json_object *dev = NULL, *disk = NULL, *target = NULL;
+	struct store *st = NULL;
+	struct run *r = NULL;
+	int ret;
+
+	*id = 0;
+	if (json_object_object_get_ex(bench, "target", &target) && target)
+		json_object_object_get_ex(target, "disk", &disk);
+	bench_device_facts(sr, disk ? json_object_get_string(disk) : NULL, &dev, board,
+			   sizeof(board), kernel, sizeof(kernel), boot, sizeof(boot));
+	ret = run_from_bench(bench, dev, board, kernel, boot, &r, why, sizeof(why));
+	json_object_put(dev);
+	if (ret) {
+		log_error("bench: the results were not saved: %s", why);
+		return ret;
+	}
+	if (findings && json_object_deep_copy(findings, &r->findings, NULL) < 0)
+		r->findings = NULL;
+	ret = cli_store_open("bench: the results were not saved", db, STORE_WRITE, false, &st);
+	if (!ret) {
+		ret = store_runs_add(st, &r, 1, id);
+		if (ret)
+			log_error("bench: the results were not saved: %s", store_strerror(st));
+	}
+	store_close(st);
+	run_free(r);
+	return ret;
 }

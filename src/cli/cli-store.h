@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+
 #include "store/store.h"
 
 /*
@@ -18,6 +20,11 @@ int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool m
 /* Print the store's last error for CMD. Returns EXIT_FAIL. */
 int cli_store_error(const char *cmd, struct store *st);
 
+/* The runs named by ids (in that order), or else those matching f, oldest first (f->limit 0:
+ * at most COMPARE_RUNS_MAX). Prints the error; returns an exit code. */
+int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
+		    struct store_filter *f, struct run_list *l);
+
 /* A run id: a positive decimal number. 0 or -EINVAL. */
 int cli_parse_run_id(const char *s, int64_t *id);
 
@@ -27,5 +34,14 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 
 /* Read a whole file ("-" is stdin) of at most cap bytes; the caller frees *buf. */
 int cli_read_file(const char *path, size_t cap, char **buf, size_t *len);
+
+/*
+ * Save a bench document (`bench --json`) with the device facts of its target disk, the board,
+ * the kernel and the root device, and findings (doctor's, may be NULL). Prints one message
+ * when it fails. 0 (*id is the new run) or -errno.
+ */
+struct sysroot;
+int cli_bench_save(struct sysroot *sr, const char *db, struct json_object *bench,
+		   struct json_object *findings, int64_t *id);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "common/log.h"
 #include "report/bench-report.h"
@@ -38,6 +39,10 @@ static void usage(FILE *f)
 		"  --size SIZE      test file size (dd, sustained: how much to write)\n"
 		"  --engine NAME    io_uring, psync or null (default: io_uring where it works)\n"
 		"  --destructive    allow write tests on a named, unused block device\n"
+		"  --db PATH        the result database the run is saved in (default:\n"
+		"                   /var/lib/sbcdisk/results.db as root, else\n"
+		"                   $XDG_DATA_HOME/sbcdisk/results.db)\n"
+		"  --no-save        do not save the run\n"
 		"  -h, --help       this help\n");
 }
 
@@ -71,7 +76,14 @@ static void progress_line(void *arg, const struct bench_progress *p)
 	st->shown = true;
 }
 
-static int parse_opts(int argc, char **argv, struct bench_opts *o, bool *help)
+/* Where the run is kept (cli/cli-store.c does the saving). */
+struct save_opts {
+	const char *db;
+	bool no_save;
+};
+
+static int parse_opts(int argc, char **argv, struct bench_opts *o, struct save_opts *so,
+		      bool *help)
 {
 	static const struct option lopts[] = {
 		{ "profile", required_argument, NULL, 'p' },
@@ -82,6 +94,8 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, bool *help)
 		{ "size", required_argument, NULL, 's' },
 		{ "engine", required_argument, NULL, 'e' },
 		{ "destructive", no_argument, NULL, 'D' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "no-save", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -132,6 +146,12 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, bool *help)
 		case 'D':
 			o->destructive = true;
 			break;
+		case 'd':
+			so->db = optarg;
+			break;
+		case 'N':
+			so->no_save = true;
+			break;
 		case 'h':
 			*help = true;
 			return 0;
@@ -174,17 +194,33 @@ static int print_result(struct cli_ctx *ctx, const struct bench_run *run)
 	return ret;
 }
 
+static void save_result(struct cli_ctx *ctx, const struct bench_run *run, const char *db)
+{
+	struct json_object *doc = bench_result_to_json(run);
+	int64_t id = 0;
+
+	if (!doc) {
+		log_error("bench: the results were not saved: out of memory");
+		return;
+	}
+	if (!cli_bench_save(ctx->sr, db, doc, NULL, &id) && !ctx->quiet)
+		fprintf(stderr, "saved as run %lld (sbcdisk history, compare, report)\n",
+			(long long)id);
+	json_object_put(doc);
+}
+
 int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static struct bench_opts o; /* holds BENCH_MAX_TESTS tests: not on the stack */
 	struct progress_state ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
 	struct bench_run run;
+	struct save_opts so = { 0 };
 	bool help = false;
 	char why[256] = "";
 	int ret, rc = EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
-	ret = parse_opts(argc, argv, &o, &help);
+	ret = parse_opts(argc, argv, &o, &so, &help);
 	if (ret)
 		return ret;
 	if (help) {
@@ -228,6 +264,10 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 		if (print_result(ctx, &run))
 			rc = EXIT_FAIL;
 	}
+	/* A complete run is kept; a store that fails says so once, and the exit stays 0:
+	 * the measurement itself worked and was printed. */
+	if (rc == EXIT_OK && run.ntests && !so.no_save)
+		save_result(ctx, &run, so.db);
 	bench_run_release(&run);
 	return rc;
 }

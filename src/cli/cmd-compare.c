@@ -1,13 +1,138 @@
-/* cmd-compare.c - `sbcdisk compare`: not built yet.
- * Its issue says what it must do. */
+/* cmd-compare.c - `sbcdisk compare RUN RUN ...` (or --device, --last N): stored runs side by
+ * side, tests as rows, runs as columns, each with its ratio to the first run. */
+#include <getopt.h>
 #include <stdio.h>
 
+#include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "common/log.h"
+#include "common/util.h"
+#include "report/compare.h"
+#include "report/json.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: sbcdisk compare [options] [RUN ...]\n"
+		   "\nStored runs side by side: tests as rows, runs as columns, with the ratio of\n"
+		   "each value to the first run's. RUN is an id from 'sbcdisk history'.\n"
+		   "\nOptions:\n"
+		   "  --db PATH        the result database\n"
+		   "  --device TEXT    the runs of devices whose name, model, serial or VID:PID\n"
+		   "                   has TEXT (oldest first)\n"
+		   "  -n, --last N     the newest N runs (with --device: of that device), oldest\n"
+		   "                   first; at most %d\n"
+		   "  --json           the table as JSON\n"
+		   "  -h, --help       this help\n",
+		COMPARE_RUNS_MAX);
+}
+
+/* Runs named by id, or chosen by filter (then oldest first, so the baseline is the first). */
+int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
+		    struct store_filter *f, struct run_list *l)
+{
+	int64_t id[COMPARE_RUNS_MAX];
+	int i, ret;
+
+	if (nids > 0) {
+		if (nids > COMPARE_RUNS_MAX)
+			return cli_usage_error(cmd, "at most %d runs", COMPARE_RUNS_MAX);
+		for (i = 0; i < nids; i++)
+			if (cli_parse_run_id(ids[i], &id[i]))
+				return cli_usage_error(cmd, "'%s' is not a run id", ids[i]);
+		ret = store_runs_get(st, id, (size_t)nids, l);
+	} else {
+		if (!f->limit)
+			f->limit = COMPARE_RUNS_MAX;
+		ret = store_runs_query(st, f, l);
+		for (i = 0; !ret && i < (int)l->n / 2; i++) {
+			struct run *t = l->runs[i];
+
+			l->runs[i] = l->runs[l->n - 1 - i];
+			l->runs[l->n - 1 - i] = t;
+		}
+	}
+	if (ret)
+		return cli_store_error(cmd, st);
+	return EXIT_OK;
+}
+
+enum { OPT_DB = 256, OPT_DEVICE, OPT_JSON };
 
 int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 {
-	(void)ctx;
-	(void)argc;
-	fprintf(stderr, "sbcdisk: %s: not implemented yet\n", argv[0]);
-	return EXIT_FAIL;
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "last", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct store_filter f = { 0 };
+	struct run_list l = { 0 };
+	struct store *st = NULL;
+	struct compare *cmp = NULL;
+	const char *db = NULL;
+	bool json = ctx->json;
+	uint64_t n;
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_DEVICE:
+			f.device = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &n) || n == 0 || n > COMPARE_RUNS_MAX)
+				return cli_usage_error("compare", "'--last %s': a count from 1 to %d",
+						       optarg, COMPARE_RUNS_MAX);
+			f.limit = (size_t)n;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc && !f.device && !f.limit)
+		return cli_usage_error("compare", "name runs, or use --device or --last");
+	if (optind < argc && (f.device || f.limit))
+		return cli_usage_error("compare", "run ids exclude --device and --last");
+	if (cli_store_open("compare", db, STORE_READ, false, &st))
+		return EXIT_FAIL;
+	ret = cli_select_runs("compare", st, argv + optind, argc - optind, &f, &l);
+	if (ret)
+		goto out;
+	if (!l.n) {
+		log_error("compare: no stored run matches");
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	cmp = malloc(sizeof(*cmp));
+	if (!cmp || compare_build(&l, cmp)) {
+		log_error("compare: out of memory");
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (json) {
+		struct json_object *o = compare_to_json(cmp);
+
+		ret = json_print(o, stdout) ? EXIT_FAIL : EXIT_OK;
+		json_object_put(o);
+	} else {
+		ret = compare_print(stdout, cmp) ? EXIT_FAIL : EXIT_OK;
+	}
+out:
+	free(cmp);
+	run_list_release(&l);
+	store_close(st);
+	return ret;
 }

@@ -1,0 +1,256 @@
+/* compare.c - the table the seed authors typed by hand: tests as rows, runs as columns, and
+ * how many times faster or slower each run is than the first. */
+#include <math.h>
+
+#include "common/util.h"
+#include "report/compare.h"
+#include "report/json.h"
+#include "store/verdict.h"
+
+/* CrystalDiskMark's order (default and NVMe sets); other tests follow as they appear. */
+static const char *const known_order[] = {
+	"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q32T1", "RND4K Q1T1",
+};
+
+static int order_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known_order); i++)
+		if (!strcmp(name, known_order[i]))
+			return (int)i;
+	return (int)ARRAY_SIZE(known_order);
+}
+
+static struct compare_row *row_get(struct compare *c, const struct run_test *t)
+{
+	const char *dir = run_test_dir(t);
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].test, t->name) && !strcmp(c->rows[i].dir, dir))
+			return &c->rows[i];
+	if (c->nrows == ARRAY_SIZE(c->rows))
+		return NULL;
+	i = c->nrows++;
+	memset(&c->rows[i], 0, sizeof(c->rows[i]));
+	str_copy(c->rows[i].test, sizeof(c->rows[i].test), t->name);
+	str_copy(c->rows[i].dir, sizeof(c->rows[i].dir), dir);
+	c->rows[i].iops = isfinite(t->block_bytes) && t->block_bytes <= 65536;
+	for (size_t k = 0; k < COMPARE_RUNS_MAX; k++)
+		c->rows[i].value[k] = c->rows[i].ratio[k] = NAN;
+	return &c->rows[i];
+}
+
+int compare_build(const struct run_list *l, struct compare *c)
+{
+	struct compare_row tmp[ARRAY_SIZE(c->rows)];
+	size_t i, k, j;
+	int rank, pass;
+
+	memset(c, 0, sizeof(*c));
+	if (l->n > COMPARE_RUNS_MAX)
+		return -E2BIG;
+	c->nruns = l->n;
+	for (i = 0; i < l->n; i++) {
+		const struct run *r = l->runs[i];
+
+		c->runs[i] = r;
+		for (k = 0; k < r->ntests; k++) {
+			const struct run_test *t = &r->tests[k];
+			struct compare_row *row = row_get(c, t);
+			double v;
+
+			if (!row || isfinite(row->value[i]))
+				continue; /* a repeated test: the first one counts */
+			v = row->iops ? run_test_iops(t) : t->bw / 1e6;
+			row->value[i] = v;
+		}
+	}
+	/* the known tests by rank, read before write; the others after, as they came */
+	j = 0;
+	for (rank = 0; rank <= (int)ARRAY_SIZE(known_order); rank++)
+		for (pass = 0; pass < 2; pass++)
+			for (i = 0; i < c->nrows; i++)
+				if (order_of(c->rows[i].test) == rank &&
+				    (rank == (int)ARRAY_SIZE(known_order) ?
+					     pass == 0 :
+					     !strcmp(c->rows[i].dir, "read") == (pass == 0)))
+					tmp[j++] = c->rows[i];
+	memcpy(c->rows, tmp, j * sizeof(tmp[0]));
+	for (i = 0; i < c->nrows; i++)
+		for (k = 0; k < c->nruns; k++)
+			if (c->rows[i].value[0] > 0 && isfinite(c->rows[i].value[k]))
+				c->rows[i].ratio[k] = c->rows[i].value[k] / c->rows[i].value[0];
+	return 0;
+}
+
+const char *compare_unit(const struct compare_row *row)
+{
+	return row->iops ? "IOPS" : "MB/s";
+}
+
+#define LABEL_W 26
+#define COL_W   20
+
+/* s cut to w characters (UTF-8 aware), padded; control bytes were sanitized before. */
+static void put_cell(FILE *f, const char *s, size_t w, bool right)
+{
+	size_t chars = 0, bytes = 0, i;
+
+	for (i = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (chars == w)
+			break;
+		chars++;
+		bytes = i + 1;
+		while (((unsigned char)s[bytes] & 0xc0) == 0x80)
+			bytes++;
+	}
+	if (right)
+		fprintf(f, "%*s", (int)(w - chars), "");
+	fwrite(s, 1, bytes, f);
+	if (!right)
+		fprintf(f, "%*s", (int)(w - chars), "");
+}
+
+static void fmt_value(char *buf, size_t cap, double v, bool iops)
+{
+	if (!isfinite(v))
+		str_copy(buf, cap, "-");
+	else if (iops || v >= 1000)
+		str_fmt(buf, cap, "%.0f", v);
+	else if (v >= 100)
+		str_fmt(buf, cap, "%.1f", v);
+	else
+		str_fmt(buf, cap, "%.2f", v);
+}
+
+static void header_line(FILE *f, const struct compare *c, int what)
+{
+	char buf[300];
+	size_t k;
+
+	put_cell(f, "", LABEL_W, false);
+	for (k = 0; k < c->nruns; k++) {
+		const struct run *r = c->runs[k];
+
+		switch (what) {
+		case 0:
+			str_fmt(buf, sizeof(buf), "#%lld", (long long)r->id);
+			break;
+		case 1:
+			run_device_label(r, buf, sizeof(buf));
+			str_sanitize(buf);
+			break;
+		case 2:
+			str_fmt(buf, sizeof(buf), "%.10s %s", r->started_at, r->profile);
+			break;
+		default:
+			str_copy(buf, sizeof(buf), *r->board ? r->board : "-");
+			break;
+		}
+		fputs("  ", f);
+		put_cell(f, buf, COL_W, false);
+	}
+	fputc('\n', f);
+}
+
+int compare_print(FILE *f, const struct compare *c)
+{
+	char label[100], cell[64], num[32];
+	size_t i, k;
+
+	for (i = 0; i < 4; i++)
+		header_line(f, c, (int)i);
+	for (i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		str_fmt(label, sizeof(label), "%s %s %s", row->test, row->dir, compare_unit(row));
+		put_cell(f, label, LABEL_W, false);
+		for (k = 0; k < c->nruns; k++) {
+			fmt_value(num, sizeof(num), row->value[k], row->iops);
+			if (k > 0 && isfinite(row->ratio[k]))
+				str_fmt(cell, sizeof(cell), "%s %7.2fx", num, row->ratio[k]);
+			else
+				str_fmt(cell, sizeof(cell), "%s %8s", num, "");
+			fputs("  ", f);
+			put_cell(f, cell, COL_W, true);
+		}
+		fputc('\n', f);
+	}
+	put_cell(f, "boot-drive score", LABEL_W, false);
+	for (k = 0; k < c->nruns; k++) {
+		double s = verdict_score(c->runs[k]), s0 = verdict_score(c->runs[0]);
+
+		fmt_value(num, sizeof(num), s, true);
+		if (k > 0 && isfinite(s) && isfinite(s0) && s0 > 0)
+			str_fmt(cell, sizeof(cell), "%s %7.2fx", num, s / s0);
+		else
+			str_fmt(cell, sizeof(cell), "%s %8s", num, "");
+		fputs("  ", f);
+		put_cell(f, cell, COL_W, true);
+	}
+	fputs("\n\n", f);
+	for (k = 0; k < c->nruns; k++) {
+		struct verdict v;
+		char app[200];
+
+		if (verdict_run(c->runs[k], &v))
+			str_copy(v.text, sizeof(v.text), "no figure to judge");
+		fprintf(f, "#%lld: %s", (long long)c->runs[k]->id, v.text);
+		if (!verdict_app_class(c->runs[k], app, sizeof(app)))
+			fprintf(f, "; %s", app);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+struct json_object *compare_to_json(const struct compare *c)
+{
+	struct json_object *o = json_object_new_object(), *runs = json_object_new_array();
+	struct json_object *rows = json_object_new_array();
+	char label[200];
+	size_t i, k;
+
+	json_add_i64(o, "schema", true, 1);
+	for (k = 0; k < c->nruns; k++) {
+		const struct run *r = c->runs[k];
+		struct json_object *ro = json_object_new_object();
+		struct verdict v;
+		double s = verdict_score(r);
+
+		json_add_i64(ro, "id", true, r->id);
+		json_add_str(ro, "started_at", r->started_at);
+		json_add_str(ro, "profile", r->profile);
+		json_add_str(ro, "board", *r->board ? r->board : NULL);
+		json_add_str(ro, "device", run_device_label(r, label, sizeof(label)));
+		json_add_double(ro, "score", isfinite(s), round(s * 10) / 10);
+		json_add_str(ro, "verdict", verdict_run(r, &v) ? NULL : v.text);
+		json_object_array_add(runs, ro);
+	}
+	for (i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		struct json_object *ro = json_object_new_object();
+		struct json_object *vals = json_object_new_array(), *ratios = json_object_new_array();
+
+		json_add_str(ro, "test", row->test);
+		json_add_str(ro, "rw", row->dir);
+		json_add_str(ro, "unit", row->iops ? "iops" : "mb_per_s");
+		for (k = 0; k < c->nruns; k++) {
+			double v = row->value[k], q = row->ratio[k];
+
+			json_object_array_add(vals, isfinite(v) ?
+						json_object_new_double(round(v * 1000) / 1000) : NULL);
+			json_object_array_add(ratios, isfinite(q) ?
+						json_object_new_double(round(q * 1000) / 1000) : NULL);
+		}
+		json_object_object_add(ro, "values", vals);
+		json_object_object_add(ro, "ratios", ratios);
+		json_object_array_add(rows, ro);
+	}
+	json_object_object_add(o, "runs", runs);
+	json_object_object_add(o, "rows", rows);
+	return o;
+}
