@@ -78,7 +78,7 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DB:
 			db = optarg;

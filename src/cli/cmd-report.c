@@ -1,13 +1,115 @@
-/* cmd-report.c - `sbcdisk report`: not built yet.
- * Its issue says what it must do. */
+/* cmd-report.c - `sbcdisk report [RUN ...] -o report.html`: stored runs as one self-contained
+ * HTML page (inline CSS and SVG charts, no script, nothing fetched). */
+#include <getopt.h>
 #include <stdio.h>
+#include <time.h>
 
+#include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "common/log.h"
+#include "common/util.h"
+#include "report/compare.h"
+#include "report/html.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: sbcdisk report [options] [RUN ...]\n"
+		   "\nStored runs as one HTML file: a panel per run, charts comparing them test by\n"
+		   "test, latencies, how each drive was attached, doctor findings and verdicts.\n"
+		   "With no RUN: the newest %d runs (or those of --device / --last).\n"
+		   "\nOptions:\n"
+		   "  -o, --output FILE  write the page to FILE ('-' for stdout, the default)\n"
+		   "  --db PATH          the result database\n"
+		   "  --device TEXT      runs of devices whose name, model, serial or VID:PID has TEXT\n"
+		   "  -n, --last N       the newest N runs (at most %d)\n"
+		   "  -h, --help         this help\n"
+		   "\nThe time shown in the page is SOURCE_DATE_EPOCH when it is set.\n",
+		COMPARE_RUNS_MAX, COMPARE_RUNS_MAX);
+}
+
+struct page {
+	const struct run_list *runs;
+	struct html_opts opts;
+};
+
+static int write_page(FILE *f, void *arg)
+{
+	struct page *p = arg;
+
+	return html_report_write(f, p->runs, &p->opts);
+}
+
+enum { OPT_DB = 256, OPT_DEVICE };
 
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
-	(void)ctx;
-	(void)argc;
-	fprintf(stderr, "sbcdisk: %s: not implemented yet\n", argv[0]);
-	return EXIT_FAIL;
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "last", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *out = "-", *epoch = getenv("SOURCE_DATE_EPOCH");
+	struct store_filter f = { 0 };
+	struct run_list l = { 0 };
+	struct store *st = NULL;
+	struct page page = { .runs = &l };
+	uint64_t n;
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_DEVICE:
+			f.device = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &n) || n == 0 || n > COMPARE_RUNS_MAX)
+				return cli_usage_error("report", "'--last %s': a count from 1 to %d",
+						       optarg, COMPARE_RUNS_MAX);
+			f.limit = (size_t)n;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc && (f.device || f.limit))
+		return cli_usage_error("report", "run ids exclude --device and --last");
+	page.opts.generated_at = time(NULL);
+	if (epoch && parse_u64(epoch, &n) == 0)
+		page.opts.generated_at = (time_t)n;
+	if (cli_store_open("report", db, STORE_READ, false, &st))
+		return EXIT_FAIL;
+	ret = cli_select_runs("report", st, argv + optind, argc - optind, &f, &l);
+	if (ret)
+		goto out;
+	if (!l.n) {
+		log_error("report: no stored run matches");
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	ret = cli_write_file(out, write_page, &page);
+	if (ret) {
+		log_error("report: cannot write '%s': %s", out, strerror(-ret));
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (strcmp(out, "-") && !ctx->quiet)
+		fprintf(stderr, "wrote %s (%zu run%s)\n", out, l.n, l.n == 1 ? "" : "s");
+	ret = EXIT_OK;
+out:
+	run_list_release(&l);
+	store_close(st);
+	return ret;
 }

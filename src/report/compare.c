@@ -90,11 +90,12 @@ const char *compare_unit(const struct compare_row *row)
 	return row->iops ? "IOPS" : "MB/s";
 }
 
-#define LABEL_W 26
+#define LABEL_W 30
 #define COL_W   20
 
-/* s cut to w characters (UTF-8 aware), padded; control bytes were sanitized before. */
-static void put_cell(FILE *f, const char *s, size_t w, bool right)
+/* s cut to w characters (UTF-8 aware), padded (not at the end of a line, when !right and
+ * last); control bytes were sanitized before. */
+static void put_cell_ex(FILE *f, const char *s, size_t w, bool right, bool last)
 {
 	size_t chars = 0, bytes = 0, i;
 
@@ -111,8 +112,13 @@ static void put_cell(FILE *f, const char *s, size_t w, bool right)
 	if (right)
 		fprintf(f, "%*s", (int)(w - chars), "");
 	fwrite(s, 1, bytes, f);
-	if (!right)
+	if (!right && !last)
 		fprintf(f, "%*s", (int)(w - chars), "");
+}
+
+static void put_cell(FILE *f, const char *s, size_t w, bool right)
+{
+	put_cell_ex(f, s, w, right, false);
 }
 
 static void fmt_value(char *buf, size_t cap, double v, bool iops)
@@ -152,7 +158,7 @@ static void header_line(FILE *f, const struct compare *c, int what)
 			break;
 		}
 		fputs("  ", f);
-		put_cell(f, buf, COL_W, false);
+		put_cell_ex(f, buf, COL_W, false, k + 1 == c->nruns);
 	}
 	fputc('\n', f);
 }
@@ -174,7 +180,8 @@ int compare_print(FILE *f, const struct compare *c)
 			if (k > 0 && isfinite(row->ratio[k]))
 				str_fmt(cell, sizeof(cell), "%s %7.2fx", num, row->ratio[k]);
 			else
-				str_fmt(cell, sizeof(cell), "%s %8s", num, "");
+				str_fmt(cell, sizeof(cell), "%s%s", num,
+					k + 1 == c->nruns ? "" : "         ");
 			fputs("  ", f);
 			put_cell(f, cell, COL_W, true);
 		}
@@ -188,7 +195,8 @@ int compare_print(FILE *f, const struct compare *c)
 		if (k > 0 && isfinite(s) && isfinite(s0) && s0 > 0)
 			str_fmt(cell, sizeof(cell), "%s %7.2fx", num, s / s0);
 		else
-			str_fmt(cell, sizeof(cell), "%s %8s", num, "");
+			str_fmt(cell, sizeof(cell), "%s%s", num,
+				k + 1 == c->nruns ? "" : "         ");
 		fputs("  ", f);
 		put_cell(f, cell, COL_W, true);
 	}

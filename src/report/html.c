@@ -1,0 +1,472 @@
+/* html.c - the HTML report page: summary, a CrystalDiskMark-like panel per run with its
+ * latencies, attachment facts, doctor findings and verdicts, then charts comparing the runs. */
+#include <math.h>
+
+#include "common/util.h"
+#include "report/html-int.h"
+#include "report/html.h"
+#include "store/verdict.h"
+
+#ifndef SBCDISK_VERSION
+#define SBCDISK_VERSION "0"
+#endif
+
+void html_esc(FILE *f, const char *s)
+{
+	char *copy;
+	const char *p;
+
+	if (!s)
+		return;
+	copy = strdup(s);
+	if (!copy) {
+		fputc('?', f);
+		return;
+	}
+	str_sanitize(copy); /* invalid UTF-8 and control bytes become '?' */
+	for (p = copy; *p; p++) {
+		switch (*p) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*p, f);
+		}
+	}
+	free(copy);
+}
+
+void html_num(char *buf, size_t cap, double v, bool integer)
+{
+	if (!isfinite(v))
+		str_copy(buf, cap, "-");
+	else if (integer || v >= 1000)
+		str_fmt(buf, cap, "%.0f", v);
+	else if (v >= 100)
+		str_fmt(buf, cap, "%.1f", v);
+	else
+		str_fmt(buf, cap, "%.2f", v);
+}
+
+static const char css[] =
+	":root{--ink:#1d2530;--muted:#5d6b7a;--line:#d8dee6;--bg:#f4f6f9;--card:#fff;"
+	"--link:#2f6fb0;--device:#3a9a5b;--problem:#c0392b;--unknown:#8a96a3}"
+	"*{box-sizing:border-box}"
+	"body{margin:0;background:var(--bg);color:var(--ink);"
+	"font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans',sans-serif}"
+	"main{max-width:1100px;margin:0 auto;padding:24px}"
+	"header.page{background:#1d2530;color:#fff;padding:20px 24px}"
+	"header.page h1{margin:0;font-size:22px;font-weight:600}"
+	"header.page p{margin:4px 0 0;color:#b8c4d0}"
+	"h2{font-size:18px;margin:28px 0 10px}"
+	"h3{font-size:15px;margin:16px 0 6px}"
+	"section.card{background:var(--card);border:1px solid var(--line);border-radius:8px;"
+	"padding:16px 20px;margin:0 0 18px}"
+	"table{border-collapse:collapse;width:100%}"
+	"th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);"
+	"vertical-align:top}"
+	"th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;"
+	"letter-spacing:.03em}"
+	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
+	".badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;"
+	"color:#fff;background:var(--unknown)}"
+	".badge.lim-link{background:var(--link)}.badge.lim-device{background:var(--device)}"
+	".badge.lim-problem{background:var(--problem)}"
+	".scorebar{background:#e6ebf1;border-radius:4px;height:8px;width:120px;"
+	"display:inline-block;vertical-align:middle;margin-left:6px}"
+	".scorebar span{display:block;height:8px;border-radius:4px;background:#3a9a5b}"
+	".run-head{display:flex;justify-content:space-between;gap:16px;flex-wrap:wrap}"
+	".run-head h2{margin:0}"
+	".run-head .score{text-align:right}"
+	".run-head .score b{font-size:28px;display:block;line-height:1}"
+	".meta{color:var(--muted);margin:4px 0 10px}"
+	".cdm{display:grid;grid-template-columns:110px 1fr 1fr;gap:6px;max-width:560px;"
+	"margin:12px 0}"
+	".cdm .h{font-size:12px;color:var(--muted);text-align:center;font-weight:600}"
+	".cdm .name{background:#3a9a5b;color:#fff;border-radius:6px;padding:8px;"
+	"font-weight:600;text-align:center;line-height:1.2}"
+	".cdm .val{background:#f7f9fb;border:2px solid var(--line);border-radius:6px;"
+	"padding:6px 10px;text-align:right}"
+	".cdm .val b{font-size:24px;font-variant-numeric:tabular-nums;display:block}"
+	".cdm .val small{color:var(--muted)}"
+	".cdm .val.lim-link{border-color:var(--link)}"
+	".cdm .val.lim-problem{border-color:var(--problem);background:#fdf1ef}"
+	".cdm .val.lim-device{border-color:#b9dcc5}"
+	"dl.facts{display:grid;grid-template-columns:200px 1fr;gap:2px 12px;margin:6px 0}"
+	"dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-word}"
+	"ul.findings{margin:6px 0;padding-left:20px}"
+	".sev-error{color:var(--problem);font-weight:600}.sev-warning{color:#b9770e;"
+	"font-weight:600}"
+	".chart-box{margin:0 0 14px;background:var(--card);border:1px solid var(--line);"
+	"border-radius:8px;padding:10px 14px;break-inside:avoid}"
+	".chart-box figcaption{font-weight:600;margin-bottom:4px}"
+	".chart-box .dir,.chart-box .unit{color:var(--muted);font-weight:400}"
+	"svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}"
+	"svg.chart text.label{text-anchor:end;fill:#1d2530}"
+	"svg.chart text.value{fill:#1d2530;font-variant-numeric:tabular-nums}"
+	"svg.chart text.none{fill:#8a96a3;font-style:italic}"
+	"svg.chart .ratio{fill:#5d6b7a}"
+	"svg.chart line.ceiling{stroke:#c0392b;stroke-width:2;stroke-dasharray:4 3}"
+	".legend{color:var(--muted);font-size:13px}"
+	"footer{color:var(--muted);font-size:12px;margin:30px 0}"
+	"@media print{body{background:#fff;font-size:11px}main{max-width:none;padding:0}"
+	"header.page{background:#fff;color:#000;border-bottom:2px solid #000;padding:0 0 8px}"
+	"header.page p{color:#333}section.card,.chart-box{border-color:#999;"
+	"break-inside:avoid}.badge{border:1px solid #000;color:#000;background:#fff!important}"
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}"
+	"@page{size:A4;margin:12mm}";
+
+static const char *limit_class(enum verdict_limit l)
+{
+	static const char *const names[] = { "lim-unknown", "lim-link", "lim-device",
+					     "lim-problem" };
+
+	return names[l];
+}
+
+static void badge(FILE *f, const struct verdict *v)
+{
+	fprintf(f, "<span class=\"badge %s\">", limit_class(v->limit));
+	html_esc(f, v->text);
+	fputs("</span>", f);
+}
+
+static void summary_write(FILE *f, const struct run_list *l)
+{
+	double best = 0;
+	char num[32], attach[256], label[160];
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (isfinite(verdict_score(l->runs[i])))
+			best = fmax(best, verdict_score(l->runs[i]));
+	fputs("<section class=\"card\"><h2 style=\"margin-top:0\">Runs</h2><table><thead><tr>"
+	      "<th>Run</th><th>Started</th><th>Board</th><th>Device</th><th>Attachment</th>"
+	      "<th>Profile</th><th class=\"num\">Boot-drive score</th><th>Verdict</th></tr>"
+	      "</thead><tbody>\n",
+	      f);
+	for (i = 0; i < l->n; i++) {
+		const struct run *r = l->runs[i];
+		double s = verdict_score(r);
+		struct verdict v;
+
+		if (verdict_run(r, &v)) {
+			v.limit = VERDICT_UNKNOWN;
+			str_copy(v.text, sizeof(v.text), "no figure to judge");
+		}
+		run_attach_summary(r, attach, sizeof(attach));
+		fprintf(f, "<tr><td><a href=\"#run-%lld\">#%lld</a></td><td>%.10s</td><td>",
+			(long long)r->id, (long long)r->id, r->started_at);
+		html_esc(f, *r->board ? r->board : "-");
+		fputs("</td><td>", f);
+		html_esc(f, run_device_label(r, label, sizeof(label)));
+		fputs("</td><td>", f);
+		html_esc(f, attach);
+		fputs("</td><td>", f);
+		html_esc(f, r->profile);
+		html_num(num, sizeof(num), s, true);
+		fprintf(f, "</td><td class=\"num\">%s", num);
+		if (isfinite(s) && best > 0)
+			fprintf(f, "<span class=\"scorebar\"><span style=\"width:%.0f%%\"></span></span>",
+				fmax(2, s / best * 100));
+		fputs("</td><td>", f);
+		badge(f, &v);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table></section>\n", f);
+}
+
+/* The CrystalDiskMark-like panel: tests as rows, read and write as columns. */
+static void panel_write(FILE *f, const struct run *r, const struct compare *c)
+{
+	char num[32], iops[32];
+	size_t i, k;
+
+	fputs("<div class=\"cdm\"><div></div><div class=\"h\">Read MB/s</div>"
+	      "<div class=\"h\">Write MB/s</div>\n",
+	      f);
+	for (i = 0; i < c->nrows; i++) {
+		const char *name = c->rows[i].test, *sp = strchr(name, ' ');
+
+		if (i > 0 && !strcmp(c->rows[i - 1].test, name))
+			continue;
+		fputs("<div class=\"name\">", f);
+		if (sp && !strchr(sp + 1, ' ')) {
+			char head[64];
+
+			str_fmt(head, sizeof(head), "%.*s", (int)(sp - name), name);
+			html_esc(f, head);
+			fputs("<br>", f);
+			html_esc(f, sp + 1);
+		} else {
+			html_esc(f, name);
+		}
+		fputs("</div>", f);
+		for (k = 0; k < 2; k++) {
+			const struct run_test *t = run_test_find(r, name, k ? "write" : "read");
+			struct verdict v = { .limit = VERDICT_UNKNOWN };
+
+			if (!t) {
+				fputs("<div class=\"val\"><b>-</b></div>", f);
+				continue;
+			}
+			verdict_test(r, t, &v);
+			html_num(num, sizeof(num), t->bw / 1e6, false);
+			html_num(iops, sizeof(iops), run_test_iops(t), true);
+			fprintf(f, "<div class=\"val %s\"><b>%s</b><small>%s IOPS</small></div>",
+				limit_class(v.limit), num, iops);
+		}
+		fputc('\n', f);
+	}
+	fputs("</div>\n", f);
+}
+
+static void latency_write(FILE *f, const struct run *r)
+{
+	char a[32], b[32], c[32], d[32], e[32], g[32], cv[32];
+	size_t i;
+
+	fputs("<h3>Latency and what limits each figure</h3><table><thead><tr><th>Test</th>"
+	      "<th>R/W</th><th class=\"num\">MB/s</th><th class=\"num\">mean µs</th>"
+	      "<th class=\"num\">p50</th><th class=\"num\">p90</th><th class=\"num\">p99</th>"
+	      "<th class=\"num\">p99.9</th><th class=\"num\">max</th><th class=\"num\">CV</th>"
+	      "<th>Verdict</th></tr></thead><tbody>\n",
+	      f);
+	for (i = 0; i < r->ntests; i++) {
+		const struct run_test *t = &r->tests[i];
+		struct verdict v = { .limit = VERDICT_UNKNOWN };
+		char mbs[32];
+
+		html_num(mbs, sizeof(mbs), t->bw / 1e6, false);
+		html_num(a, sizeof(a), t->lat_mean_us, false);
+		html_num(b, sizeof(b), t->lat_p50_us, false);
+		html_num(c, sizeof(c), t->lat_p90_us, false);
+		html_num(d, sizeof(d), t->lat_p99_us, false);
+		html_num(e, sizeof(e), t->lat_p999_us, false);
+		html_num(g, sizeof(g), t->lat_max_us, false);
+		if (isfinite(t->bw_cv))
+			str_fmt(cv, sizeof(cv), "%.1f%%", t->bw_cv * 100);
+		else
+			str_copy(cv, sizeof(cv), "-");
+		fputs("<tr><td>", f);
+		html_esc(f, t->name);
+		fputs("</td><td>", f);
+		html_esc(f, t->rw);
+		fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			   "<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s"
+			   "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			   "<td class=\"num\">%s</td><td>",
+			mbs, a, b, c, d, e, g, cv);
+		if (!verdict_test(r, t, &v))
+			badge(f, &v);
+		else
+			fputs(strcasestr(t->name, "cached") ? "memory figure" : "-", f);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void fact(FILE *f, const char *key, const char *value)
+{
+	fputs("<dt>", f);
+	html_esc(f, key);
+	fputs("</dt><dd>", f);
+	html_esc(f, value);
+	fputs("</dd>\n", f);
+}
+
+/* Every known fact of a JSON object, nested objects as "usb vid", arrays joined. */
+static void facts_of(FILE *f, const char *prefix, struct json_object *o, int depth)
+{
+	char key[160], size[32];
+
+	if (!o || depth > 3 || !json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, k, v)
+	{
+		if (!v || !strcmp(k, "children"))
+			continue;
+		str_fmt(key, sizeof(key), "%s%s%s", prefix, *prefix ? " " : "", k);
+		switch (json_object_get_type(v)) {
+		case json_type_object:
+			facts_of(f, key, v, depth + 1);
+			break;
+		case json_type_array: {
+			size_t i, n = json_object_array_length(v);
+
+			for (i = 0; i < n && i < 16; i++) {
+				struct json_object *e = json_object_array_get_idx(v, i);
+				char sub[180];
+
+				str_fmt(sub, sizeof(sub), "%s %zu", key, i + 1);
+				if (json_object_is_type(e, json_type_object))
+					facts_of(f, sub, e, depth + 1);
+				else if (e)
+					fact(f, n > 1 ? sub : key, json_object_get_string(e));
+			}
+			break;
+		}
+		default:
+			if (!strcmp(k, "size_bytes") && json_object_is_type(v, json_type_int)) {
+				size_to_human((uint64_t)json_object_get_int64(v), size, sizeof(size));
+				fact(f, key, size);
+			} else {
+				fact(f, key, json_object_get_string(v));
+			}
+		}
+	}
+}
+
+static void findings_write(FILE *f, const struct run *r)
+{
+	size_t i, n = r->findings ? json_object_array_length(r->findings) : 0;
+
+	fputs("<h3>Doctor findings at the time</h3>", f);
+	if (!r->findings) {
+		fputs("<p class=\"legend\">Not recorded with this run.</p>\n", f);
+		return;
+	}
+	if (!n) {
+		fputs("<p class=\"legend\">None.</p>\n", f);
+		return;
+	}
+	fputs("<ul class=\"findings\">\n", f);
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(r->findings, i), *v;
+		const char *sev = "info", *id = "?", *title = NULL;
+
+		if (json_object_object_get_ex(e, "severity", &v) && v)
+			sev = json_object_get_string(v);
+		if (json_object_object_get_ex(e, "id", &v) && v)
+			id = json_object_get_string(v);
+		if (json_object_object_get_ex(e, "title", &v) && v)
+			title = json_object_get_string(v);
+		fprintf(f, "<li><span class=\"sev-%s\">",
+			!strcmp(sev, "error") ? "error" : !strcmp(sev, "warning") ? "warning" : "info");
+		html_esc(f, sev);
+		fputs("</span> <code>", f);
+		html_esc(f, id);
+		fputs("</code> ", f);
+		html_esc(f, title);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+static int run_write(FILE *f, const struct run *r)
+{
+	struct run_list one = { .runs = (struct run **)&r, .n = 1 };
+	struct compare *c = malloc(sizeof(*c));
+	char num[32], label[160], app[200];
+	struct verdict v;
+	double s = verdict_score(r);
+
+	if (!c)
+		return -ENOMEM;
+	compare_build(&one, c);
+	if (verdict_run(r, &v)) {
+		v.limit = VERDICT_UNKNOWN;
+		str_copy(v.text, sizeof(v.text), "no figure to judge");
+	}
+	fprintf(f, "<section class=\"card run\" id=\"run-%lld\"><div class=\"run-head\"><div>"
+		   "<h2>#%lld ",
+		(long long)r->id, (long long)r->id);
+	html_esc(f, run_device_label(r, label, sizeof(label)));
+	fputs("</h2><div class=\"meta\">", f);
+	html_esc(f, *r->board ? r->board : "board unknown");
+	if (*r->kernel) {
+		fputs(" · kernel ", f);
+		html_esc(f, r->kernel);
+	}
+	fprintf(f, " · %.10s %.5s UTC · profile ", r->started_at, r->started_at + 11);
+	html_esc(f, r->profile);
+	if (*r->engine) {
+		fputs(" · engine ", f);
+		html_esc(f, r->engine);
+	}
+	if (*r->boot_device) {
+		fputs(" · root on ", f);
+		html_esc(f, r->boot_device);
+	}
+	fputs("</div>", f);
+	badge(f, &v);
+	if (!verdict_app_class(r, app, sizeof(app))) {
+		fputs(" <span class=\"badge\">SD ", f);
+		html_esc(f, app);
+		fputs("</span>", f);
+	}
+	html_num(num, sizeof(num), s, true);
+	fprintf(f, "</div><div class=\"score\"><b>%s</b>boot-drive score</div></div>\n", num);
+	panel_write(f, r, c);
+	latency_write(f, r);
+	fputs("<h3>How the drive was attached</h3><dl class=\"facts\">\n", f);
+	if (r->device)
+		facts_of(f, "", r->device, 0);
+	else
+		fact(f, "device", "not recorded");
+	if (r->target)
+		facts_of(f, "target", r->target, 1);
+	if (*r->source)
+		fact(f, "source", r->source);
+	fputs("</dl>\n", f);
+	findings_write(f, r);
+	fputs("</section>\n", f);
+	free(c);
+	return 0;
+}
+
+int html_report_write(FILE *f, const struct run_list *l, const struct html_opts *o)
+{
+	struct compare *c = malloc(sizeof(*c));
+	char when[40];
+	struct tm tm;
+	size_t i;
+	int ret;
+
+	if (!c)
+		return -ENOMEM;
+	ret = compare_build(l, c);
+	if (ret)
+		goto out;
+	gmtime_r(&o->generated_at, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		   "<title>sbcdisk storage report</title>\n<style>%s</style></head><body>\n"
+		   "<header class=\"page\"><h1>Storage report</h1><p>%zu run%s · made by sbcdisk "
+		   "%s on %s</p></header><main>\n",
+		css, l->n, l->n == 1 ? "" : "s", SBCDISK_VERSION, when);
+	summary_write(f, l);
+	fputs("<h2>Test by test</h2><p class=\"legend\">One chart per test, one bar per run; "
+	      "the number in brackets is the ratio to the first run. A dashed red line marks "
+	      "the practical ceiling of a run's link where it is known.</p>\n",
+	      f);
+	html_charts_write(f, c);
+	for (i = 0; i < l->n && !ret; i++)
+		ret = run_write(f, l->runs[i]);
+	fputs("<footer>MB/s = 1,000,000 bytes per second. Verdicts: “limited by the link” when a "
+	      "figure reaches 70 % of the practical ceiling of the USB, PCIe or SD/eMMC link; "
+	      "“far below what the link allows” when a large-block figure stays under 25 % of "
+	      "it on a drive that should be fast, or when doctor found a problem; else “limited "
+	      "by the device”. The boot-drive score is 100 × the weighted geometric mean of "
+	      "the 4 KiB random and sequential figures over the floor of the SD A1 class "
+	      "(1500 read IOPS, 500 write IOPS, 10 MB/s).</footer>\n</main></body></html>\n",
+	      f);
+	if (!ret && ferror(f))
+		ret = -EIO;
+out:
+	free(c);
+	return ret;
+}
