@@ -1,11 +1,14 @@
 #!/bin/bash
 # run-fix.sh - golden test of `sbcdisk fix` on one generated sysroot tree: dry run, --apply
 # with --now, a second run that changes nothing, JSON, undo, and the refusals; the boot file
-# is checked byte for byte after undo. usage: run-fix.sh TREE (UPDATE_GOLDEN=1 rewrites)
+# is checked byte for byte after undo. usage: run-fix.sh TREE [uas|pcie] (UPDATE_GOLDEN=1
+# rewrites); pcie: the Raspberry Pi 5 PCIe generation in config.txt.
 set -u
-tree=${1:?usage: run-fix.sh TREE}
+tree=${1:?usage: run-fix.sh TREE [uas|pcie]}
+scenario=${2:-uas}
 src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
 want=$src/tests/golden/fix/$tree.txt
+[ "$scenario" = pcie ] && want=$src/tests/golden/fix/$tree-pcie.txt
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -31,7 +34,23 @@ show() { # target path: its bytes, made visible
 	echo
 }
 
-{
+pcie_steps() {
+	step fix pcie-gen 2
+	step fix pcie-gen 3
+	cmp -s "$tmp/config.orig" "$root$boot/config.txt" && echo "dry run: config.txt unchanged"
+	step --json fix pcie-gen 3 --apply
+	show "$boot/config.txt" | tail -8
+	step fix pcie-gen 3
+	step fix pcie-gen 2 --apply
+	step fix undo --apply
+	step fix undo --apply
+	step fix undo
+	ls -A "$root$boot" | sed -E 's/sbcdisk-[0-9]{8}-[0-9]{6}(-[2-9])?/sbcdisk-STAMP/g'
+}
+
+if [ "$scenario" = pcie ]; then
+	pcie_steps >"$tmp/actual"
+else {
 	step fix uas sda --now
 	# a dry run writes nothing: not the file, no backup, not the running kernel's list
 	cmp -s "$tmp/cmdline.orig" "$root$boot/cmdline.txt" && echo "dry run: cmdline.txt unchanged"
@@ -56,6 +75,7 @@ show() { # target path: its bytes, made visible
 	step fix undo --now
 	ls -A "$root$boot" | sed -E 's/sbcdisk-[0-9]{8}-[0-9]{6}(-[2-9])?/sbcdisk-STAMP/g'
 } >"$tmp/actual"
+fi
 
 status=0
 # after the undos both files are the originals, byte for byte
@@ -70,7 +90,7 @@ if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 	mkdir -p "$(dirname "$want")"
 	cp "$tmp/actual" "$want"
 	echo "updated ${want#"$src"/}"
-elif ! diff -u --label "expected fix/$tree.txt" --label actual "$want" "$tmp/actual"; then
+elif ! diff -u --label "expected ${want#"$src"/}" --label actual "$want" "$tmp/actual"; then
 	echo "FAIL: $tree differs from its golden file"
 	status=1
 fi
