@@ -38,29 +38,32 @@ struct fix_opts {
 	bool now;
 };
 
-/* Print text indented, wrapped at WRAP_COLS on spaces. */
+/* Print first, then text wrapped at WRAP_COLS on spaces; continuation lines start with
+ * indent. first should end with a space when text is to follow on the same line. */
 static void wrap_print(const char *indent, const char *first, const char *text)
 {
-	size_t col, ilen = strlen(indent), w;
-	const char *p = text, *sp;
+	size_t col = strlen(first), ilen = strlen(indent), w;
+	bool line_start = true; /* nothing of text on this line yet */
+	const char *p = text;
 
 	fputs(first, stdout);
-	col = strlen(first);
 	while (*p) {
 		while (*p == ' ')
 			p++;
-		sp = strchr(p, ' ');
-		w = sp ? (size_t)(sp - p) : strlen(p);
-		if (col > ilen && col + 1 + w > WRAP_COLS) {
+		if (!*p)
+			break;
+		w = strcspn(p, " ");
+		if (!line_start && col + 1 + w > WRAP_COLS) {
 			printf("\n%s", indent);
 			col = ilen;
-		} else if (col > strlen(first) || (col == strlen(first) && p != text)) {
+		} else if (!line_start) {
 			putchar(' ');
 			col++;
 		}
 		fwrite(p, 1, w, stdout);
 		col += w;
 		p += w;
+		line_start = false;
 	}
 	putchar('\n');
 }
@@ -157,7 +160,7 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 	if (now->asked) {
 		putchar('\n');
 		if (!now->ok) {
-			wrap_print("", "Running kernel: not changed:", now->why);
+			wrap_print("", "Running kernel: not changed: ", now->why);
 		} else if (!now->changed) {
 			printf("Running kernel: %s already holds the entry.\n",
 			       PATH_USB_STORAGE_QUIRKS);

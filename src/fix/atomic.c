@@ -101,7 +101,12 @@ int atomic_replace_at(int dirfd, const char *name, const void *data, size_t len,
 		ret = -errno;
 		goto fail;
 	}
-	return dir_sync(dirfd);
+	/* the new contents are in place now: a failing directory fsync must not be reported
+	 * as "unchanged" (the caller would drop the backup), so fall back to syncing the
+	 * whole file system */
+	if (dir_sync(dirfd))
+		syncfs(dirfd);
+	return 0;
 fail:
 	unlinkat(dirfd, tmp, 0);
 	return ret;

@@ -8,7 +8,7 @@
 
 /* Replace dirfd/name (name has no '/') with data. The new file gets mode (and, best effort,
  * uid/gid when they are not -1). 0 or -errno; on any failure name is untouched and the
- * temporary file is gone. */
+ * temporary file is gone. Once the rename is done the result is 0. */
 int atomic_replace_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode,
 		      uid_t uid, gid_t gid);
 

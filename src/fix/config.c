@@ -317,6 +317,9 @@ int config_pcie_gen_set(struct config *cfg, int gen, struct fix_msgs *m, bool *c
 			filter_apply(&f, name);
 			continue;
 		}
+		if (str_starts(t, "include ") || str_starts(t, "include\t"))
+			fix_note(m, "line %zu includes another file ('%s'); a pciex1_gen setting "
+				    "there is not changed, and a later one wins", i + 1, t);
 		if (!pi5_reads(&f) || !dtparam_gen_find(l, &off, &vlen))
 			continue;
 		unconditional = unconditional || pi5_reads(&f) == 2;

@@ -241,7 +241,8 @@ int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *befor
 	ret = quirks_list_add(cur.buf ? cur.buf : "", len, id, QUIRKS_FLAG_IGNORE_UAS, &nv, &res);
 	if (!ret && (str_fmt(before, cap, "%.*s", (int)len, cur.buf ? cur.buf : "") ||
 		     str_copy(after, cap, sbuf_str(&nv))))
-		ret = -E2BIG;
+		ret = fix_refuse(m, -E2BIG, "%s holds %zu characters: not a quirks list the "
+					    "kernel would keep", PATH_USB_STORAGE_QUIRKS, len);
 	if (ret)
 		goto out;
 	if (nv.len > QUIRKS_VALUE_MAX) {

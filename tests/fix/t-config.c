@@ -119,6 +119,16 @@ static void test_replace(void)
 	       "[gpio4=1]\ndtparam=pciex1_gen=3\n[all]\ndtparam=pciex1_gen=3\n", true);
 	/* a commented-out setting is a comment */
 	expect("#dtparam=pciex1_gen=3\n", 3, "#dtparam=pciex1_gen=3\ndtparam=pciex1_gen=3\n", true);
+	/* an include is named in the notes */
+	{
+		struct sbuf out = SBUF_INIT(4096);
+		struct fix_msgs m;
+		bool changed;
+
+		T_EQ_INT(set_gen("include extra.txt\n", 3, &out, &m, &changed), 0);
+		T_CHECK(m.n == 2 && strstr(m.note[0], "includes another file ('include extra.txt')"));
+		sbuf_release(&out);
+	}
 	/* gen 2 is the default: nothing to add */
 	expect(bookworm, 2, bookworm, false);
 }
