@@ -63,12 +63,52 @@ const char *logsum_subject_name(const struct diag_subject *s)
 	return "";
 }
 
+static bool subj_quiet(const struct diag_subject *s)
+{
+	int i;
+
+	for (i = 0; i < CAT__COUNT; i++)
+		if (i != CAT_LINK && i != CAT_UASOFF && s->cat[i].count)
+			return false;
+	return true;
+}
+
+/* Make room in a full table: drop the oldest device that is gone and had no trouble, else
+ * the oldest one without trouble. A long log with many re-plugs keeps what matters. */
+static bool subj_evict(struct diag_log *log)
+{
+	size_t i, k = LOG_SUBJECTS_MAX;
+	int pass;
+
+	for (pass = 0; pass < 2 && k == LOG_SUBJECTS_MAX; pass++)
+		for (i = 0; i < log->n_subj; i++)
+			if (subj_quiet(log->subj[i]) && (pass || log->subj[i]->gone)) {
+				k = i;
+				break;
+			}
+	if (k == LOG_SUBJECTS_MAX)
+		return false;
+	for (i = 0; i < log->n_hosts;) {
+		if (log->hosts[i].s == log->subj[k]) {
+			memmove(&log->hosts[i], &log->hosts[i + 1],
+				(log->n_hosts - i - 1) * sizeof(log->hosts[0]));
+			log->n_hosts--;
+		} else {
+			i++;
+		}
+	}
+	free(log->subj[k]);
+	memmove(&log->subj[k], &log->subj[k + 1], (log->n_subj - k - 1) * sizeof(log->subj[0]));
+	log->n_subj--;
+	return true;
+}
+
 static struct diag_subject *subj_new(struct diag_log *log, enum subj_kind kind,
 				     unsigned long lineno)
 {
 	struct diag_subject *s;
 
-	if (log->n_subj == LOG_SUBJECTS_MAX)
+	if (log->n_subj == LOG_SUBJECTS_MAX && !subj_evict(log))
 		return log->subj[LOG_SUBJECTS_MAX - 1]; /* a hostile log: share the last one */
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -271,7 +311,8 @@ static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag
 	return s;
 }
 
-/* The USB device a "scsi hostN: uas" line is about: the newest one that is no hub. */
+/* The USB device a "scsi hostN: uas" line is about: the newest one that is no hub, has no
+ * SCSI host yet, and is no keyboard-speed device (storage is high-speed or faster). */
 static struct diag_subject *newest_usb(struct diag_log *log)
 {
 	size_t i;
@@ -279,8 +320,9 @@ static struct diag_subject *newest_usb(struct diag_log *log)
 	for (i = log->n_subj; i-- > 0;) {
 		struct diag_subject *s = log->subj[i];
 
-		if (s->kind == SUBJ_USB && !s->gone && !s->is_hub && s->has_id)
-			return s->scsi_host < 0 ? s : NULL;
+		if (s->kind == SUBJ_USB && !s->gone && !s->is_hub && s->has_id &&
+		    s->scsi_host < 0 && (!s->speed_mbps || s->speed_mbps >= 480))
+			return s;
 	}
 	return NULL;
 }
@@ -516,8 +558,25 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		break;
 	}
 	case EV_MMC_BLK:
-		if (ev->ctrl[0])
+		if (ev->ctrl[0]) {
+			size_t i;
+
+			/* errors logged for the host before its disk was named join the disk */
+			for (i = 0; i < log->n_subj; i++) {
+				struct diag_subject *t = log->subj[i];
+
+				if (t != s && t->kind == SUBJ_MMC && !strcmp(t->ctrl, ev->ctrl)) {
+					subj_merge(s, t);
+					if (t->mmc_up && t->mmc_up_line > s->mmc_up_line) {
+						s->mmc_up = true;
+						s->mmc_up_line = t->mmc_up_line;
+						str_copy(s->mmc_mode, sizeof(s->mmc_mode), t->mmc_mode);
+					}
+					t->ctrl[0] = '\0';
+				}
+			}
 			str_copy(s->ctrl, sizeof(s->ctrl), ev->ctrl);
+		}
 		break;
 	case EV_MMC_REMOVED:
 		s->mmc_up = false;

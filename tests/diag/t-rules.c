@@ -149,6 +149,52 @@ static void test_log_rules(void)
 		     NULL, "io-errors"));
 }
 
+static void test_mapping(void)
+{
+	const struct diag_finding *f;
+	char *big = malloc(200 * 200 + 1024);
+	size_t n = 0;
+	int i;
+
+	/* a long log with many re-plugs: the device in trouble keeps its identity */
+	for (i = 0; i < 200; i++)
+		n += (size_t)snprintf(big + n, 300,
+				      "[ %d.0] usb 1-1.%d: new high-speed USB device number %d using "
+				      "xhci_hcd\n[ %d.1] usb 1-1.%d: New USB device found, "
+				      "idVendor=abcd, idProduct=%04x\n[ %d.2] usb 1-1.%d: USB "
+				      "disconnect, device number %d\n", i, i % 7, i, i, i % 7, i, i,
+				      i % 7, i);
+	str_copy(big + n, 1024,
+		 "[ 900.0] usb 2-1: new SuperSpeed USB device number 9 using xhci_hcd\n"
+		 "[ 900.1] usb 2-1: New USB device found, idVendor=152d, idProduct=0578\n"
+		 "[ 900.2] scsi host0: uas\n"
+		 "[ 930.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n");
+	f = run(big, NULL, "uas-errors");
+	T_CHECK(f && !strcmp(f->usb_id, "152d:0578") && !strcmp(f->device, "sda"));
+	free(big);
+
+	/* a keyboard enumerated after the disk does not take its SCSI host */
+	f = run("[ 1.0] usb 1-1.2: new high-speed USB device number 3 using xhci_hcd\n"
+		"[ 1.1] usb 1-1.2: New USB device found, idVendor=152d, idProduct=0578\n"
+		"[ 1.2] usb 1-1.4: new low-speed USB device number 4 using xhci_hcd\n"
+		"[ 1.3] usb 1-1.4: New USB device found, idVendor=046d, idProduct=c31c\n"
+		"[ 1.4] scsi host0: uas\n"
+		"[ 9.0] scsi host0: uas_eh_device_reset_handler start\n", NULL, "uas-errors");
+	T_CHECK(f && !strcmp(f->usb_id, "152d:0578"));
+
+	/* SD init errors on mmc1 before its disk is named: one finding, for mmcblk0 */
+	f = run("[ 1.0] mmc1: error -84 whilst initialising SD card\n"
+		"[ 1.2] mmc1: new ultra high speed DDR50 SDXC card at address aaaa\n"
+		"[ 1.3] mmcblk0: mmc1:aaaa SC64G 59.5 GiB\n", NULL, "mmc-errors");
+	T_CHECK(f && f->sev == DIAG_INFO && !strcmp(f->device, "mmcblk0"));
+	T_EQ_INT(fs.n, 1);
+
+	/* a pasted log in a quote, wrapped by a mail client, with CRLF */
+	f = run("> [ 1524.725084] sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 5\r\n"
+		"> inflight: CMD IN\r\n", NULL, "uas-errors");
+	T_CHECK(f && f->n_evidence == 1 && f->evidence[0].line == 1);
+}
+
 static void test_inventory_rules(void)
 {
 	struct diag_dev devs[3];
@@ -238,6 +284,7 @@ int main(void)
 	size_t i;
 
 	test_log_rules();
+	test_mapping();
 	test_inventory_rules();
 	/* the table has exactly the fixed ids */
 	for (i = 0; (r = diag_rule_get(i)); i++)
