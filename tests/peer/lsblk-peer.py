@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # lsblk-peer.py - `sbcdisk list --json` on util-linux's lsblk test dumps must agree with lsblk's
-# expected outputs on NAME, MAJ:MIN, RM, SIZE, TYPE, MOUNTPOINT(S), MODEL, VENDOR, REV, RO.
+# expected outputs on NAME, MAJ:MIN, RM, SIZE, TYPE, MOUNTPOINT(S), MODEL, VENDOR, REV, RO (and
+# FSTYPE, ROTA, LOG-SEC, PHY-SEC, RA where a sub-test shows them).
 """usage: lsblk-peer.py [DUMP...]   (default: every tests/peer/lsblk/*.tar.xz)
 
 Like util-linux's tests/ts/lsblk/lsblk: each dump is extracted, its *.cols files say which
@@ -18,8 +19,13 @@ import tarfile
 import tempfile
 
 # the columns compared, with how sbcdisk's JSON record renders in lsblk's text form
+# (the issue asks for the first twelve; ROTA, LOG-SEC, PHY-SEC and RA agree as well. SCHED is
+# left out on purpose: a bio-based dm device's queue/scheduler reads a bare "none", which lsblk
+# shows as nothing, as it shows only a bracketed choice, and sbcdisk as "none".)
 CHECKED = ("NAME", "MAJ:MIN", "RM", "RO", "SIZE", "TYPE", "MOUNTPOINT", "MOUNTPOINTS",
-           "MODEL", "VENDOR", "REV", "FSTYPE")
+           "MODEL", "VENDOR", "REV", "FSTYPE", "ROTA", "LOG-SEC", "PHY-SEC", "RA")
+QUEUE = {"LOG-SEC": "logical_block_bytes", "PHY-SEC": "physical_block_bytes",
+         "RA": "read_ahead_kib"}
 
 
 def lsblk_size(n):
@@ -49,9 +55,12 @@ def render(rec, col):
         return rec["name"] or ""
     if col == "MAJ:MIN":
         return rec["maj_min"] or ""
-    if col in ("RM", "RO"):
-        v = rec["removable" if col == "RM" else "read_only"]
+    if col in ("RM", "RO", "ROTA"):
+        v = rec[{"RM": "removable", "RO": "read_only", "ROTA": "rotational"}[col]]
         return "" if v is None else ("1" if v else "0")
+    if col in QUEUE:
+        v = (rec.get("queue") or {}).get(QUEUE[col])
+        return "" if v is None else str(v)
     if col == "SIZE":
         return "" if rec["size_bytes"] is None else lsblk_size(rec["size_bytes"])
     if col == "TYPE":
