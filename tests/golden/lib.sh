@@ -37,8 +37,10 @@ output_check() {
 		return 1
 	fi
 	if [ "$2" = json ] && [ "$rc" -eq 0 ] && ! python3 -c 'import json, sys
-json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/out"; then
-		echo "FAIL: $1 ($2): stdout is not valid UTF-8 JSON"
+try:
+    json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+except ValueError as e:
+    sys.exit("FAIL: stdout is not valid UTF-8 JSON: %s" % e)' "$tmp/out"; then
 		return 1
 	fi
 	return 0

@@ -1,7 +1,8 @@
 #!/bin/bash
 # run-hostile.sh - `sbcdisk list` on a hostile sysroot tree must end on its own (exit 0 or 1,
 # never a signal or a hang), within 20 s, without sanitizer reports, with valid JSON; an
-# unusable root gets exactly one line on stderr, exit 1 and no output. When
+# unusable root gets exactly one line on stderr, exit 1 and no output; words named on
+# "# forbid: WORD" lines of the description must not appear in the output. When
 # tests/golden/list/TREE.{txt,json} exist they are diffed too.
 # usage: run-hostile.sh TREE [unusable]
 set -u
@@ -22,6 +23,13 @@ for mode in txt json; do
 		ok=0
 	fi
 	output_check "$tree" "$mode" || ok=0
+	# "# forbid: WORD" lines of the description: host data a confined reader cannot see
+	while read -r word; do
+		if grep -qF -- "$word" "$tmp/out" "$tmp/err"; then
+			echo "FAIL: $tree ($mode): output shows '$word' (read outside the sysroot?)"
+			ok=0
+		fi
+	done < <(sed -n 's/^# forbid: //p' "$src/tests/sysroots/$tree.desc")
 	if [ -n "$unusable" ]; then
 		lines=$(wc -l <"$tmp/err")
 		if [ "$rc" -ne 1 ] || [ "$lines" -ne 1 ] || [ -s "$tmp/out" ]; then
