@@ -11,7 +11,9 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "cli/doctor-run.h"
 #include "probe/probe.h"
+#include "report/doctor.h"
 #include "report/list.h"
 
 int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool missing_ok,
@@ -157,19 +159,16 @@ int cli_read_file(const char *path, size_t cap, char **buf, size_t *len)
 }
 
 /* The whole disk the bench target lives on, as `list` sees it, with the board facts. */
-static void bench_device_facts(struct sysroot *sr, const char *disk, struct json_object **dev,
-			       char *board, size_t bcap, char *kernel, size_t kcap, char *boot,
-			       size_t rcap)
+static void bench_device_facts(const struct inventory *inv, const char *disk,
+			       struct json_object **dev, char *board, size_t bcap, char *kernel,
+			       size_t kcap, char *boot, size_t rcap)
 {
-	struct inventory *inv = NULL;
 	struct blkdev *d;
 
 	*dev = NULL;
 	board[0] = kernel[0] = boot[0] = '\0';
-	if (probe_inventory_load(sr, &inv)) {
-		log_debug("store: no inventory: the run is saved without device facts");
+	if (!inv)
 		return;
-	}
 	str_copy(board, bcap, inv->board.model);
 	str_copy(kernel, kcap, inv->board.kernel);
 	if (inv->root)
@@ -177,37 +176,41 @@ static void bench_device_facts(struct sysroot *sr, const char *disk, struct json
 	d = disk && *disk ? probe_inventory_find(inv, disk) : NULL;
 	if (d)
 		*dev = list_device_to_json(probe_blkdev_whole(d));
-	probe_inventory_free(inv);
 }
 
-int cli_bench_save(struct sysroot *sr, const char *db, struct json_object *bench,
-		   struct json_object *findings, int64_t *id)
+int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *bench, int64_t *id)
 {
 	char board[128], kernel[128], boot[128], why[300];
 	struct json_object *dev = NULL, *disk = NULL, *target = NULL;
+	struct doctor_run dr;
 	struct store *st = NULL;
 	struct run *r = NULL;
 	int ret;
 
 	*id = 0;
+	/* the doctor's view at the time: the inventory and the findings of the kernel log */
+	if (doctor_run_collect(ctx, "bench", NULL, &dr) != EXIT_OK)
+		log_debug("store: no doctor findings: the run is saved without them");
 	if (json_object_object_get_ex(bench, "target", &target) && target)
 		json_object_object_get_ex(target, "disk", &disk);
-	bench_device_facts(sr, disk ? json_object_get_string(disk) : NULL, &dev, board,
+	bench_device_facts(dr.probe_inv, disk ? json_object_get_string(disk) : NULL, &dev, board,
 			   sizeof(board), kernel, sizeof(kernel), boot, sizeof(boot));
 	ret = run_from_bench(bench, dev, board, kernel, boot, &r, why, sizeof(why));
 	json_object_put(dev);
 	if (ret) {
 		log_error("bench: the results were not saved: %s", why);
-		return ret;
+		goto out;
 	}
-	if (findings && json_object_deep_copy(findings, &r->findings, NULL) < 0)
-		r->findings = NULL;
+	if (dr.probe_inv || dr.log)
+		r->findings = doctor_json_findings(&dr.findings);
 	ret = cli_store_open("bench: the results were not saved", db, STORE_WRITE, false, &st);
 	if (!ret) {
 		ret = store_runs_add(st, &r, 1, id);
 		if (ret)
 			log_error("bench: the results were not saved: %s", store_strerror(st));
 	}
+out:
+	doctor_run_release(&dr);
 	store_close(st);
 	run_free(r);
 	return ret;

@@ -37,11 +37,10 @@ int cli_read_file(const char *path, size_t cap, char **buf, size_t *len);
 
 /*
  * Save a bench document (`bench --json`) with the device facts of its target disk, the board,
- * the kernel and the root device, and findings (doctor's, may be NULL). Prints one message
+ * the kernel, the root device and the doctor's findings at this moment. Prints one message
  * when it fails. 0 (*id is the new run) or -errno.
  */
-struct sysroot;
-int cli_bench_save(struct sysroot *sr, const char *db, struct json_object *bench,
-		   struct json_object *findings, int64_t *id);
+struct cli_ctx;
+int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *bench, int64_t *id);
 
 #endif

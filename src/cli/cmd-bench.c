@@ -203,7 +203,7 @@ static void save_result(struct cli_ctx *ctx, const struct bench_run *run, const 
 		log_error("bench: the results were not saved: out of memory");
 		return;
 	}
-	if (!cli_bench_save(ctx->sr, db, doc, NULL, &id) && !ctx->quiet)
+	if (!cli_bench_save(ctx, db, doc, &id) && !ctx->quiet)
 		fprintf(stderr, "saved as run %lld (sbcdisk history, compare, report)\n",
 			(long long)id);
 	json_object_put(doc);

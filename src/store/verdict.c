@@ -176,7 +176,27 @@ static bool expected_fast(const struct run *r)
 	return model && (strcasestr(model, "SSD") || strcasestr(model, "NVMe"));
 }
 
-/* Id of the first stored doctor finding that is an error or a warning, or NULL. */
+/* A finding about another drive (by name or by USB id) says nothing about this run. */
+static bool finding_is_other(const struct run *r, struct json_object *f)
+{
+	const char *name = run_device_str(r, "name"), *vid = run_device_str(r, "usb.vid");
+	const char *pid = run_device_str(r, "usb.pid");
+	struct json_object *v;
+	char usb_id[16];
+
+	if (json_object_object_get_ex(f, "device", &v) && v && name &&
+	    strncmp(json_object_get_string(v), name, strlen(name)))
+		return true;
+	if (json_object_object_get_ex(f, "usb_id", &v) && v && vid && pid) {
+		str_fmt(usb_id, sizeof(usb_id), "%s:%s", vid, pid);
+		if (strcasecmp(json_object_get_string(v), usb_id))
+			return true;
+	}
+	return false;
+}
+
+/* Id of the first stored doctor finding about this drive (or about no drive in particular)
+ * that is an error or a warning, or NULL. */
 static const char *problem_finding(const struct run *r)
 {
 	size_t i, n = r->findings ? json_object_array_length(r->findings) : 0;
@@ -185,6 +205,8 @@ static const char *problem_finding(const struct run *r)
 		struct json_object *f = json_object_array_get_idx(r->findings, i), *v;
 		const char *sev = NULL, *id = NULL;
 
+		if (!json_object_is_type(f, json_type_object) || finding_is_other(r, f))
+			continue;
 		if (json_object_object_get_ex(f, "severity", &v) && v)
 			sev = json_object_get_string(v);
 		if (json_object_object_get_ex(f, "id", &v) && v)

@@ -93,6 +93,18 @@ static void test_verdicts(void)
 	expect(usb3_ssd, 35, uas, VERDICT_PROBLEM,
 	       "far below what the link allows — see doctor: uas-errors");
 	expect(usb3_ssd, 420, uas, VERDICT_LINK, "limited by the link (USB 3 Gen 1, 5000M)");
+	/* a finding about another drive does not explain this one */
+	expect("{\"name\":\"sda\",\"model\":\"USB SSD\",\"usb\":{\"speed_mbps\":5000,"
+	       "\"vid\":\"152d\",\"pid\":\"0578\"}}",
+	       35, "[{\"id\":\"uas-errors\",\"severity\":\"error\",\"device\":\"sdb\"},"
+	       "{\"id\":\"uas-errors\",\"severity\":\"error\",\"usb_id\":\"174c:55aa\"},"
+	       "{\"id\":\"undervoltage\",\"severity\":\"info\"}]",
+	       VERDICT_PROBLEM, "far below what the link allows — run sbcdisk doctor");
+	expect("{\"name\":\"sda\",\"model\":\"Stick\",\"usb\":{\"speed_mbps\":5000,"
+	       "\"vid\":\"152d\",\"pid\":\"0578\"}}",
+	       35, "[{\"id\":\"uas-errors\",\"severity\":\"warning\",\"device\":\"sda2\","
+	       "\"usb_id\":\"152D:0578\"}]",
+	       VERDICT_PROBLEM, "far below what the link allows — see doctor: uas-errors");
 	expect(usb3_ssd, 213, NULL, VERDICT_DEVICE, "limited by the device");
 	/* a slow disk that spins is just slow */
 	expect(usb3_hdd, 90, NULL, VERDICT_DEVICE, "limited by the device");
