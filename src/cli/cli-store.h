@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <getopt.h>
 #include <json-c/json.h>
 
 #include "store/store.h"
@@ -24,6 +25,18 @@ int cli_store_error(const char *cmd, struct store *st);
  * at most COMPARE_RUNS_MAX). Prints the error; returns an exit code. */
 int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
 		    struct store_filter *f, struct run_list *l);
+
+/* The options every command that selects stored runs takes: --db, --device, -n/--last. */
+enum { CLI_OPT_DB = 0x100, CLI_OPT_DEVICE, CLI_OPT_NEXT };
+#define CLI_STORE_OPTIONS                                            \
+	{ "db", required_argument, NULL, CLI_OPT_DB },               \
+	{ "device", required_argument, NULL, CLI_OPT_DEVICE },       \
+	{ "last", required_argument, NULL, 'n' }
+
+/* Handle getopt's c when it is one of CLI_STORE_OPTIONS (--last up to last_max): 0 handled,
+ * -1 not one of them, or EXIT_USAGE after printing why. */
+int cli_store_opt(const char *cmd, int c, const char *arg, size_t last_max, const char **db,
+		  struct store_filter *f);
 
 /* A run id: a positive decimal number. 0 or -EINVAL. */
 int cli_parse_run_id(const char *s, int64_t *id);

@@ -56,14 +56,12 @@ int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
 	return EXIT_OK;
 }
 
-enum { OPT_DB = 256, OPT_DEVICE, OPT_JSON };
+enum { OPT_JSON = CLI_OPT_NEXT };
 
 int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "last", required_argument, NULL, 'n' },
+		CLI_STORE_OPTIONS,
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -74,24 +72,17 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	struct compare *cmp = NULL;
 	const char *db = NULL;
 	bool json = ctx->json;
-	uint64_t n;
 	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+		ret = cli_store_opt("compare", c, optarg, COMPARE_RUNS_MAX, &db, &f);
+		if (ret >= 0) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (c) {
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_DEVICE:
-			f.device = optarg;
-			break;
-		case 'n':
-			if (parse_u64(optarg, &n) || n == 0 || n > COMPARE_RUNS_MAX)
-				return cli_usage_error("compare", "'--last %s': a count from 1 to %d",
-						       optarg, COMPARE_RUNS_MAX);
-			f.limit = (size_t)n;
-			break;
 		case OPT_JSON:
 			json = true;
 			break;

@@ -153,18 +153,16 @@ out:
 	return ret;
 }
 
-enum { OPT_DB = 256, OPT_DEVICE, OPT_PROFILE, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT,
-       OPT_IMPORT, OPT_JSON };
+enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT,
+       OPT_JSON };
 
 int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "device", required_argument, NULL, OPT_DEVICE },
+		CLI_STORE_OPTIONS,
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "until", required_argument, NULL, OPT_UNTIL },
-		{ "last", required_argument, NULL, 'n' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "export", required_argument, NULL, OPT_EXPORT },
@@ -177,18 +175,17 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	bool csv = false, json = ctx->json;
-	uint64_t n;
 	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
+		ret = cli_store_opt("history", c, optarg, 1000000, &db, &f);
+		if (ret >= 0) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (c) {
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_DEVICE:
-			f.device = optarg;
-			break;
 		case OPT_PROFILE:
 			f.profile = optarg;
 			break;
@@ -197,11 +194,6 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_UNTIL:
 			f.until = optarg;
-			break;
-		case 'n':
-			if (parse_u64(optarg, &n) || n == 0 || n > 1000000)
-				return cli_usage_error("history", "'--last %s': not a count", optarg);
-			f.limit = (size_t)n;
 			break;
 		case OPT_CSV:
 			csv = true;

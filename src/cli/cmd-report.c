@@ -39,15 +39,11 @@ static int write_page(FILE *f, void *arg)
 	return html_report_write(f, p->runs, &p->opts);
 }
 
-enum { OPT_DB = 256, OPT_DEVICE };
-
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "last", required_argument, NULL, 'n' },
+		CLI_STORE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -61,21 +57,15 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
+		ret = cli_store_opt("report", c, optarg, COMPARE_RUNS_MAX, &db, &f);
+		if (ret >= 0) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			out = optarg;
-			break;
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_DEVICE:
-			f.device = optarg;
-			break;
-		case 'n':
-			if (parse_u64(optarg, &n) || n == 0 || n > COMPARE_RUNS_MAX)
-				return cli_usage_error("report", "'--last %s': a count from 1 to %d",
-						       optarg, COMPARE_RUNS_MAX);
-			f.limit = (size_t)n;
 			break;
 		case 'h':
 			usage(stdout);

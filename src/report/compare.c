@@ -163,9 +163,24 @@ static void header_line(FILE *f, const struct compare *c, int what)
 	fputc('\n', f);
 }
 
+/* One value of run k with its ratio to the first run (none in the first column). */
+static void value_cell(FILE *f, const struct compare *c, size_t k, double v, double ratio,
+		       bool iops)
+{
+	char cell[64], num[32];
+
+	fmt_value(num, sizeof(num), v, iops);
+	if (k > 0 && isfinite(ratio) && isfinite(v))
+		str_fmt(cell, sizeof(cell), "%s %7.2fx", num, ratio);
+	else
+		str_fmt(cell, sizeof(cell), "%s%s", num, k + 1 == c->nruns ? "" : "         ");
+	fputs("  ", f);
+	put_cell(f, cell, COL_W, true);
+}
+
 int compare_print(FILE *f, const struct compare *c)
 {
-	char label[100], cell[64], num[32];
+	char label[100];
 	size_t i, k;
 
 	for (i = 0; i < 4; i++)
@@ -175,30 +190,15 @@ int compare_print(FILE *f, const struct compare *c)
 
 		str_fmt(label, sizeof(label), "%s %s %s", row->test, row->dir, compare_unit(row));
 		put_cell(f, label, LABEL_W, false);
-		for (k = 0; k < c->nruns; k++) {
-			fmt_value(num, sizeof(num), row->value[k], row->iops);
-			if (k > 0 && isfinite(row->ratio[k]))
-				str_fmt(cell, sizeof(cell), "%s %7.2fx", num, row->ratio[k]);
-			else
-				str_fmt(cell, sizeof(cell), "%s%s", num,
-					k + 1 == c->nruns ? "" : "         ");
-			fputs("  ", f);
-			put_cell(f, cell, COL_W, true);
-		}
+		for (k = 0; k < c->nruns; k++)
+			value_cell(f, c, k, row->value[k], row->ratio[k], row->iops);
 		fputc('\n', f);
 	}
 	put_cell(f, "boot-drive score", LABEL_W, false);
 	for (k = 0; k < c->nruns; k++) {
 		double s = verdict_score(c->runs[k]), s0 = verdict_score(c->runs[0]);
 
-		fmt_value(num, sizeof(num), s, true);
-		if (k > 0 && isfinite(s) && isfinite(s0) && s0 > 0)
-			str_fmt(cell, sizeof(cell), "%s %7.2fx", num, s / s0);
-		else
-			str_fmt(cell, sizeof(cell), "%s%s", num,
-				k + 1 == c->nruns ? "" : "         ");
-		fputs("  ", f);
-		put_cell(f, cell, COL_W, true);
+		value_cell(f, c, k, s, isfinite(s0) && s0 > 0 ? s / s0 : NAN, true);
 	}
 	fputs("\n\n", f);
 	for (k = 0; k < c->nruns; k++) {

@@ -17,6 +17,23 @@ static const char *const bar_colors[COMPARE_RUNS_MAX] = {
 	"#2f6fb0", "#d9822b", "#3a9a5b", "#b03a48", "#7a5bb0", "#8c6d3b", "#c2589a", "#5b8c8c",
 };
 
+/* Cut s (capacity cap) in place to n characters (UTF-8), the last one "…" when cut. */
+static const char *cut_chars(char *s, size_t cap, size_t n)
+{
+	size_t chars = 0, i, at = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (chars == n - 1)
+			at = i;
+		chars++;
+	}
+	if (chars > n && at + sizeof("…") <= cap)
+		memcpy(s + at, "…", sizeof("…"));
+	return s;
+}
+
 static const char *limit_class(enum verdict_limit l)
 {
 	switch (l) {
@@ -33,7 +50,7 @@ static const char *limit_class(enum verdict_limit l)
 
 static void chart_write(FILE *f, const struct compare *c, const struct compare_row *row)
 {
-	double max = 0, span = CHART_W - LABEL_W - VALUE_PAD;
+	double max = 0, base = NAN, span = CHART_W - LABEL_W - VALUE_PAD;
 	char num[32], label[160];
 	size_t k, shown = 0;
 	int h;
@@ -45,6 +62,8 @@ static void chart_write(FILE *f, const struct compare *c, const struct compare_r
 		shown++;
 		if (row->value[k] > max)
 			max = row->value[k];
+		if (isnan(base))
+			base = row->value[k]; /* ratios are to the first bar of the chart */
 	}
 	h = TOP * 2 + (int)shown * (BAR_H + BAR_GAP) - BAR_GAP;
 	fprintf(f, "<figure class=\"chart-box\"><figcaption>");
@@ -69,10 +88,10 @@ static void chart_write(FILE *f, const struct compare *c, const struct compare_r
 		shown++;
 		if (t)
 			verdict_test(r, t, &vd);
-		str_fmt(label, sizeof(label), "#%lld ", (long long)r->id);
-		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\">%s", LABEL_W - 8,
-			y + BAR_H / 2 + 5, label);
-		html_esc(f, run_device_label(r, label, sizeof(label)));
+		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\">#%lld ", LABEL_W - 8,
+			y + BAR_H / 2 + 5, (long long)r->id);
+		run_device_label(r, label, sizeof(label));
+		html_esc(f, cut_chars(label, sizeof(label), 28));
 		fprintf(f, "</text>\n");
 		w = max > 0 ? v / max * span : 0;
 		if (w < 2)
@@ -100,8 +119,8 @@ static void chart_write(FILE *f, const struct compare *c, const struct compare_r
 		}
 		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%d\">%s", LABEL_W + w + 6,
 			y + BAR_H / 2 + 5, num);
-		if (k > 0 && isfinite(row->ratio[k]))
-			fprintf(f, " <tspan class=\"ratio\">(%.2f×)</tspan>", row->ratio[k]);
+		if (shown > 1 && base > 0)
+			fprintf(f, " <tspan class=\"ratio\">(%.2f×)</tspan>", v / base);
 		fprintf(f, "</text>\n");
 	}
 	fprintf(f, "</svg></figure>\n");

@@ -77,13 +77,13 @@ static const char css[] =
 	"table{border-collapse:collapse;width:100%}"
 	"th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);"
 	"vertical-align:top}"
-	"th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;"
-	"letter-spacing:.03em}"
+	"th{font-weight:600;color:var(--muted);font-size:12px}"
 	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
 	".badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;"
 	"color:#fff;background:var(--unknown)}"
 	".badge.lim-link{background:var(--link)}.badge.lim-device{background:var(--device)}"
 	".badge.lim-problem{background:var(--problem)}"
+	".unknown{color:var(--muted);font-size:12px}"
 	".scorebar{background:#e6ebf1;border-radius:4px;height:8px;width:120px;"
 	"display:inline-block;vertical-align:middle;margin-left:6px}"
 	".scorebar span{display:block;height:8px;border-radius:4px;background:#3a9a5b}"
@@ -138,6 +138,12 @@ static const char *limit_class(enum verdict_limit l)
 
 static void badge(FILE *f, const struct verdict *v)
 {
+	if (v->limit == VERDICT_UNKNOWN) {
+		fputs("<span class=\"unknown\">", f); /* nothing to flag: no badge */
+		html_esc(f, v->text);
+		fputs("</span>", f);
+		return;
+	}
 	fprintf(f, "<span class=\"badge %s\">", limit_class(v->limit));
 	html_esc(f, v->text);
 	fputs("</span>", f);
@@ -449,8 +455,9 @@ int html_report_write(FILE *f, const struct run_list *l, const struct html_opts 
 		   "%s on %s</p></header><main>\n",
 		css, l->n, l->n == 1 ? "" : "s", SBCDISK_VERSION, when);
 	summary_write(f, l);
-	fputs("<h2>Test by test</h2><p class=\"legend\">One chart per test, one bar per run; "
-	      "the number in brackets is the ratio to the first run. A dashed red line marks "
+	fputs("<h2>Test by test</h2><p class=\"legend\">One chart per test, one bar per run that "
+	      "measured it; the number in brackets is the ratio to the chart's first bar. A "
+	      "dashed red line marks "
 	      "the practical ceiling of a run's link where it is known.</p>\n",
 	      f);
 	html_charts_write(f, c);

@@ -515,9 +515,16 @@ const char *run_device_label(const struct run *r, char *buf, size_t cap)
 		s = run_device_str(r, "nvme.model");
 	if (!s || !*s)
 		s = run_device_str(r, "mmc.name");
-	if (!s || !*s)
-		s = run_device_str(r, "name");
-	str_copy(buf, cap, s && *s ? s : "?");
+	if (s && *s) {
+		str_copy(buf, cap, s);
+		return buf;
+	}
+	/* no model: the kernel's name, and how it is attached ("vda (virtio)") */
+	s = run_device_str(r, "name");
+	if (s && *s && run_device_str(r, "transport"))
+		str_fmt(buf, cap, "%s (%s)", s, run_device_str(r, "transport"));
+	else
+		str_copy(buf, cap, s && *s ? s : "?");
 	return buf;
 }
 
