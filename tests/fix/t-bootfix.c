@@ -417,8 +417,10 @@ static void test_fat(void)
 	struct fix_plan p;
 	int fd;
 
-	if (system("command -v mkfs.vfat >/dev/null 2>&1")) {
-		fprintf(stderr, "no mkfs.vfat: FAT test not run\n");
+	/* no loop device is taken unless the kernel can mount the image: loop devices are
+	 * shared with other tests */
+	if (system("command -v mkfs.vfat >/dev/null 2>&1 && grep -qw vfat /proc/filesystems")) {
+		fprintf(stderr, "no mkfs.vfat or no vfat in this kernel: FAT test not run\n");
 		return;
 	}
 	tree_new();
