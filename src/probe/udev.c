@@ -45,8 +45,11 @@ static void set_field(char *field, size_t cap, unsigned char *have, unsigned cha
 		probe_udev_unhex(tmp);
 	str_trim(tmp);
 	str_sanitize(tmp);
-	if (!*tmp || str_copy(field, cap, tmp))
+	if (!*tmp)
 		return;
+	/* a value longer than the field is cut; the cut may split a UTF-8 sequence */
+	str_copy(field, cap, tmp);
+	str_sanitize(field);
 	*have = prio;
 }
 

@@ -86,19 +86,19 @@ int probe_usb_speed_parse(const char *s, double *mbps)
 
 int probe_usb_version_parse(const char *s, unsigned *bcd, char *text, size_t cap)
 {
-	unsigned major, minor;
-	char buf[32], extra;
+	char buf[32], *dot;
+	size_t n;
 
 	if (str_copy(buf, sizeof(buf), s))
 		return -EINVAL;
 	str_trim(buf);
-	/* "%2x.%02x" of bcdUSB: the digits are BCD, so read them as hex */
-	if (sscanf(buf, "%2x.%2x%c", &major, &minor, &extra) != 2 ||
-	    !isxdigit((unsigned char)buf[0]))
+	/* "%2x.%02x" of bcdUSB: one or two digits, a dot, two digits (BCD, read as hex) */
+	dot = strchr(buf, '.');
+	n = dot ? (size_t)(dot - buf) : 0;
+	if (n < 1 || n > 2 || strlen(dot + 1) != 2 || strspn(buf, "0123456789abcdefABCDEF") != n ||
+	    strspn(dot + 1, "0123456789abcdefABCDEF") != 2)
 		return -EINVAL;
-	if (strlen(buf) > 5 || !strchr(buf, '.') || strlen(strchr(buf, '.') + 1) != 2)
-		return -EINVAL;
-	*bcd = (major << 8) | minor;
+	*bcd = (unsigned)(strtoul(buf, NULL, 16) << 8 | strtoul(dot + 1, NULL, 16));
 	return str_copy(text, cap, buf);
 }
 

@@ -56,6 +56,8 @@ static void test_usb_fields(void)
 	T_EQ_INT(probe_usb_version_parse("x.00", &bcd, text, sizeof(text)), -EINVAL);
 	T_EQ_INT(probe_usb_version_parse("-1.00", &bcd, text, sizeof(text)), -EINVAL);
 	T_EQ_INT(probe_usb_version_parse("3.00junk", &bcd, text, sizeof(text)), -EINVAL);
+	T_EQ_INT(probe_usb_version_parse("0.-3", &bcd, text, sizeof(text)), -EINVAL);
+	T_EQ_INT(probe_usb_version_parse(".00", &bcd, text, sizeof(text)), -EINVAL);
 
 	T_EQ_INT(probe_usb_power_parse("896mA", &ma), 0);
 	T_EQ_INT(ma, 896);
