@@ -130,8 +130,13 @@ void probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap)
 		mmc_line(&sb, d->mmc);
 	else if (d->transport == PROBE_TRAN_LOOP && d->backing_file[0])
 		sbuf_addf(&sb, "loop %s", d->backing_file);
-	else if (probe_transport_name(d->transport))
+	else if (d->transport == PROBE_TRAN_SATA && d->has_sata_speed)
+		sbuf_addf(&sb, "sata %.1f Gb/s", d->sata_speed_gbps);
+	else if (d->transport == PROBE_TRAN_SATA || d->transport == PROBE_TRAN_ATA ||
+		 d->transport == PROBE_TRAN_SCSI || d->transport == PROBE_TRAN_VIRTIO ||
+		 d->transport == PROBE_TRAN_NBD)
 		add_word(&sb, probe_transport_name(d->transport));
+	/* dm, md and zram are built from other devices or memory: attached to nothing */
 	str_copy(buf, cap, sbuf_str(&sb));
 	sbuf_release(&sb);
 }

@@ -277,6 +277,52 @@ static void blkdev_read_transport(struct blkdev *d)
 		d->transport = PROBE_TRAN_SCSI;
 }
 
+int probe_sata_speed_parse(const char *s, double *gbps)
+{
+	static const struct {
+		const char *text;
+		double gbps;
+	} speeds[] = { { "1.5 Gbps", 1.5 }, { "3.0 Gbps", 3.0 }, { "6.0 Gbps", 6.0 } };
+	char buf[32];
+	size_t i;
+
+	if (str_copy(buf, sizeof(buf), s))
+		return -EINVAL;
+	str_trim(buf);
+	for (i = 0; i < ARRAY_SIZE(speeds); i++) {
+		if (!strcmp(buf, speeds[i].text)) {
+			*gbps = speeds[i].gbps;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* libata: ".../ataN/host0/..." has the link at "ataN/linkN/ata_link/linkN/sata_spd". */
+static void sata_read(struct sysroot *sr, struct blkdev *d)
+{
+	char path[PATH_MAX], buf[32], num[16];
+	const char *port;
+
+	if (str_copy(path, sizeof(path), d->syspath))
+		return;
+	while (probe_path_up(path)) {
+		port = probe_path_base(path);
+		if (str_starts(port, "ata") && port[3] >= '0' && port[3] <= '9' &&
+		    strspn(port + 3, "0123456789") == strlen(port + 3))
+			break;
+	}
+	if (!str_starts(probe_path_base(path), "ata") ||
+	    str_copy(num, sizeof(num), probe_path_base(path) + 3))
+		return;
+	if (str_fmt(path + strlen(path), sizeof(path) - strlen(path), "/link%s/ata_link/link%s",
+		    num, num))
+		return;
+	if (probe_attr_str(sr, path, "sata_spd", buf, sizeof(buf)) > 0 &&
+	    probe_sata_speed_parse(buf, &d->sata_speed_gbps) == 0)
+		d->has_sata_speed = true;
+}
+
 static void queue_read(struct sysroot *sr, const char *syspath, struct probe_queue *q,
 		       struct blkdev *d)
 {
@@ -378,6 +424,8 @@ static void blkdev_read_disk(struct sysroot *sr, struct blkdev *d)
 	probe_nvme_fill(sr, d);
 	probe_mmc_fill(sr, d);
 	blkdev_read_transport(d);
+	if (d->transport == PROBE_TRAN_SATA)
+		sata_read(sr, d);
 }
 
 static struct blkdev *blkdev_new(const char *kname, const char *syspath)
@@ -492,7 +540,8 @@ static int inventory_link_holders(struct sysroot *sr, struct inventory *inv)
 			ret = blkdev_add_child(s, d);
 			if (ret)
 				break;
-			d->n_slaves++;
+			if (!d->n_slaves++)
+				d->slave = s;
 		}
 		closedir(dir);
 	}
@@ -652,6 +701,17 @@ struct blkdev *probe_inventory_find_dev(const struct inventory *inv, dev_t dev)
 struct blkdev *probe_blkdev_whole(struct blkdev *d)
 {
 	return d && d->disk ? d->disk : d;
+}
+
+struct blkdev *probe_blkdev_disk(struct blkdev *d)
+{
+	int depth;
+
+	d = probe_blkdev_whole(d);
+	/* vg-root -> sda3 -> sda; a hostile tree may loop, so the walk is bounded */
+	for (depth = 0; d && d->n_slaves == 1 && d->slave && depth < 16; depth++)
+		d = probe_blkdev_whole(d->slave);
+	return d;
 }
 
 static const struct blkdev *whole_c(const struct blkdev *d)

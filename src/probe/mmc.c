@@ -242,7 +242,10 @@ void probe_mmc_fill(struct sysroot *sr, struct blkdev *d)
 	if (m->host[0] && str_fmt(path, sizeof(path), "%s/%s/ios", PATH_SYS_DEBUG, m->host) == 0 &&
 	    sysroot_read(sr, path, buf, sizeof(buf)) > 0)
 		probe_mmc_ios_parse(buf, m);
+	/* the boot areas' "device" is mmcblk0, not the card: give them the card's identity */
 	if (!d->model[0])
 		str_copy(d->model, sizeof(d->model), m->name);
+	if (!d->serial[0])
+		str_copy(d->serial, sizeof(d->serial), m->serial);
 	d->mmc = m;
 }

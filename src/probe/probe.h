@@ -156,10 +156,13 @@ struct blkdev {
 	struct probe_pcie *pcie;
 	struct probe_nvme *nvme;
 	struct probe_mmc *mmc;
+	bool has_sata_speed;    /* negotiated SATA link speed (ata_link sata_spd) */
+	double sata_speed_gbps; /* 1.5, 3.0, 6.0 */
 	struct blkdev *disk; /* a partition's whole disk; NULL for whole devices */
 	size_t n_children;   /* partitions first, then holders (dm, md) */
 	struct blkdev **children;
 	size_t n_slaves; /* devices this one is built on, found in the inventory */
+	struct blkdev *slave; /* the first of them */
 	bool is_root;	 /* holds "/" */
 	bool is_boot;	 /* holds /boot/firmware or /boot */
 };
@@ -197,6 +200,9 @@ struct blkdev *probe_inventory_find_devno(const struct inventory *inv, unsigned 
 struct blkdev *probe_inventory_find_dev(const struct inventory *inv, dev_t dev);
 /* The whole disk of a partition, or d itself. */
 struct blkdev *probe_blkdev_whole(struct blkdev *d);
+/* The disk that holds d's data: the whole disk of a partition, and below device-mapper or md
+ * the one disk they are built on. d's whole device when they span several disks. */
+struct blkdev *probe_blkdev_disk(struct blkdev *d);
 /* The attachment facts of d, looking at its disk for a partition (NULL when none). */
 const struct probe_usb *probe_blkdev_usb(const struct blkdev *d);
 const struct probe_pcie *probe_blkdev_pcie(const struct blkdev *d);
@@ -216,6 +222,8 @@ void probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap);
 int probe_pcie_speed_parse(const char *s, double *gts);
 /* sysfs USB speed ("480", "1.5", "5000") -> Mbit/s; "unknown", garbage -> -EINVAL. */
 int probe_usb_speed_parse(const char *s, double *mbps);
+/* ata_link sata_spd ("6.0 Gbps") -> 6.0; "<unknown>", garbage -> -EINVAL. */
+int probe_sata_speed_parse(const char *s, double *gbps);
 /* bcdUSB text (" 2.10") -> 0x0210 and the trimmed text. */
 int probe_usb_version_parse(const char *s, unsigned *bcd, char *text, size_t cap);
 /* "896mA" -> 896. */

@@ -85,7 +85,8 @@ void probe_udev_parse_line(const char *line, struct probe_udev_props *p)
 	else if (!strcmp(buf, "ID_MODEL_ENC") && !p->dev_file)
 		set_field(p->model, sizeof(p->model), &p->prio_model, 2, val, true);
 	else if (!strcmp(buf, "ID_MODEL"))
-		set_field(p->model, sizeof(p->model), &p->prio_model, 1, val, false);
+		/* some udev versions escape ID_MODEL like *_ENC ("WDC\x20WDS500G2B0C") */
+		set_field(p->model, sizeof(p->model), &p->prio_model, 1, val, true);
 	else if (!strcmp(buf, "ID_REVISION"))
 		set_field(p->revision, sizeof(p->revision), &none, 1, val, false);
 	else if (!strcmp(buf, "ID_SCSI_SERIAL"))

@@ -183,7 +183,7 @@ struct json_object *list_inventory_to_json(const struct inventory *inv)
 	if (inv->root) {
 		o = json_object_new_object();
 		json_add_str(o, "device", inv->root->name);
-		json_add_str(o, "disk", probe_blkdev_whole(inv->root)->name);
+		json_add_str(o, "disk", probe_blkdev_disk(inv->root)->name);
 		json_object_object_add(doc, "root", o);
 	} else {
 		json_add_null(doc, "root");

@@ -308,6 +308,7 @@ static void check_inventory(struct inventory *inv)
 	d = probe_inventory_find(inv, "vg-root");
 	T_CHECK(d && !strcmp(d->kname, "dm-0") && !strcmp(d->type, "lvm") && d->is_root);
 	T_CHECK(inv->root == d);
+	T_CHECK(probe_blkdev_disk(d) == probe_inventory_find(inv, "sda"));
 	T_CHECK(p && p->n_children == 1 && p->children[0] == d);
 	d = probe_inventory_find(inv, "mmcblk0p2");
 	T_CHECK(d && probe_inventory_find_dev(inv, makedev(0, 52)) == d);

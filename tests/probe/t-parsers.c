@@ -68,6 +68,18 @@ static void test_usb_fields(void)
 	T_EQ_INT(probe_usb_power_parse("99999999999mA", &ma), -EINVAL);
 }
 
+static void test_sata_speed(void)
+{
+	double g = 0;
+
+	T_EQ_INT(probe_sata_speed_parse("6.0 Gbps\n", &g), 0);
+	T_NEAR(g, 6.0, 0);
+	T_EQ_INT(probe_sata_speed_parse("1.5 Gbps", &g), 0);
+	T_NEAR(g, 1.5, 0);
+	T_EQ_INT(probe_sata_speed_parse("<unknown>", &g), -EINVAL);
+	T_EQ_INT(probe_sata_speed_parse("6 Gbps", &g), -EINVAL);
+}
+
 static void test_names(void)
 {
 	T_CHECK(probe_usb_name_is_device("2-1"));
@@ -234,6 +246,7 @@ static void test_udev(void)
 	probe_udev_parse_line("I:2886206", &p);
 	/* the KEY=VALUE form of util-linux's captured trees */
 	probe_udev_parse_line("ID_MODEL=KINGSTON_SH103S3240G", &p);
+	T_EQ_STR(p.model, "KINGSTON_SH103S3240G");
 	probe_udev_parse_line("ID_MODEL_ENC=KINGSTON\\x20SH103S3240G\\x20\\x20\\x20", &p);
 	probe_udev_parse_line("ID_SERIAL=KINGSTON_SH103S3240G_50026B724B09A1FF", &p);
 	probe_udev_parse_line("ID_SERIAL_SHORT=50026B724B09A1FF", &p);
@@ -253,6 +266,10 @@ static void test_udev(void)
 	probe_udev_parse_line("E:ID_FS_TYPE=", &p);
 	T_EQ_STR(p.fstype, "");
 	probe_udev_parse_line("no equals sign", &p);
+
+	memset(&p, 0, sizeof(p));
+	probe_udev_parse_line("E:ID_MODEL=WDC\\x20WDS500G2B0C-00PXH0", &p);
+	T_EQ_STR(p.model, "WDC WDS500G2B0C-00PXH0");
 
 	str_copy(s, sizeof(s), "a\\x2fb\\x00c\\xzz");
 	probe_udev_unhex(s);
@@ -367,6 +384,7 @@ int main(void)
 {
 	test_pcie_speed();
 	test_usb_fields();
+	test_sata_speed();
 	test_names();
 	test_ssr();
 	test_ios();
