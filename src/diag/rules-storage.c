@@ -4,10 +4,14 @@
 #include "diag/quirks.h"
 #include "common/util.h"
 
+static const char *board_or_model(const struct rule_ctx *ctx)
+{
+	return ctx->inv && ctx->inv->board[0] ? ctx->inv->board : ctx->log ? ctx->log->model : "";
+}
+
 static bool board_is_pi5(const struct rule_ctx *ctx)
 {
-	const char *b = ctx->inv && ctx->inv->board[0] ? ctx->inv->board :
-			ctx->log ? ctx->log->model : "";
+	const char *b = board_or_model(ctx);
 
 	return strstr(b, "Raspberry Pi 5") || strstr(b, "Compute Module 5") ||
 	       strstr(b, "Raspberry Pi 500");
@@ -18,6 +22,19 @@ static int gen_of(double gts)
 	return gts >= 63 ? 6 : gts >= 31 ? 5 : gts >= 15 ? 4 : gts >= 7.9 ? 3 : gts >= 4.9 ? 2 : 1;
 }
 
+/* The log shows PCIe or NVMe trouble: no advice to push the link harder then. */
+static bool pcie_trouble(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i)
+		if (s->cat[CAT_AER].count || s->cat[CAT_NVME].count ||
+		    (s->kind == SUBJ_NVME && s->cat[CAT_NOTREADY].count))
+			return true;
+	return false;
+}
+
 static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, const char *name,
 			      double cur, int w, double cap, int cw)
 {
@@ -26,7 +43,10 @@ static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, cons
 	finding_explain(f, "The link runs as fast as the slot or board allows (PCIe Gen %d x%d); "
 			   "the drive could go faster in another machine. This is expected, not a "
 			   "fault.", gen_of(cur), w);
-	if (board_is_pi5(ctx) && cur < 7.9 && cap >= 7.9) {
+	if (cur < 7.9 && cap >= 7.9 && pcie_trouble(ctx)) {
+		finding_explain(f, "The log shows PCIe or NVMe errors: do not force a faster link "
+				   "(dtparam=pciex1_gen=3 on a Raspberry Pi 5) until they are gone.");
+	} else if (board_is_pi5(ctx) && cur < 7.9 && cap >= 7.9) {
 		finding_explain(f, "On a Raspberry Pi 5 the connector is certified for Gen 2 only; "
 				   "dtparam=pciex1_gen=3 in config.txt forces Gen 3 (8 GT/s, about "
 				   "twice the throughput) at the risk of an unstable link.");
@@ -81,9 +101,11 @@ void rule_pcie_link(struct rule_ctx *ctx)
 					 "(%.1f GT/s x%d, both can do %.1f GT/s x%d)", d->name,
 				      d->cur_gts, d->cur_width, both, wboth);
 			finding_explain(f, "The link came up slower or narrower than the drive and "
-					   "the port both support. Reseat the drive or the ribbon "
-					   "cable (on HATs), check the adapter and its power, and look "
-					   "for dtparam=pciex1_gen=1 in config.txt.");
+					   "the port both support: a badly seated drive or ribbon "
+					   "cable, an adapter that loses signal, or too little power.");
+			if (strstr(board_or_model(ctx), "Raspberry Pi"))
+				finding_explain(f, "Also look for a dtparam=pciex1_gen=1 line in "
+						   "config.txt.");
 			finding_evidence_fact(f, "%s at %s: current_link_speed %.1f GT/s x%d, "
 						 "max_link_speed %.1f GT/s x%d, port max %.1f GT/s x%d",
 					      d->name, d->pci_addr, d->cur_gts, d->cur_width,
@@ -415,6 +437,27 @@ void rule_quirks_param_invalid(struct rule_ctx *ctx)
 		       "way and refuses to pass the limit.");
 }
 
+static bool has_finding(const struct rule_ctx *ctx, const char *id, const char *device)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->out->n; i++)
+		if (!strcmp(ctx->out->v[i].id, id) && !strcmp(ctx->out->v[i].device, device))
+			return true;
+	return false;
+}
+
+/* A drive that is (or, in a USB 3 port, would be) faster than an SD card or eMMC. */
+static bool dev_is_fast(const struct rule_ctx *ctx, const struct diag_dev *d)
+{
+	if (d->is_root)
+		return false;
+	if (d->transport == DIAG_T_NVME || d->transport == DIAG_T_SATA)
+		return true;
+	return d->transport == DIAG_T_USB &&
+	       (d->speed_mbps >= 5000 || has_finding(ctx, "usb-link-slow", d->name));
+}
+
 void rule_root_on_sd(struct rule_ctx *ctx)
 {
 	const struct diag_inventory *inv = ctx->inv;
@@ -427,18 +470,18 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 
 		if (d->is_root && (d->is_sd || d->transport == DIAG_T_MMC))
 			root = d;
-		else if (!d->is_root && (d->transport == DIAG_T_USB || d->transport == DIAG_T_NVME ||
-					 d->transport == DIAG_T_SATA))
-			fast = fast ? fast : d;
+		else if (!fast && dev_is_fast(ctx, d))
+			fast = d;
 	}
 	if (root && fast) {
 		f = rule_get(ctx, "root-on-sd", DIAG_INFO, root->name, NULL);
 		if (!f)
 			return;
-		finding_title(f, "The system runs from %s (SD/eMMC) while %s is attached",
-			      root->name, fast->name);
-		finding_evidence_fact(f, "/ is on %s; %s is a %s drive", root->name, fast->name,
-				      fast->transport == DIAG_T_NVME ? "NVMe" : "USB");
+		finding_title(f, "The system runs from %s (%s) while %s is attached", root->name,
+			      root->is_sd ? "an SD card" : "SD/eMMC", fast->name);
+		finding_evidence_fact(f, "/ is on %s; %s is %s drive", root->name, fast->name,
+				      fast->transport == DIAG_T_NVME ? "an NVMe" :
+				      fast->transport == DIAG_T_SATA ? "a SATA" : "a USB");
 	} else if (!inv && ctx->log && !strncmp(ctx->log->root_disk, "mmcblk", 6)) {
 		struct diag_subject *s;
 		bool other = false;
@@ -456,10 +499,14 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 	} else {
 		return;
 	}
-	finding_explain(f, "An SSD on USB 3 or NVMe is many times faster than an SD card for "
-			   "the small random I/O a running system does, and does not wear out "
-			   "the same way.");
-	finding_fix(f, "Copy the system to the faster drive (SD Card Copier or rpi-clone), then "
-		       "set the boot order to try it first (raspi-config, Advanced Options, Boot "
-		       "Order).");
+	finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD card (and "
+			   "faster than most eMMC) for the small random I/O a running system "
+			   "does, and an SD card wears out sooner.");
+	if (strstr(board_or_model(ctx), "Raspberry Pi"))
+		finding_fix(f, "Copy the system to the faster drive (SD Card Copier or rpi-clone), "
+			       "then set the boot order to try it first (raspi-config, Advanced "
+			       "Options, Boot Order).");
+	else
+		finding_fix(f, "Copy the system to the faster drive and make the boot loader start "
+			       "from it (see the board's documentation).");
 }

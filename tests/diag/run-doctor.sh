@@ -50,6 +50,16 @@ check "tree-usb3-uas-log-resets.txt" 3 --sysroot "$tmp/pi4-jms567-usb3-uas" doct
 	--kmsg tests/diag/klog/seed000-jms567-uas-resets-usb3.log --fail-on error
 check "tree-usb3-quirk-log-quirk.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
 	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log --fail-on warning
+# boards with NVMe and eMMC: the inventory alone, and with a log from such a board
+for t in pi5-nvme-gen2 cm4-emmc-nvme jetson-orin-emmc-nvme visionfive2-sd-nvme x86-sata-nvme; do
+	python3 tools/mksysroot "tests/sysroots/$t.desc" "$tmp/$t" >/dev/null || exit 1
+	check "tree-$t.txt" 0 --sysroot "$tmp/$t" doctor
+done
+check "tree-pi5-nvme-gen2.json" 0 --sysroot "$tmp/pi5-nvme-gen2" --json doctor
+check "tree-pi5-log-nvme-down.txt" 0 --sysroot "$tmp/pi5-nvme-gen2" doctor \
+	--kmsg tests/diag/klog/14_rpi6661_pi5_nvme_controller_down_csts.log
+check "tree-cm4-log-not-ready.txt" 0 --sysroot "$tmp/cm4-emmc-nvme" doctor \
+	--kmsg tests/diag/klog/16_geerling48_cm4_nvme_device_not_ready.log
 # the system's own log: /dev/kmsg of the tree holds the seed's records (as the kernel gives them)
 mkdir -p "$tmp/pi4-jms567-usb3-uas/dev"
 awk '/^\[/ { ts = $0; sub(/^\[ */, "", ts); sub(/\].*/, "", ts); msg = $0; sub(/^\[[^]]*\] /, "", msg);
