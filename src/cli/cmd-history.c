@@ -216,6 +216,12 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
+	if (f.since && !run_time_ok(f.since, true))
+		return cli_usage_error("history", "'--since %s': not a date like 2026-11-30",
+				       f.since);
+	if (f.until && !run_time_ok(f.until, true))
+		return cli_usage_error("history", "'--until %s': not a date like 2026-11-30",
+				       f.until);
 	if (csv && json)
 		return cli_usage_error("history", "--csv and --json exclude each other");
 	if (import && (export || csv || json))

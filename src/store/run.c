@@ -135,13 +135,18 @@ static int get_doc(struct json_object *o, const char *key, enum json_type type,
 	return 0;
 }
 
-/* "YYYY-MM-DDTHH:MM:SSZ", the one time format of the contracts. */
-static bool time_ok(const char *s)
+bool run_time_ok(const char *s, bool date_ok)
 {
 	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
 	int mon, day, hour, min, sec;
 	size_t i;
 
+	if (date_ok && strlen(s) == 10) {
+		char full[sizeof(pat)];
+
+		str_fmt(full, sizeof(full), "%sT00:00:00Z", s);
+		return run_time_ok(full, false);
+	}
 	if (strlen(s) != sizeof(pat) - 1)
 		return false;
 	for (i = 0; pat[i]; i++) {
@@ -225,7 +230,7 @@ static int run_fields_from_json(struct json_object *o, struct run *r, char *why,
 	ret = get_text(o, "started_at", r->started_at, sizeof(r->started_at), true, why, cap);
 	if (ret)
 		return ret == -E2BIG ? fail(why, cap, "'started_at' is not a time") : ret;
-	if (!time_ok(r->started_at))
+	if (!run_time_ok(r->started_at, false))
 		return fail(why, cap, "'started_at' is not a time like 2026-11-30T10:00:00Z");
 	if ((ret = get_text(o, "profile", r->profile, sizeof(r->profile), true, why, cap)) ||
 	    (ret = get_text(o, "engine", r->engine, sizeof(r->engine), false, why, cap)) ||

@@ -53,6 +53,10 @@ void run_list_release(struct run_list *l);
 /* Takes ownership of r (also on failure, when it frees it). 0 or -ENOMEM. */
 int run_list_push(struct run_list *l, struct run *r);
 
+/* "YYYY-MM-DDTHH:MM:SSZ", the one time format of the contracts; "YYYY-MM-DD" too when
+ * date_ok. */
+bool run_time_ok(const char *s, bool date_ok);
+
 /* Byte strings from devices may hold anything: true when s is a usable UTF-8 text. */
 bool run_text_ok(const char *s, size_t cap);
 
