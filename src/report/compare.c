@@ -121,11 +121,11 @@ static void put_cell(FILE *f, const char *s, size_t w, bool right)
 	put_cell_ex(f, s, w, right, false);
 }
 
-static void fmt_value(char *buf, size_t cap, double v, bool iops)
+void compare_num(char *buf, size_t cap, double v, bool integer)
 {
 	if (!isfinite(v))
 		str_copy(buf, cap, "-");
-	else if (iops || v >= 1000)
+	else if (integer || v >= 1000)
 		str_fmt(buf, cap, "%.0f", v);
 	else if (v >= 100)
 		str_fmt(buf, cap, "%.1f", v);
@@ -169,7 +169,7 @@ static void value_cell(FILE *f, const struct compare *c, size_t k, double v, dou
 {
 	char cell[64], num[32];
 
-	fmt_value(num, sizeof(num), v, iops);
+	compare_num(num, sizeof(num), v, iops);
 	if (k > 0 && isfinite(ratio) && isfinite(v))
 		str_fmt(cell, sizeof(cell), "%s %7.2fx", num, ratio);
 	else

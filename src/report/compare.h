@@ -28,6 +28,9 @@ struct compare {
 /* Build the table from at most COMPARE_RUNS_MAX runs (the list keeps owning them).
  * Rows: CrystalDiskMark's order first, then other tests in the order they appear. */
 int compare_build(const struct run_list *l, struct compare *c);
+/* A figure as people read it: "43.90", "295.0", "16900" (integer: no decimals); "-" when
+ * unknown. */
+void compare_num(char *buf, size_t cap, double v, bool integer);
 /* "MB/s" or "IOPS" */
 const char *compare_unit(const struct compare_row *row);
 /* The table for a terminal. 0 or -EIO. */

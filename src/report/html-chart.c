@@ -99,7 +99,7 @@ static void chart_write(FILE *f, const struct compare *c, const struct compare_r
 		fprintf(f, "<rect class=\"bar %s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
 			   "rx=\"3\" fill=\"%s\"><title>",
 			limit_class(vd.limit), LABEL_W, y, w, BAR_H, bar_colors[k]);
-		html_num(num, sizeof(num), v, row->iops);
+		compare_num(num, sizeof(num), v, row->iops);
 		fprintf(f, "%s %s", num, compare_unit(row));
 		if (vd.text[0]) {
 			fputs(" — ", f);

@@ -10,8 +10,6 @@
 /* s with & < > " ' escaped and anything that is not clean UTF-8 replaced: safe in text and
  * in quoted attributes. NULL prints nothing. */
 void html_esc(FILE *f, const char *s);
-/* A figure as people read it: "43.90", "295.0", "16900"; "-" when unknown. */
-void html_num(char *buf, size_t cap, double v, bool integer);
 
 /* One bar chart per compare row (tests as charts, runs as bars). */
 void html_charts_write(FILE *f, const struct compare *c);

@@ -48,18 +48,6 @@ void html_esc(FILE *f, const char *s)
 	free(copy);
 }
 
-void html_num(char *buf, size_t cap, double v, bool integer)
-{
-	if (!isfinite(v))
-		str_copy(buf, cap, "-");
-	else if (integer || v >= 1000)
-		str_fmt(buf, cap, "%.0f", v);
-	else if (v >= 100)
-		str_fmt(buf, cap, "%.1f", v);
-	else
-		str_fmt(buf, cap, "%.2f", v);
-}
-
 static const char css[] =
 	":root{--ink:#1d2530;--muted:#5d6b7a;--line:#d8dee6;--bg:#f4f6f9;--card:#fff;"
 	"--link:#2f6fb0;--device:#3a9a5b;--problem:#c0392b;--unknown:#8a96a3}"
@@ -182,7 +170,7 @@ static void summary_write(FILE *f, const struct run_list *l)
 		html_esc(f, attach);
 		fputs("</td><td>", f);
 		html_esc(f, r->profile);
-		html_num(num, sizeof(num), s, true);
+		compare_num(num, sizeof(num), s, true);
 		fprintf(f, "</td><td class=\"num\">%s", num);
 		if (isfinite(s) && best > 0)
 			fprintf(f, "<span class=\"scorebar\"><span style=\"width:%.0f%%\"></span></span>",
@@ -229,8 +217,8 @@ static void panel_write(FILE *f, const struct run *r, const struct compare *c)
 				continue;
 			}
 			verdict_test(r, t, &v);
-			html_num(num, sizeof(num), t->bw / 1e6, false);
-			html_num(iops, sizeof(iops), run_test_iops(t), true);
+			compare_num(num, sizeof(num), t->bw / 1e6, false);
+			compare_num(iops, sizeof(iops), run_test_iops(t), true);
 			fprintf(f, "<div class=\"val %s\"><b>%s</b><small>%s IOPS</small></div>",
 				limit_class(v.limit), num, iops);
 		}
@@ -255,13 +243,13 @@ static void latency_write(FILE *f, const struct run *r)
 		struct verdict v = { .limit = VERDICT_UNKNOWN };
 		char mbs[32];
 
-		html_num(mbs, sizeof(mbs), t->bw / 1e6, false);
-		html_num(a, sizeof(a), t->lat_mean_us, false);
-		html_num(b, sizeof(b), t->lat_p50_us, false);
-		html_num(c, sizeof(c), t->lat_p90_us, false);
-		html_num(d, sizeof(d), t->lat_p99_us, false);
-		html_num(e, sizeof(e), t->lat_p999_us, false);
-		html_num(g, sizeof(g), t->lat_max_us, false);
+		compare_num(mbs, sizeof(mbs), t->bw / 1e6, false);
+		compare_num(a, sizeof(a), t->lat_mean_us, false);
+		compare_num(b, sizeof(b), t->lat_p50_us, false);
+		compare_num(c, sizeof(c), t->lat_p90_us, false);
+		compare_num(d, sizeof(d), t->lat_p99_us, false);
+		compare_num(e, sizeof(e), t->lat_p999_us, false);
+		compare_num(g, sizeof(g), t->lat_max_us, false);
 		if (isfinite(t->bw_cv))
 			str_fmt(cv, sizeof(cv), "%.1f%%", t->bw_cv * 100);
 		else
@@ -413,7 +401,7 @@ static int run_write(FILE *f, const struct run *r)
 		html_esc(f, app);
 		fputs("</span>", f);
 	}
-	html_num(num, sizeof(num), s, true);
+	compare_num(num, sizeof(num), s, true);
 	fprintf(f, "</div><div class=\"score\"><b>%s</b>boot-drive score</div></div>\n", num);
 	panel_write(f, r, c);
 	latency_write(f, r);
