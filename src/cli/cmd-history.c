@@ -98,6 +98,27 @@ static int write_json(FILE *f, void *arg)
 	return ret;
 }
 
+/* "imported 3 runs as 19-21 (15 were stored already)": new runs get consecutive ids. */
+static void print_imported(const int64_t *ids, const bool *dup, size_t n)
+{
+	int64_t first = 0, last = 0;
+	size_t i, added = 0;
+
+	for (i = 0; i < n; i++) {
+		if (dup[i])
+			continue;
+		if (!added++)
+			first = ids[i];
+		last = ids[i];
+	}
+	printf("imported %zu run%s", added, added == 1 ? "" : "s");
+	if (added)
+		printf(" as %lld-%lld", (long long)first, (long long)last);
+	if (added < n)
+		printf(" (%zu %s stored already)", n - added, n - added == 1 ? "was" : "were");
+	putchar('\n');
+}
+
 static int do_import(const char *db, const char *file)
 {
 	struct run_list l = { 0 };
@@ -106,6 +127,7 @@ static int do_import(const char *db, const char *file)
 	char why[300], *buf = NULL;
 	const char *err;
 	int64_t *ids = NULL;
+	bool *dup = NULL;
 	size_t len;
 	int ret;
 
@@ -127,26 +149,24 @@ static int do_import(const char *db, const char *file)
 		goto out;
 	}
 	ids = calloc(l.n ? l.n : 1, sizeof(*ids));
-	ret = !ids ? -ENOMEM : cli_store_open("history", db, STORE_WRITE, false, &st);
+	dup = calloc(l.n ? l.n : 1, sizeof(*dup));
+	ret = !ids || !dup ? -ENOMEM : cli_store_open("history", db, STORE_WRITE, false, &st);
 	if (ret) {
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (store_runs_add(st, l.runs, l.n, ids)) {
+	if (store_runs_add(st, l.runs, l.n, ids, dup)) {
 		log_error("history: import '%s': %s; nothing was imported", file,
 			  store_strerror(st));
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (l.n)
-		printf("imported %zu run%s as %lld-%lld\n", l.n, l.n == 1 ? "" : "s",
-		       (long long)ids[0], (long long)ids[l.n - 1]);
-	else
-		printf("imported 0 runs\n");
+	print_imported(ids, dup, l.n);
 	ret = EXIT_OK;
 out:
 	store_close(st);
 	free(ids);
+	free(dup);
 	run_list_release(&l);
 	json_object_put(doc);
 	free(buf);

@@ -84,6 +84,41 @@ static int insert_tests(struct store *st, sqlite3_stmt *s, struct run *r, int64_
 	return 0;
 }
 
+/* Statements of one store_runs_add() call. */
+struct add_stmts {
+	sqlite3_stmt *run, *test, *attach, *fp, *dup, *del_tests, *del_run;
+};
+
+static int step_id(struct store *st, sqlite3_stmt *s, int64_t id, int64_t *found)
+{
+	int rc;
+
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	if (found)
+		*found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL ?
+				 sqlite3_column_int64(s, 0) :
+				 0;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_fail_db(st, rc);
+}
+
+/* The fingerprint of the new run id; when an older run has it, the new one goes again and
+ * *existing is the older id. */
+static int drop_if_stored(struct store *st, struct add_stmts *a, int64_t id, int64_t *existing)
+{
+	int ret;
+
+	ret = step_id(st, a->fp, id, NULL);
+	if (!ret)
+		ret = step_id(st, a->dup, id, existing);
+	if (!ret && *existing)
+		ret = step_id(st, a->del_tests, id, NULL);
+	if (!ret && *existing)
+		ret = step_id(st, a->del_run, id, NULL);
+	return ret;
+}
+
 static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, struct run *r,
 		      int64_t *id)
 {
@@ -121,61 +156,91 @@ static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, s
 	return rc == SQLITE_DONE ? 0 : store_fail_db(st, rc);
 }
 
-int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids)
+static int prepare_add(struct store *st, struct add_stmts *a)
 {
-	sqlite3_stmt *srun = NULL, *stest = NULL, *sattach = NULL;
-	int ret = 0, rc;
+	static const struct {
+		size_t off;
+		const char *sql;
+	} stmts[] = {
+		{ offsetof(struct add_stmts, run),
+		  "INSERT INTO runs (started_at, profile, engine, board, kernel, boot_device,"
+		  " dev_name, dev_model, dev_serial, dev_transport, device_json, target_json,"
+		  " checks_json, findings_json, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+		{ offsetof(struct add_stmts, test),
+		  "INSERT INTO tests (run_id, seq, " TEST_COLUMNS ") VALUES"
+		  " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+		{ offsetof(struct add_stmts, attach),
+		  "UPDATE runs SET " STORE_ATTACH_SET " WHERE id = ? AND json_valid(device_json)" },
+		{ offsetof(struct add_stmts, fp),
+		  "UPDATE runs SET fingerprint = " STORE_FINGERPRINT " WHERE id = ?1" },
+		{ offsetof(struct add_stmts, dup),
+		  "SELECT min(id) FROM runs WHERE id <> ?1 AND fingerprint ="
+		  " (SELECT fingerprint FROM runs WHERE id = ?1)" },
+		{ offsetof(struct add_stmts, del_tests), "DELETE FROM tests WHERE run_id = ?" },
+		{ offsetof(struct add_stmts, del_run), "DELETE FROM runs WHERE id = ?" },
+	};
 	size_t i;
+	int rc;
+
+	for (i = 0; i < ARRAY_SIZE(stmts); i++) {
+		rc = sqlite3_prepare_v2(st->db, stmts[i].sql, -1,
+					(sqlite3_stmt **)((char *)a + stmts[i].off), NULL);
+		if (rc != SQLITE_OK)
+			return store_fail_db(st, rc);
+	}
+	return 0;
+}
+
+static void finalize_add(struct add_stmts *a)
+{
+	sqlite3_finalize(a->run);
+	sqlite3_finalize(a->test);
+	sqlite3_finalize(a->attach);
+	sqlite3_finalize(a->fp);
+	sqlite3_finalize(a->dup);
+	sqlite3_finalize(a->del_tests);
+	sqlite3_finalize(a->del_run);
+}
+
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids,
+		   bool *dup)
+{
+	struct add_stmts a = { 0 };
+	size_t i;
+	int ret, rc;
 
 	if (!st->writable)
 		return store_fail(st, -EROFS, "opened for reading");
 	rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail_db(st, rc);
-	rc = sqlite3_prepare_v2(st->db,
-				"INSERT INTO runs (started_at, profile, engine, board, kernel,"
-				" boot_device, dev_name, dev_model, dev_serial, dev_transport,"
-				" device_json, target_json, checks_json, findings_json, source)"
-				" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-				-1, &srun, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(st->db,
-					"INSERT INTO tests (run_id, seq, " TEST_COLUMNS ") VALUES"
-					" (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-					-1, &stest, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(st->db,
-					"UPDATE runs SET " STORE_ATTACH_SET
-					" WHERE id = ? AND json_valid(device_json)",
-					-1, &sattach, NULL);
-	if (rc != SQLITE_OK) {
-		ret = store_fail_db(st, rc);
-		goto out;
-	}
+	ret = prepare_add(st, &a);
 	for (i = 0; i < n && !ret; i++) {
-		int64_t id = 0;
+		int64_t id = 0, existing = 0;
 
-		ret = insert_run(st, srun, sattach, runs[i], &id);
+		ret = insert_run(st, a.run, a.attach, runs[i], &id);
 		if (!ret)
-			ret = insert_tests(st, stest, runs[i], id);
+			ret = insert_tests(st, a.test, runs[i], id);
+		if (!ret)
+			ret = drop_if_stored(st, &a, id, &existing);
+		if (dup)
+			dup[i] = existing != 0;
 		if (ids)
-			ids[i] = id;
+			ids[i] = existing ? existing : id;
 	}
 	if (!ret) {
 		rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 		if (rc != SQLITE_OK)
 			ret = store_fail_db(st, rc);
 	}
-out:
-	sqlite3_finalize(srun);
-	sqlite3_finalize(stest);
-	sqlite3_finalize(sattach);
-	if (ret)
+	finalize_add(&a);
+	if (ret) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	else
-		for (i = 0; i < n; i++)
-			runs[i]->id = ids ? ids[i] : runs[i]->id;
-	return ret;
+		return ret;
+	}
+	for (i = 0; ids && i < n; i++)
+		runs[i]->id = ids[i];
+	return 0;
 }
 
 static void col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)

@@ -45,6 +45,10 @@ static const struct migration migrations[] = {
 	  " WHERE json_valid(device_json);"
 	  "CREATE INDEX runs_started ON runs(started_at);"
 	  "CREATE INDEX runs_device ON runs(dev_serial, dev_model);" },
+	{ 4, "fingerprints: the same run is stored once",
+	  "ALTER TABLE runs ADD COLUMN fingerprint TEXT;"
+	  "UPDATE runs SET fingerprint = " STORE_FINGERPRINT ";"
+	  "CREATE INDEX runs_fingerprint ON runs(fingerprint);" },
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION,

@@ -21,6 +21,15 @@
 	"  json_extract(device_json, '$.mmc.serial'),"                                      \
 	" fstype = json_extract(device_json, '$.fstype')"
 
+/* What makes two runs the same run (schema 4): time, profile, device, board and every
+ * figure. An import skips a run whose fingerprint is stored already. */
+#define STORE_FINGERPRINT                                                                   \
+	"started_at || '|' || profile || '|' || coalesce(dev_name, '') || '|' ||"           \
+	" coalesce(dev_model, '') || '|' || coalesce(dev_serial, '') || '|' ||"             \
+	" coalesce(board, '') || '|' || coalesce((SELECT group_concat(t, ';') FROM"         \
+	" (SELECT name || ' ' || rw || ' ' || coalesce(bw, '') || ' ' || coalesce(iops, '')" \
+	" AS t FROM tests WHERE run_id = runs.id ORDER BY seq)), '')"
+
 /* The version of db: 0 when it holds no table at all. -EPROTO when it holds tables but no
  * migrations table (not ours), or an SQLite error as -errno (see store_sqlite_errno()). */
 int store_schema_get(sqlite3 *db, int *version);

@@ -12,7 +12,7 @@
 struct store;
 
 /* The newest schema this program writes (store-schema.c holds every migration). */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 /* How long a write waits for another process's lock. */
 #define STORE_BUSY_MS 3000
 
@@ -41,8 +41,13 @@ const char *store_strerror(const struct store *st);
 /* The schema version of the open database. */
 int store_schema_version(struct store *st, int *version);
 
-/* Add runs in one transaction: all or none. ids (may be NULL) receives the new ids. */
-int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids);
+/*
+ * Add runs in one transaction: all or none. A run that is stored already (the same time,
+ * profile, device, board and figures) is not added twice: ids (may be NULL) receives the new
+ * id of each run, or the id it was stored under before, and then dup[i] (may be NULL) is true.
+ */
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids,
+		   bool *dup);
 
 struct store_filter {
 	const char *device;  /* substring of name, model, serial or VID:PID; NULL for any */

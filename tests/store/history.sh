@@ -17,6 +17,11 @@ run history --db "$db" --import "$seeds"
 expect_rc 0
 grep -qx "imported 18 runs as 1-18" "$tmp/out" || fail "import: $(cat "$tmp/out")"
 
+# the same file again: nothing is stored twice
+run history --db "$db" --import "$seeds"
+expect_rc 0
+grep -qx "imported 0 runs (18 were stored already)" "$tmp/out" || fail "re-import: $(cat "$tmp/out")"
+
 run history --db "$db"
 expect_rc 0
 golden history.txt

@@ -59,7 +59,7 @@ static void test_round_trip(void)
 	t_path(db, sizeof(db), "sub/dir/results.db");
 	T_EQ_INT(store_open(db, STORE_READ, 0, &st, why, sizeof(why)), -ENOENT);
 	T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
-	T_EQ_INT(store_runs_add(st, in, 2, ids), 0);
+	T_EQ_INT(store_runs_add(st, in, 2, ids, NULL), 0);
 	T_CHECK(ids[0] > 0 && ids[1] == ids[0] + 1);
 	store_close(st);
 
@@ -78,7 +78,7 @@ static void test_round_trip(void)
 		T_EQ_INT(l.runs[0]->id, ids[1]);
 	}
 	/* a store opened for reading does not write */
-	T_EQ_INT(store_runs_add(st, in, 1, NULL), -EROFS);
+	T_EQ_INT(store_runs_add(st, in, 1, NULL, NULL), -EROFS);
 	run_list_release(&l);
 	store_close(st);
 	run_free(in[0]);
@@ -125,7 +125,7 @@ static void test_filters(void)
 	store_close(st);
 }
 
-/* A database as schema version v made it, holding one run in that version's columns. */
+/* A database as schema version v made it, holding one run as that version stored it. */
 static void make_old_db(const char *path, int v)
 {
 	sqlite3 *db;
@@ -142,6 +142,10 @@ static void make_old_db(const char *path, int v)
 			      " (7, 0, 'SEQ1M Q8T1', 'read', 380000000);",
 			      NULL, NULL, NULL),
 		 SQLITE_OK);
+	/* what that version's insert did besides */
+	if (v >= 3)
+		T_EQ_INT(sqlite3_exec(db, "UPDATE runs SET " STORE_ATTACH_SET, NULL, NULL, NULL),
+			 SQLITE_OK);
 	T_EQ_INT(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 }
@@ -177,6 +181,23 @@ static void test_migrations(void)
 		}
 		run_list_release(&l);
 		store_close(st);
+		/* the fingerprint was filled in for the old run: the same run is not added again */
+		T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
+		if (st) {
+			struct run *old = t_run(
+				"{\"started_at\":\"2025-01-02T03:04:05Z\",\"profile\":\"default\","
+				"\"device\":{\"name\":\"sda\",\"model\":\"Old SSD\"},\"tests\":["
+				"{\"name\":\"SEQ1M Q8T1\",\"rw\":\"read\","
+				"\"bw_bytes_per_s\":380000000}]}");
+			int64_t id = 0;
+			bool dup = false;
+
+			T_EQ_INT(store_runs_add(st, &old, 1, &id, &dup), 0);
+			T_CHECK(dup);
+			T_EQ_INT(id, 7);
+			run_free(old);
+			store_close(st);
+		}
 	}
 }
 
@@ -217,7 +238,7 @@ static void test_locked(void)
 	T_EQ_INT(store_open(db, STORE_WRITE, 100, &st, why, sizeof(why)), 0);
 	T_EQ_INT(sqlite3_open(db, &h), SQLITE_OK);
 	T_EQ_INT(sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-	T_EQ_INT(store_runs_add(st, &r, 1, NULL), -EBUSY);
+	T_EQ_INT(store_runs_add(st, &r, 1, NULL, NULL), -EBUSY);
 	T_CHECK(strstr(store_strerror(st), "locked") != NULL);
 	/* WAL: readers go on while another process writes */
 	T_EQ_INT(store_open(db, STORE_READ, 100, &rd, why, sizeof(why)), 0);
@@ -227,10 +248,43 @@ static void test_locked(void)
 	}
 	sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(h);
-	T_EQ_INT(store_runs_add(st, &r, 1, NULL), 0);
-	T_EQ_INT(count(st, all), 3);
+	T_EQ_INT(store_runs_add(st, &r, 1, NULL, NULL), 0);
+	T_EQ_INT(count(st, all), 2); /* run_b was stored before: not twice */
 	store_close(st);
 	run_free(r);
+}
+
+static void test_duplicates(void)
+{
+	struct run *in[3] = { t_run(run_a), t_run(run_b), t_run(run_b) };
+	struct store_filter all = { 0 };
+	struct store *st;
+	char db[300], why[400];
+	int64_t ids[3] = { 0 }, first[3] = { 0 };
+	bool dup[3];
+
+	t_path(db, sizeof(db), "dups.db");
+	T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
+	/* twice in one file: stored once */
+	T_EQ_INT(store_runs_add(st, in, 3, first, dup), 0);
+	T_CHECK(!dup[0] && !dup[1] && dup[2]);
+	T_EQ_INT(first[2], first[1]);
+	T_EQ_INT(count(st, all), 2);
+	/* the same file again: nothing new, the old ids */
+	T_EQ_INT(store_runs_add(st, in, 3, ids, dup), 0);
+	T_CHECK(dup[0] && dup[1] && dup[2]);
+	T_EQ_INT(ids[0], first[0]);
+	T_EQ_INT(ids[1], first[1]);
+	T_EQ_INT(count(st, all), 2);
+	/* one figure differs: another run */
+	in[2]->tests[0].bw += 1;
+	T_EQ_INT(store_runs_add(st, &in[2], 1, ids, dup), 0);
+	T_CHECK(!dup[0]);
+	T_EQ_INT(count(st, all), 3);
+	store_close(st);
+	run_free(in[0]);
+	run_free(in[1]);
+	run_free(in[2]);
 }
 
 static void file_bytes(const char *path, char *buf, size_t cap, ssize_t *n)
@@ -268,7 +322,7 @@ static void test_corrupt(void)
 	/* a real database whose table pages were overwritten */
 	t_path(db, sizeof(db), "damaged.db");
 	T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
-	T_EQ_INT(store_runs_add(st, &r, 1, NULL), 0);
+	T_EQ_INT(store_runs_add(st, &r, 1, NULL, NULL), 0);
 	store_close(st);
 	f = fopen(db, "r+");
 	fseek(f, 4096, SEEK_SET);
@@ -285,7 +339,7 @@ static void test_corrupt(void)
 	T_EQ_INT(ret, -EBADMSG);
 	ret = store_open(db, STORE_WRITE, 0, &st, why, sizeof(why));
 	if (!ret) {
-		ret = store_runs_add(st, &r, 1, NULL);
+		ret = store_runs_add(st, &r, 1, NULL, NULL);
 		store_close(st);
 	}
 	T_EQ_INT(ret, -EBADMSG);
@@ -302,6 +356,7 @@ int main(void)
 	test_migrations();
 	test_foreign_and_newer();
 	test_locked();
+	test_duplicates();
 	test_corrupt();
 	return t_done();
 }
