@@ -139,28 +139,26 @@ struct tick_ctx {
 	uint64_t sample_ns;      /* sustained: series interval; 0 none */
 	uint64_t next_sample;
 	uint64_t sample_bytes;
-	double peak;
 	bool fell;
 };
 
-/* The sustained profile stops once the rate fell below 80 % of its peak and the last five
- * samples agree within 10 %: the drive's fast cache has run out and the rest is steady. */
-static bool sustained_settled(struct tick_ctx *c)
+bool bench_series_settled(const struct bench_sample *s, unsigned n, bool *fell)
 {
-	const struct bench_test_result *r = c->r;
-	double mean = 0, lo = INFINITY, hi = 0;
-	unsigned i, n = 5;
+	double mean = 0, lo = INFINITY, hi = 0, peak = 0;
+	unsigned i, k = 5;
 
-	if (r->nseries < 10)
+	if (n < 10)
 		return false;
-	for (i = r->nseries - n; i < r->nseries; i++) {
-		mean += r->series[i].bw / n;
-		lo = fmin(lo, r->series[i].bw);
-		hi = fmax(hi, r->series[i].bw);
+	for (i = 0; i < n; i++)
+		peak = fmax(peak, s[i].bw);
+	for (i = n - k; i < n; i++) {
+		mean += s[i].bw / k;
+		lo = fmin(lo, s[i].bw);
+		hi = fmax(hi, s[i].bw);
 	}
-	if (mean < 0.8 * c->peak)
-		c->fell = true;
-	return c->fell && mean > 0 && hi - lo <= 0.2 * mean;
+	if (mean < 0.8 * peak)
+		*fell = true;
+	return *fell && mean > 0 && hi - lo <= 0.2 * mean;
 }
 
 static bool sample_add(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
@@ -181,9 +179,7 @@ static bool sample_add(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
 	r->nseries++;
 	c->sample_bytes = bytes;
 	c->next_sample = elapsed_ns + c->sample_ns;
-	if (bw > c->peak)
-		c->peak = bw;
-	return sustained_settled(c);
+	return bench_series_settled(r->series, r->nseries, &c->fell);
 }
 
 static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)

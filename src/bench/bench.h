@@ -116,6 +116,10 @@ int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct be
  * I/O failure with why ("I/O error on vda"). */
 int bench_run_execute(struct bench_run *run, char *why, size_t whycap);
 
+/* The sustained profile's stop rule: the rate fell below 80 % of its peak (*fell stays set)
+ * and the last five samples agree within 20 % of their mean; the cache has run out. */
+bool bench_series_settled(const struct bench_sample *s, unsigned n, bool *fell);
+
 /* Close the target (removing the test file) and free the results. */
 void bench_run_release(struct bench_run *run);
 

@@ -33,6 +33,16 @@ expect_rc 0 "automatic engine"
 json "d['engine'] in ('io_uring', 'psync')" "automatic engine named"
 [ -z "$run" ] || json "d['engine'] == 'psync'" "psync under qemu-user"
 
+# io_uring unavailable: the automatic choice falls back to psync; forcing it is an error
+SBCDISK_NO_IO_URING=1 sb bench "$d" --json --size 4m --test rw=randread,bs=4k,time=0.1s
+expect_rc 0 "fallback to psync"
+json "d['engine'] == 'psync'" "psync when io_uring is unavailable"
+if ! have_uring; then
+	sb bench "$d" --engine io_uring --size 4m --test rw=randread,bs=4k,time=0.1s
+	expect_rc 1 "forcing io_uring where it cannot run"
+	grep_out "engine 'io_uring' cannot run here" err "io_uring refusal message"
+fi
+
 # every profile, tiny
 for p in quick default peak real nvme extended hdparm sdcard dd sustained; do
 	sb bench "$d" --profile "$p" --size 8m --time 0.1s --runs 1 --interval 0 --engine psync

@@ -151,6 +151,31 @@ int main(void)
 	}
 	bench_run_release(&run);
 
+	/* sustained: a fast cache, then a slower steady rate */
+	{
+		struct bench_sample s[40];
+		bool fell = false;
+		unsigned n;
+
+		for (n = 0; n < 40; n++) {
+			s[n].t_s = n + 1;
+			s[n].bw = n < 15 ? 400e6 : 100e6 + (n % 2) * 5e6;
+		}
+		for (n = 1; n <= 40; n++)
+			if (bench_series_settled(s, n, &fell))
+				break;
+		T_EQ_INT(n, 20); /* five slow samples after the fall */
+		T_CHECK(fell);
+		fell = false;
+		for (n = 0; n < 40; n++)
+			s[n].bw = 200e6 + (n % 3) * 10e6; /* steady from the start: never "fell" */
+		T_CHECK(!bench_series_settled(s, 40, &fell));
+		T_CHECK(!fell);
+		for (n = 0; n < 40; n++)
+			s[n].bw = n < 10 ? 400e6 : (n % 2 ? 50e6 : 150e6); /* fell, but erratic */
+		T_CHECK(!bench_series_settled(s, 40, &fell));
+	}
+
 	rmdir(dir);
 	sysroot_free(sr);
 	return t_done();
