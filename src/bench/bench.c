@@ -372,6 +372,13 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 	/* files and the default region: what the profile sized; hdparm -t reads a whole device */
 	if (tt->kind == BENCH_TEST_IO && !tt->size && run->file_size < region)
 		region = run->file_size;
+	if (region < tt->bs) {
+		r->skipped = true;
+		str_copy(r->skip_reason, sizeof(r->skip_reason),
+			 "the target is smaller than the block size");
+		free(jr);
+		return 0;
+	}
 	r->engine = job.ops->name;
 	r->direct = !tt->buffered && t->fd_direct >= 0;
 	job.fd = r->direct ? t->fd_direct : t->fd_buffered;

@@ -77,4 +77,13 @@ json "all(t['ios'] > 0 for t in d['tests'] if not t['skipped'])" "reads measured
 check "the file is unchanged" [ "$sum1" = "$(sha256sum <"$tmp/file")" ]
 check "the file is still there" [ -f "$tmp/file" ]
 
+# a file smaller than some block sizes: those tests are skipped, the others run
+head -c 65536 /dev/urandom >"$tmp/small"
+sb bench "$tmp/small" --profile quick --time 0.1s --engine psync --json
+expect_rc 0 "small file"
+json "[t['skipped'] for t in d['tests']] == [True, True, False, True, False, True]" \
+	"tests larger than a small file are skipped"
+json "d['tests'][0]['skip_reason'] == 'the target is smaller than the block size'" \
+	"small file skip reason"
+
 finish
