@@ -15,6 +15,9 @@
 
 #define PROBE_DEVICES_MAX 4096 /* a hostile tree cannot make us allocate without end */
 #define PROBE_SLAVES_MAX  64
+/* the kernel's DISK_MAX_PARTS: more partitions in one disk directory are a hostile tree, and
+ * keeping them would crowd the other disks out of PROBE_DEVICES_MAX */
+#define PROBE_PARTS_MAX   256
 
 int probe_attr_str(struct sysroot *sr, const char *dir, const char *name, char *buf, size_t cap)
 {
@@ -446,14 +449,14 @@ static struct blkdev *blkdev_new(const char *kname, const char *syspath)
 static int disk_load_partitions(struct sysroot *sr, struct inventory *inv, struct blkdev *disk,
 				size_t *alloc)
 {
-	size_t klen = strlen(disk->kname);
+	size_t klen = strlen(disk->kname), n = 0;
 	struct dirent *e;
 	DIR *dir;
 	int ret = 0;
 
 	if (sysroot_opendir(sr, disk->syspath, &dir))
 		return 0;
-	while ((e = readdir(dir))) {
+	while (n < PROBE_PARTS_MAX && (e = readdir(dir))) {
 		char path[PATH_MAX];
 		struct blkdev *p;
 		uint64_t v;
@@ -489,6 +492,7 @@ static int disk_load_partitions(struct sysroot *sr, struct inventory *inv, struc
 		ret = blkdev_add_child(disk, p);
 		if (ret)
 			break;
+		n++;
 	}
 	closedir(dir);
 	return ret;

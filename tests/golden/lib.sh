@@ -28,12 +28,17 @@ list_run() {
 	sed -i "s|$tmp/root|SYSROOT|g" "$tmp/out" "$tmp/err"
 }
 
-# output_check TREE MODE: 0 when stderr has no sanitizer report and JSON output parses as
-# UTF-8 JSON; prints the reason otherwise.
+# output_check TREE MODE: 0 when stderr has no sanitizer report, a table holds no raw
+# control characters and JSON output parses as UTF-8 JSON; prints the reason otherwise.
 output_check() {
 	if grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
 		"$tmp/err"; then
 		echo "FAIL: $1 ($2): sanitizer report"
+		return 1
+	fi
+	# a table must not pass raw control characters (terminal escapes) through
+	if [ "$2" = txt ] && LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/out"; then
+		echo "FAIL: $1 ($2): raw control characters in the table"
 		return 1
 	fi
 	if [ "$2" = json ] && [ "$rc" -eq 0 ] && ! python3 -c 'import json, sys

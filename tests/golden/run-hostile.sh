@@ -1,8 +1,9 @@
 #!/bin/bash
 # run-hostile.sh - `sbcdisk list` on a hostile sysroot tree must end on its own (exit 0 or 1,
 # never a signal or a hang), within 20 s, without sanitizer reports, with valid JSON; an
-# unusable root gets exactly one line on stderr, exit 1 and no output; words named on
-# "# forbid: WORD" lines of the description must not appear in the output. When
+# unusable root gets exactly one line on stderr, exit 1 and no output; "# expect: PATH =
+# JSON" lines of the description name values the JSON must carry (tests/golden/expect.py),
+# words on "# forbid: WORD" lines must not appear in the output. When
 # tests/golden/list/TREE.{txt,json} exist they are diffed too.
 # usage: run-hostile.sh TREE [unusable]
 set -u
@@ -23,6 +24,11 @@ for mode in txt json; do
 		ok=0
 	fi
 	output_check "$tree" "$mode" || ok=0
+	# "# expect: PATH = JSON" lines: values the JSON must carry (null rather than a guess)
+	if [ "$mode" = json ] && [ "$rc" -eq 0 ] && ! python3 "$src/tests/golden/expect.py" \
+		"$src/tests/sysroots/$tree.desc" "$tmp/out"; then
+		ok=0
+	fi
 	# "# forbid: WORD" lines of the description: host data a confined reader cannot see
 	while read -r word; do
 		if grep -qF -- "$word" "$tmp/out" "$tmp/err"; then
