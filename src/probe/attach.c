@@ -90,10 +90,12 @@ static void nvme_line(struct sbuf *sb, const struct probe_nvme *n, const struct 
 
 static void mmc_line(struct sbuf *sb, const struct probe_mmc *m)
 {
+	/* clang-format off */
 	static const char *const kinds[] = {
 		[PROBE_MMC_UNKNOWN] = "mmc", [PROBE_MMC_SD] = "sd", [PROBE_MMC_MMC] = "emmc",
 		[PROBE_MMC_SDIO] = "sdio", [PROBE_MMC_SDCOMBO] = "sd",
 	};
+	/* clang-format on */
 	const char *timing;
 
 	add_word(sb, kinds[m->type_id]);

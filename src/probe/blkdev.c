@@ -89,12 +89,14 @@ void probe_num_text(double v, char *buf, size_t cap)
 
 const char *probe_transport_name(enum probe_transport t)
 {
+	/* clang-format off */
 	static const char *const names[] = {
 		[PROBE_TRAN_USB] = "usb",	[PROBE_TRAN_NVME] = "nvme", [PROBE_TRAN_MMC] = "mmc",
 		[PROBE_TRAN_SATA] = "sata",	[PROBE_TRAN_ATA] = "ata",   [PROBE_TRAN_SCSI] = "scsi",
 		[PROBE_TRAN_VIRTIO] = "virtio", [PROBE_TRAN_LOOP] = "loop", [PROBE_TRAN_DM] = "dm",
 		[PROBE_TRAN_MD] = "md",		[PROBE_TRAN_NBD] = "nbd",   [PROBE_TRAN_ZRAM] = "zram",
 	};
+	/* clang-format on */
 
 	if ((size_t)t >= ARRAY_SIZE(names))
 		return NULL;

@@ -8,6 +8,7 @@ struct bridge {
 	const char *name;
 };
 
+/* clang-format off */
 static const struct bridge bridges[] = {
 	/* usb.ids "JMS567 SATA 6Gb/s bridge"; the same id after the JMS578 firmware update for
 	 * Odroid/Pi enclosures (public write-up "JMS578FwUpdate", lsusb shows 152d:0578) */
@@ -47,6 +48,7 @@ static const struct bridge bridges[] = {
 	/* seed 003 lsusb: "Genesys Logic, Inc. SD Card Reader and Writer" (BUFFALO BSCR27U3) */
 	{ 0x05e3, 0x0749, "Genesys Logic SD card reader" },
 };
+/* clang-format on */
 
 const char *probe_bridge_name(uint16_t vid, uint16_t pid)
 {

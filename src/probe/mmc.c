@@ -20,6 +20,7 @@ struct maker {
  * TOSHIBA 0x11, MICRON 0x13, SAMSUNG 0x15, KINGSTON 0x70, HYNIX 0x90, NUMONYX 0xfe) and
  * mmc-utils (0x44 SanDisk). Ids that the sources give to several makers are left out.
  */
+/* clang-format off */
 static const struct maker makers[] = {
 	{ PROBE_MMC_SD, 0x01, "Panasonic" },
 	{ PROBE_MMC_SD, 0x03, "SanDisk" },
@@ -39,6 +40,7 @@ static const struct maker makers[] = {
 	{ PROBE_MMC_MMC, 0x90, "SK hynix" },
 	{ PROBE_MMC_MMC, 0xfe, "Micron" },
 };
+/* clang-format on */
 
 const char *probe_mmc_maker_name(enum probe_mmc_type type, unsigned manfid)
 {

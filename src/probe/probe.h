@@ -146,7 +146,7 @@ struct blkdev {
 	enum probe_transport transport;
 	size_t n_mountpoints;
 	char *mountpoints[PROBE_MOUNTS_MAX]; /* "[SWAP]" for active swap */
-	size_t n_mount_devnos;  /* device numbers its mounts report when not its own (btrfs) */
+	size_t n_mount_devnos; /* device numbers its mounts report when not its own (btrfs) */
 	dev_t mount_devnos[PROBE_MOUNTS_MAX];
 	char fstype[32], label[128], uuid[80], partuuid[80];
 	struct probe_queue queue;
@@ -156,15 +156,15 @@ struct blkdev {
 	struct probe_pcie *pcie;
 	struct probe_nvme *nvme;
 	struct probe_mmc *mmc;
-	bool has_sata_speed;    /* negotiated SATA link speed (ata_link sata_spd) */
+	bool has_sata_speed;	/* negotiated SATA link speed (ata_link sata_spd) */
 	double sata_speed_gbps; /* 1.5, 3.0, 6.0 */
-	struct blkdev *disk; /* a partition's whole disk; NULL for whole devices */
-	size_t n_children;   /* partitions first, then holders (dm, md) */
+	struct blkdev *disk;	/* a partition's whole disk; NULL for whole devices */
+	size_t n_children;	/* partitions first, then holders (dm, md) */
 	struct blkdev **children;
-	size_t n_slaves; /* devices this one is built on, found in the inventory */
+	size_t n_slaves;      /* devices this one is built on, found in the inventory */
 	struct blkdev *slave; /* the first of them */
-	bool is_root;	 /* holds "/" */
-	bool is_boot;	 /* holds /boot/firmware or /boot */
+	bool is_root;	      /* holds "/" */
+	bool is_boot;	      /* holds /boot/firmware or /boot */
 };
 
 struct probe_board {

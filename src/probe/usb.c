@@ -62,13 +62,15 @@ bool probe_usb_name_is_root_hub(const char *name)
 
 int probe_usb_speed_parse(const char *s, double *mbps)
 {
+	/* clang-format off */
 	static const struct {
 		const char *text;
 		double mbps;
 	} speeds[] = {
-		{ "1.5", 1.5 },	    { "12", 12 },	{ "480", 480 },	    { "5000", 5000 },
+		{ "1.5", 1.5 }, { "12", 12 }, { "480", 480 }, { "5000", 5000 },
 		{ "10000", 10000 }, { "20000", 20000 }, { "40000", 40000 }, { "80000", 80000 },
 	};
+	/* clang-format on */
 	char buf[32];
 	size_t i;
 
