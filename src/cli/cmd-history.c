@@ -150,8 +150,12 @@ static int do_import(const char *db, const char *file)
 	}
 	ids = calloc(l.n ? l.n : 1, sizeof(*ids));
 	dup = calloc(l.n ? l.n : 1, sizeof(*dup));
-	ret = !ids || !dup ? -ENOMEM : cli_store_open("history", db, STORE_WRITE, false, &st);
-	if (ret) {
+	if (!ids || !dup) {
+		log_error("history: import '%s': out of memory; nothing was imported", file);
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (cli_store_open("history", db, STORE_WRITE, false, &st)) {
 		ret = EXIT_FAIL;
 		goto out;
 	}
