@@ -75,11 +75,6 @@ def st_pci(t, args, opts):
             st_remove(t, [dev + "/" + k], {})
 
 
-def usb_speed_text(speed):
-    return {"1.5": "1.5", "12": "12", "480": "480", "5000": "5000", "10000": "10000",
-            "20000": "20000"}.get(speed, speed)
-
-
 def st_usb(t, args, opts):
     """A USB device dir (root hubs 'usbN' too). version is bcdUSB as text ("2.10")."""
     dev = args[0]
@@ -110,13 +105,12 @@ def st_usb(t, args, opts):
         "bmAttributes": "%2x" % int(opts.get("attributes", "80"), 16),
         "bMaxPower": opts.get("power", "0mA"),
         "busnum": str(busnum), "devnum": str(devnum), "devpath": devpath,
-        "maxchild": maxchild, "speed": usb_speed_text(speed),
+        "maxchild": maxchild, "speed": speed,
         # "%2x.%02x": one-digit majors get a leading space (" 2.10").
         "version": "%2x.%02x" % (int(major, 16), int(minor, 16)),
         "rx_lanes": "1", "tx_lanes": "1", "quirks": "0x0", "avoid_reset_quirk": "0",
         "authorized": "1", "removable": opts.get("removable", "unknown"),
         "ltm_capable": "no", "urbnum": "120",
-        "configuration": None,
     }
     for key, attr in (("mfr", "manufacturer"), ("product", "product"), ("serial", "serial")):
         if key in opts:  # absent string descriptors have no file at all

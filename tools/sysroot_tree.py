@@ -36,7 +36,7 @@ class Tree:
     def __init__(self, root):
         self.root = root
         self.vars = {}
-        self.mounts = []  # [target, line fields]
+        self.mounts = []  # (id, target, mountinfo line, /proc/mounts line)
         self.mount_id = 21
         self.last_disk = None  # (path, name, major, minor)
         self.devnum = {}
@@ -106,8 +106,8 @@ class Tree:
                 self.write(dirpath + "/" + k, v)
 
     def symlink(self, path, target):
-        """target is either a path inside the root (made relative, as the kernel does) or,
-        with raw=True via symlink_raw, the exact link text."""
+        """A link to TARGET, a path inside the root, written relative as sysfs writes it
+        (symlink_raw writes any text)."""
         self.symlink_raw(path, kernfs_relpath(os.path.dirname(path), target))
 
     def symlink_raw(self, path, text):
