@@ -413,69 +413,28 @@ static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
 	return true;
 }
 
-/* "nvme nvme0: ..." or "nvme 0000:01:00.0: ..." */
-static bool parse_nvme(const char *p, struct diag_event *ev)
+/* The controller name before ": " into ev->ctrl; returns the message after it. */
+static const char *take_ctrl(const char *p, struct diag_event *ev)
 {
-	const char *r;
+	size_t n;
 
 	p = take(p, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
-	{
-		size_t n = strlen(ev->ctrl);
-
-		if (n && ev->ctrl[n - 1] == ':')
-			ev->ctrl[n - 1] = '\0';
-	}
+	n = strlen(ev->ctrl);
+	if (n && ev->ctrl[n - 1] == ':')
+		ev->ctrl[n - 1] = '\0';
 	while (*p == ' ')
 		p++;
-	if (strstr(p, "timeout, ") && strstr(p, "QID")) {
-		ev->kind = EV_NVME_TIMEOUT;
-	} else if (after(p, LIT("Abort status"))) {
-		ev->kind = EV_NVME_ABORT;
-	} else if (strstr(p, "controller is down") || strstr(p, "after reset failure") ||
-		   strstr(p, "Removing after") ) {
-		ev->kind = strstr(p, "probe failure") ? EV_NVME_REMOVED : EV_NVME_DOWN;
-		ev->err = find_errno(p);
-	} else if (strstr(p, "Device not ready")) {
-		ev->kind = EV_NVME_NOT_READY;
-	} else if ((r = after(p, LIT("pci function ")))) {
-		ev->kind = EV_NVME_PCI;
-		ev->arg = r;
-	} else if (strstr(p, "AER:") || strstr(p, "PCIe Bus Error")) {
-		ev->kind = EV_PCIE_AER;
-		ev->aer_fatal = strstr(p, "Uncorrected") || strstr(p, "Non-Fatal") ? 1 : 0;
-		if (strstr(p, "severity=Fatal") || strstr(p, "(Fatal)"))
-			ev->aer_fatal = 2;
-	} else if ((r = strstr(p, "available PCIe bandwidth, limited by "))) {
-		goto bw;
-	} else {
-		return false;
-	}
-	return true;
-bw:
-	ev->kind = EV_PCIE_BW_LIMITED;
-	ev->gts = parse_gts(r + 37, &ev->width);
-	r = strstr(r, "capable of ");
-	if (r && (r = strstr(r, " with ")))
-		ev->cap_gts = parse_gts(r + 6, &ev->cap_width);
-	return true;
+	return p;
 }
 
-/* "pcieport 0000:00:00.0: AER: ..." / "pci 0000:01:00.0: ... limited by ..." */
-static bool parse_pci(const char *p, struct diag_event *ev)
+/* What a PCI function or port says about its link and its errors. */
+static bool pci_event(const char *p, struct diag_event *ev)
 {
 	const char *r;
 
-	p = take(p, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
-	{
-		size_t n = strlen(ev->ctrl);
-
-		if (n && ev->ctrl[n - 1] == ':')
-			ev->ctrl[n - 1] = '\0';
-	}
-	while (*p == ' ')
-		p++;
 	if (strstr(p, "AER:") || strstr(p, "PCIe Bus Error")) {
-		if (!strstr(p, "error received") && !strstr(p, "PCIe Bus Error"))
+		if (!strstr(p, "error received") && !strstr(p, "PCIe Bus Error") &&
+		    !strstr(p, "can't recover"))
 			return false; /* "AER: enabled with IRQ 50" */
 		ev->kind = EV_PCIE_AER;
 		ev->aer_fatal = strstr(p, "Uncorrected") || strstr(p, "Non-Fatal") ? 1 : 0;
@@ -503,15 +462,40 @@ static bool parse_pci(const char *p, struct diag_event *ev)
 	return false;
 }
 
+/* "pcieport 0000:00:00.0: AER: ..." / "pci 0000:01:00.0: ... limited by ..." */
+static bool parse_pci(const char *p, struct diag_event *ev)
+{
+	return pci_event(take_ctrl(p, ev), ev);
+}
+
+/* "nvme nvme0: ..." or "nvme 0000:01:00.0: ..." */
+static bool parse_nvme(const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	p = take_ctrl(p, ev);
+	if (strstr(p, "timeout, ") && strstr(p, "QID")) {
+		ev->kind = EV_NVME_TIMEOUT;
+	} else if (after(p, LIT("Abort status"))) {
+		ev->kind = EV_NVME_ABORT;
+	} else if (strstr(p, "controller is down") || strstr(p, "after reset failure") ||
+		   strstr(p, "Removing after")) {
+		ev->kind = strstr(p, "probe failure") ? EV_NVME_REMOVED : EV_NVME_DOWN;
+		ev->err = find_errno(p);
+	} else if (strstr(p, "Device not ready")) {
+		ev->kind = EV_NVME_NOT_READY;
+	} else if ((r = after(p, LIT("pci function ")))) {
+		ev->kind = EV_NVME_PCI;
+		ev->arg = r;
+	} else {
+		return pci_event(p, ev);
+	}
+	return true;
+}
+
 static bool parse_xhci(const char *p, struct diag_event *ev)
 {
-	p = take(p, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
-	{
-		size_t n = strlen(ev->ctrl);
-
-		if (n && ev->ctrl[n - 1] == ':')
-			ev->ctrl[n - 1] = '\0';
-	}
+	p = take_ctrl(p, ev);
 	if (strstr(p, "Set TR Deq Ptr"))
 		ev->kind = EV_XHCI_TRDEQ;
 	else if (strstr(p, "not responding to stop endpoint"))

@@ -162,10 +162,8 @@ void rule_pcie_errors(struct rule_ctx *ctx)
 
 		if (!c->count)
 			continue;
-		name = rule_dev_name(ctx, s);
-		name = name[0] ? name : s->ctrl;
-		f = rule_get(ctx, "pcie-errors", s->aer_uncorrected ? DIAG_ERROR : DIAG_WARNING,
-			     name, NULL);
+		f = rule_subject_finding(ctx, s, "pcie-errors",
+					 s->aer_uncorrected ? DIAG_ERROR : DIAG_WARNING, &name);
 		if (!f)
 			return;
 		finding_title(f, "%s: PCIe bus errors (%lu report%s)", name, c->count,
@@ -195,9 +193,7 @@ void rule_nvme_errors(struct rule_ctx *ctx)
 
 		if (!c->count)
 			continue;
-		name = rule_dev_name(ctx, s);
-		name = name[0] ? name : s->ctrl;
-		f = rule_get(ctx, "nvme-errors", DIAG_ERROR, name, NULL);
+		f = rule_subject_finding(ctx, s, "nvme-errors", DIAG_ERROR, &name);
 		if (!f)
 			return;
 		finding_title(f, "%s: NVMe errors (%lu line%s)", name, c->count,
@@ -242,9 +238,7 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 			sev = DIAG_WARNING;
 		else
 			sev = recovered ? DIAG_INFO : DIAG_ERROR;
-		name = rule_dev_name(ctx, s);
-		name = name[0] ? name : s->ctrl;
-		f = rule_get(ctx, "mmc-errors", sev, name, NULL);
+		f = rule_subject_finding(ctx, s, "mmc-errors", sev, &name);
 		if (!f)
 			return;
 		if (run->count)
@@ -293,8 +287,7 @@ void rule_io_errors(struct rule_ctx *ctx)
 		if (!c->count)
 			continue;
 		rule_usb_id(s, id, sizeof(id));
-		name = rule_dev_name(ctx, s);
-		f = rule_get(ctx, "io-errors", DIAG_ERROR, name, id);
+		f = rule_subject_finding(ctx, s, "io-errors", DIAG_ERROR, &name);
 		if (!f)
 			return;
 		finding_title(f, "%s: I/O errors (%lu line%s)", name[0] ? name : "a disk",
@@ -334,15 +327,11 @@ void rule_device_not_ready(struct rule_ctx *ctx)
 	for_each_subject(ctx, s, i) {
 		const struct cat_stat *c = &s->cat[CAT_NOTREADY];
 		struct diag_finding *f;
-		char id[16];
 		const char *name;
 
 		if (!c->count)
 			continue;
-		rule_usb_id(s, id, sizeof(id));
-		name = rule_dev_name(ctx, s);
-		name = name[0] ? name : s->ctrl[0] ? s->ctrl : s->usb_port;
-		f = rule_get(ctx, "device-not-ready", DIAG_ERROR, name, id);
+		f = rule_subject_finding(ctx, s, "device-not-ready", DIAG_ERROR, &name);
 		if (!f)
 			return;
 		finding_title(f, "%s: the device did not become ready", name);

@@ -76,6 +76,19 @@ void rule_subject_label(const struct rule_ctx *ctx, const struct diag_subject *s
 		str_copy(buf, cap, "the system");
 }
 
+struct diag_finding *rule_subject_finding(struct rule_ctx *ctx, const struct diag_subject *s,
+					 const char *id, enum diag_sev sev, const char **name)
+{
+	char usb_id[16];
+	const char *n = rule_dev_name(ctx, s);
+
+	if (!n[0])
+		n = s->ctrl[0] ? s->ctrl : s->usb_port;
+	rule_usb_id(s, usb_id, sizeof(usb_id));
+	*name = n;
+	return rule_get(ctx, id, sev, n, usb_id);
+}
+
 void rule_explain_bridge(struct diag_finding *f, const struct diag_subject *s)
 {
 	const char *b = s->has_id ? probe_bridge_name((uint16_t)s->vid, (uint16_t)s->pid) : NULL;

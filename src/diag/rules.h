@@ -19,6 +19,10 @@ struct rule_ctx {
 /* finding_get() that records -ENOMEM in ctx. */
 struct diag_finding *rule_get(struct rule_ctx *ctx, const char *id, enum diag_sev sev,
 			      const char *device, const char *usb_id);
+/* rule_get() for a log subject: device is its block device name (else its controller or
+ * USB port, returned in *name), usb_id its VID:PID when known. */
+struct diag_finding *rule_subject_finding(struct rule_ctx *ctx, const struct diag_subject *s,
+					 const char *id, enum diag_sev sev, const char **name);
 /* "152d:0578" or "" */
 void rule_usb_id(const struct diag_subject *s, char *buf, size_t cap);
 /* The inventory device a log subject is about, or NULL. */
