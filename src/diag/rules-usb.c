@@ -33,6 +33,30 @@ static void fix_uas(struct diag_finding *f, const char *usb_id, bool strong)
 	}
 }
 
+/* Where the UAS quirk data knows the device from, in one sentence. */
+static void explain_quirk_entry(struct diag_finding *f, const struct uas_quirk_entry *q,
+				const char *id)
+{
+	char flags[160], name[96];
+	size_t n;
+
+	str_fmt(name, sizeof(name), "%s%s%s", q->vendor, q->product[0] ? " " : "", q->product);
+	n = strlen(name);
+	if (n > 7 && !strcmp(name + n - 7, " (rule)"))
+		name[n - 7] = '\0';
+	if (q->status == UASQ_RULE) {
+		finding_explain(f, "%s (%s) falls under a rule in the kernel's uas-detect.h that "
+				   "keeps some of these chips off uas; the kernel left this one on "
+				   "uas.", id, name);
+		return;
+	}
+	usfl_decode(q->flags, flags, sizeof(flags));
+	finding_explain(f, "%s (%s) is on %s%s%s%s", id, name, uas_quirk_status_name(q->status),
+			q->flags ? " with " : "", q->flags ? flags : "",
+			!(q->flags & US_FL_IGNORE_UAS) ? ", which does not keep it off uas." :
+			q->status == UASQ_MAINLINE ? "." : ", which this kernel does not have.");
+}
+
 void rule_uas_errors(struct rule_ctx *ctx)
 {
 	struct diag_subject *s;
@@ -75,15 +99,8 @@ void rule_uas_errors(struct rule_ctx *ctx)
 					   "the link as well: try another cable and port.");
 		rule_explain_bridge(f, s);
 		q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
-		if (q && !q->any_pid) {
-			char flags[160];
-
-			usfl_decode(q->flags, flags, sizeof(flags));
-			finding_explain(f, "%s is on %s%s%s%s", id, uas_quirk_status_name(q->status),
-					q->flags ? " with " : "", q->flags ? flags : "",
-					q->flags & US_FL_IGNORE_UAS ? "." :
-					", which does not keep it off uas.");
-		}
+		if (q && !q->any_pid)
+			explain_quirk_entry(f, q, id);
 		if (behind_hub(s))
 			finding_explain(f, "The drive sits behind a hub (port %s): plug it straight "
 					   "into the board, or use a hub with its own power supply.",
@@ -284,7 +301,7 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 		const struct uas_quirk_entry *q;
 		const struct diag_dev *d = rule_inv_match(ctx, s);
 		struct diag_finding *f;
-		char id[16], label[96], flags[160];
+		char id[16], label[96];
 
 		if (s->driver != 1 || s->gone || !s->has_id || s->cat[CAT_UAS].count)
 			continue;
@@ -300,12 +317,8 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 			return;
 		finding_title(f, "%s: a bridge known for UAS trouble runs on uas", label);
 		rule_explain_bridge(f, s);
-		if (q) {
-			usfl_decode(q->flags, flags, sizeof(flags));
-			finding_explain(f, "%s %s (%s) is on %s%s%s.", q->vendor, q->product, id,
-					uas_quirk_status_name(q->status), q->flags ? " with " : "",
-					q->flags ? flags : "");
-		}
+		if (q)
+			explain_quirk_entry(f, q, id);
 		if (d && d->bridge_uas_trouble)
 			finding_explain(f, "Our bridge table lists %s as a bridge with UAS trouble.",
 					d->bridge[0] ? d->bridge : "it");
@@ -345,8 +358,7 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 			finding_title(f, "%s (USB %s): a bridge known for UAS trouble runs on uas",
 				      d->name, id);
 			if (q)
-				finding_explain(f, "%s %s is on %s.", q->vendor, q->product,
-						uas_quirk_status_name(q->status));
+				explain_quirk_entry(f, q, id);
 			if (d->bridge_uas_trouble)
 				finding_explain(f, "Our bridge table lists %s as a bridge with UAS "
 						   "trouble.", d->bridge[0] ? d->bridge : "it");
