@@ -282,25 +282,30 @@ static void blkdev_read_transport(struct blkdev *d)
 		d->transport = PROBE_TRAN_SCSI;
 }
 
-int probe_sata_speed_parse(const char *s, double *gbps)
+int probe_text_num_find(const struct probe_text_num *t, size_t n, const char *s, double *out)
 {
-	static const struct {
-		const char *text;
-		double gbps;
-	} speeds[] = { { "1.5 Gbps", 1.5 }, { "3.0 Gbps", 3.0 }, { "6.0 Gbps", 6.0 } };
-	char buf[32];
+	char buf[64];
 	size_t i;
 
 	if (str_copy(buf, sizeof(buf), s))
 		return -EINVAL;
 	str_trim(buf);
-	for (i = 0; i < ARRAY_SIZE(speeds); i++) {
-		if (!strcmp(buf, speeds[i].text)) {
-			*gbps = speeds[i].gbps;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(buf, t[i].text)) {
+			*out = t[i].value;
 			return 0;
 		}
 	}
 	return -EINVAL;
+}
+
+int probe_sata_speed_parse(const char *s, double *gbps)
+{
+	static const struct probe_text_num speeds[] = {
+		{ "1.5 Gbps", 1.5 }, { "3.0 Gbps", 3.0 }, { "6.0 Gbps", 6.0 },
+	};
+
+	return probe_text_num_find(speeds, ARRAY_SIZE(speeds), s, gbps);
 }
 
 /* libata: ".../ataN/host0/..." has the link at "ataN/linkN/ata_link/linkN/sata_spd". */

@@ -28,6 +28,15 @@ int probe_mounts_fill(struct sysroot *sr, struct inventory *inv);
 void probe_board_fill(struct sysroot *sr, struct inventory *inv);
 void probe_usbids_names(struct sysroot *sr, struct probe_usb *u);
 
+/* A fixed attribute value and the number it stands for ("480" -> 480, "6.0 Gbps" -> 6.0). */
+struct probe_text_num {
+	const char *text;
+	double value;
+};
+
+/* The number of the entry whose text equals s (trimmed); -EINVAL when none does. */
+int probe_text_num_find(const struct probe_text_num *t, size_t n, const char *s, double *out);
+
 /* Speeds as text: 480 -> "480", 1.5 -> "1.5", 2.5 GT/s -> "2.5", 8 -> "8". */
 void probe_num_text(double v, char *buf, size_t cap);
 

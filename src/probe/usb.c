@@ -62,28 +62,13 @@ bool probe_usb_name_is_root_hub(const char *name)
 
 int probe_usb_speed_parse(const char *s, double *mbps)
 {
-	/* clang-format off */
-	static const struct {
-		const char *text;
-		double mbps;
-	} speeds[] = {
-		{ "1.5", 1.5 }, { "12", 12 }, { "480", 480 }, { "5000", 5000 },
+	/* what the kernel prints; "unknown" and anything else stay unknown */
+	static const struct probe_text_num speeds[] = {
+		{ "1.5", 1.5 },	    { "12", 12 },	{ "480", 480 },	    { "5000", 5000 },
 		{ "10000", 10000 }, { "20000", 20000 }, { "40000", 40000 }, { "80000", 80000 },
 	};
-	/* clang-format on */
-	char buf[32];
-	size_t i;
 
-	if (str_copy(buf, sizeof(buf), s))
-		return -EINVAL;
-	str_trim(buf);
-	for (i = 0; i < ARRAY_SIZE(speeds); i++) {
-		if (!strcmp(buf, speeds[i].text)) {
-			*mbps = speeds[i].mbps;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	return probe_text_num_find(speeds, ARRAY_SIZE(speeds), s, mbps);
 }
 
 int probe_usb_version_parse(const char *s, unsigned *bcd, char *text, size_t cap)
