@@ -367,16 +367,20 @@ static void on_usb_reset(struct diag_log *log, struct diag_subject *s, const cha
 			 unsigned long lineno)
 {
 	struct diag_subject *hs = NULL;
+	bool uas_reset = false;
 
 	if (log->pending_uas_reset_host >= 0)
 		hs = host_subject(log, log->pending_uas_reset_host);
-	if (hs && hs != s && !hs->usb_port[0]) {
+	if (hs == s) {
+		uas_reset = true;
+	} else if (hs && !hs->usb_port[0]) {
 		/* the reset names the USB port the uas host sits on: join the two */
 		subj_merge(s, hs);
 		host_bind(log, log->pending_uas_reset_host, s);
 		s->driver = 1;
+		uas_reset = true;
 	}
-	if (hs || (s->driver == 1 && s->cat[CAT_UAS].count))
+	if (uas_reset || (s->driver == 1 && s->cat[CAT_UAS].count))
 		cat_add(&s->cat[CAT_UAS], lineno, text);
 	else
 		cat_add(&s->cat[CAT_USB], lineno, text);

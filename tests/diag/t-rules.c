@@ -182,6 +182,19 @@ static void test_mapping(void)
 		"[ 9.0] scsi host0: uas_eh_device_reset_handler start\n", NULL, "uas-errors");
 	T_CHECK(f && !strcmp(f->usb_id, "152d:0578"));
 
+	/* a uas reset running on one drive does not claim another drive's USB reset */
+	f = run("[ 1.0] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		"[ 1.1] usb 2-1: New USB device found, idVendor=152d, idProduct=0578\n"
+		"[ 1.2] scsi host0: uas\n"
+		"[ 1.3] usb 2-2: new SuperSpeed USB device number 3 using xhci_hcd\n"
+		"[ 1.4] usb 2-2: New USB device found, idVendor=0bc2, idProduct=ab5a\n"
+		"[ 1.5] scsi host1: uas\n"
+		"[ 9.0] scsi host0: uas_eh_device_reset_handler start\n"
+		"[ 9.1] usb 2-2: reset SuperSpeed USB device number 3 using xhci_hcd\n"
+		"[ 9.2] usb 2-2: reset SuperSpeed USB device number 3 using xhci_hcd\n", NULL,
+		"usb-errors");
+	T_CHECK(f && !strcmp(f->usb_id, "0bc2:ab5a"));
+
 	/* SD init errors on mmc1 before its disk is named: one finding, for mmcblk0 */
 	f = run("[ 1.0] mmc1: error -84 whilst initialising SD card\n"
 		"[ 1.2] mmc1: new ultra high speed DDR50 SDXC card at address aaaa\n"
