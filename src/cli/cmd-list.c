@@ -73,6 +73,8 @@ int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 		if (ret == -EINVAL)
 			return cli_usage_error(argv[0], "unknown column '%s' (see '-o help')",
 					       bad ? bad : output);
+		if (ret == -ENODATA)
+			return cli_usage_error(argv[0], "no column in '%s' (see '-o help')", output);
 		if (ret)
 			return cli_usage_error(argv[0], "too many columns in '%s'", output);
 	}

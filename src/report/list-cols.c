@@ -256,11 +256,7 @@ int list_columns_parse(const char *spec, int *ids, size_t max, size_t *n, const 
 			return -E2BIG;
 		ids[(*n)++] = id;
 	}
-	if (!*n) {
-		*bad = copy;
-		return -EINVAL;
-	}
-	return 0;
+	return *n ? 0 : -ENODATA;
 }
 
 void list_columns_help(FILE *f)

@@ -19,7 +19,7 @@ struct json_object *list_inventory_to_json(const struct inventory *inv);
 
 /* Parse "-o NAME,SIZE" or "+COL,..." (appended to the defaults) into column ids.
  * 0, -EINVAL with *bad set to the unknown name (inside spec's copy, valid until the next call),
- * -E2BIG when there are too many. */
+ * -ENODATA when spec names no column, -E2BIG when there are too many. */
 int list_columns_parse(const char *spec, int *ids, size_t max, size_t *n, const char **bad);
 /* The default columns. */
 size_t list_columns_default(int *ids, size_t max);
