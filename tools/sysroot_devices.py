@@ -8,6 +8,13 @@ from sysroot_tree import (DescError, need, opt_bytes, pad, parse_majmin, st_remo
 BLOCK_EXT_MAJOR = 259
 
 
+def drop_attrs(t, dev, opts):
+    """drop=a,b on a device statement: real devices miss attributes."""
+    for k in opts.get("drop", "").split(","):
+        if k:
+            st_remove(t, [dev + "/" + k], {})
+
+
 def st_platform(t, args, opts):
     dev = args[0]
     t.mkdir(dev)
@@ -70,9 +77,7 @@ def st_pci(t, args, opts):
     t.subsystem(dev, "bus", "pci")
     t.driver(dev, "pci", drv)
     t.power(dev)
-    for k in opts.get("drop", "").split(","):
-        if k:
-            st_remove(t, [dev + "/" + k], {})
+    drop_attrs(t, dev, opts)
 
 
 def st_usb(t, args, opts):
@@ -131,9 +136,7 @@ def st_usb(t, args, opts):
         t.attrs(dev + "/power", {"usb3_hardware_lpm_u1": "enabled",
                                  "usb3_hardware_lpm_u2": "enabled"})
     t.usbdev = (dev, vid, pid, bcd, cls)
-    for k in opts.get("drop", "").split(","):
-        if k:
-            st_remove(t, [dev + "/" + k], {})
+    drop_attrs(t, dev, opts)
 
 
 def st_usbif(t, args, opts):
@@ -212,9 +215,7 @@ def st_scsidev(t, args, opts):
         t.uevent(sd, [])
         t.subsystem(sd, "class", "scsi_disk")
     t.power(dev)
-    for k in opts.get("drop", "").split(","):
-        if k:
-            st_remove(t, [dev + "/" + k], {})
+    drop_attrs(t, dev, opts)
 
 
 def st_ata(t, args, opts):
@@ -262,9 +263,7 @@ def st_nvme(t, args, opts):
     t.symlink(dev + "/device", os.path.dirname(os.path.dirname(dev)))
     t.subsystem(dev, "class", "nvme")
     t.power(dev)
-    for k in opts.get("drop", "").split(","):
-        if k:
-            st_remove(t, [dev + "/" + k], {})
+    drop_attrs(t, dev, opts)
 
 
 def st_mmchost(t, args, opts):
@@ -375,9 +374,7 @@ def st_mmc(t, args, opts):
     t.subsystem(dev, "bus", "mmc")
     t.driver(dev, "mmc", "mmcblk")
     t.power(dev)
-    for k in opts.get("drop", "").split(","):
-        if k:
-            st_remove(t, [dev + "/" + k], {})
+    drop_attrs(t, dev, opts)
 
 
 def queue_attrs(opts, virtual=False):
@@ -473,9 +470,7 @@ def st_disk(t, args, opts):
                       "mm_stat": "  4096   74  12288        0    12288        0        0"
                                  "        0        0", "initstate": "1"})
     t.last_disk = (dev, name, major, minor)
-    for k in opts.get("drop", "").split(","):
-        if k:
-            st_remove(t, [dev + "/" + k], {})
+    drop_attrs(t, dev, opts)
 
 
 def part_name(disk, n):
@@ -496,9 +491,7 @@ def st_part(t, args, opts):
         extra.append(("PARTNAME", opts["partname"]))
     blk_common(t, dev, name, major, minor, sectors, "partition", extra)
     t.attrs(dev, {"partition": str(n), "start": str(start), "ro": opts.get("ro", "0")})
-    for k in opts.get("drop", "").split(","):
-        if k:
-            st_remove(t, [dev + "/" + k], {})
+    drop_attrs(t, dev, opts)
 
 
 def st_manyparts(t, args, opts):
