@@ -220,7 +220,7 @@ static int run_fill(struct bench_run *run, char *why, size_t whycap)
 		.ops = run->engine,
 		.fd = t->fd_direct >= 0 ? t->fd_direct : t->fd_buffered,
 		.rw = BENCH_WRITE,
-		.bs = t->size >= MiB ? MiB : t->align,
+		.bs = MiB,
 		.qd = 4,
 		.threads = 1,
 		.region_bytes = t->size,
@@ -237,6 +237,8 @@ static int run_fill(struct bench_run *run, char *why, size_t whycap)
 		ret = -ENOMEM;
 		goto out;
 	}
+	while (job.bs > t->align && t->size % job.bs)
+		job.bs >>= 1; /* every byte once: the block divides the size */
 	r->test.rw = BENCH_WRITE;
 	r->test.runs = 1;
 	c.r = r;

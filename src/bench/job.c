@@ -101,7 +101,7 @@ static void worker_loop(struct worker *w, struct bench_engine *e, struct bench_d
 	const struct bench_job *job = w->job;
 	const struct bench_engine_ops *ops = job->ops;
 	uint64_t now, t_meas, deadline, last = 0;
-	unsigned slot, inflight = 0;
+	unsigned slot, inflight = 0, fails = 0;
 	bool more = true;
 
 	now = clock_ns(ops, e);
@@ -117,9 +117,14 @@ static void worker_loop(struct worker *w, struct bench_engine *e, struct bench_d
 		uint64_t got = 0;
 
 		if (n < 0) {
-			w->error = n;
+			/* keep reaping: the kernel may still write into buffers in flight */
+			if (!w->error)
+				w->error = n;
 			atomic_store(&w->sh->stop, 1);
-			break;
+			more = false;
+			if (++fails > 1000)
+				break;
+			continue;
 		}
 		now = clock_ns(ops, e);
 		more = more && now < deadline && !atomic_load_explicit(&w->sh->stop,
