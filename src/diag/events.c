@@ -237,7 +237,8 @@ static bool parse_usb(const char *p, struct diag_event *ev)
 		ev->err = find_errno(p);
 	} else if (strstr(p, "device descriptor read") || strstr(p, "not accepting address") ||
 		   strstr(p, "unable to enumerate") || strstr(p, "Cannot enable") ||
-		   strstr(p, "can't set config") || strstr(p, "can't read configurations")) {
+		   strstr(p, "can't set config") || strstr(p, "can't read configurations") ||
+		   strstr(p, "not responding to setup address")) {
 		ev->kind = EV_USB_ENUM_ERR;
 		ev->err = find_errno(p);
 	} else if (strstr(p, "required by the UAS driver")) {
