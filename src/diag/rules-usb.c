@@ -421,8 +421,12 @@ void rule_usb_errors(struct rule_ctx *ctx)
 		if (rule_undervoltage_seen(ctx))
 			finding_explain(f, "The board also reported under-voltage, a common cause.");
 		finding_evidence_cat(f, c);
-		finding_fix(f, "Check the cable and the power supply, plug the drive straight into "
-			       "the board, and keep the kernel up to date.");
+		if (s->n_ev[EV_XHCI_TRDEQ])
+			finding_fix(f, "Update the kernel (sudo apt update && sudo apt full-upgrade) "
+				       "and reboot; if the resets go on, check the cable and power.");
+		else
+			finding_fix(f, "Check the cable and the power supply, plug the drive straight "
+				       "into the board, and keep the kernel up to date.");
 	}
 }
 
