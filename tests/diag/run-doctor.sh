@@ -75,4 +75,6 @@ check "kmsg-missing.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/no-such-lo
 check "kmsg-dir.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/empty"
 check "no-kmsg.txt" 0 --sysroot "$tmp/empty" doctor
 check "extra-arg.txt" 2 --sysroot "$tmp/empty" doctor foo
+check "kmsg-no-value.txt" 2 --sysroot "$tmp/empty" doctor --kmsg
+check "health-extra-arg.txt" 2 --sysroot "$tmp/empty" doctor --bogus
 exit $status
