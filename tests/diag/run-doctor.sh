@@ -76,5 +76,5 @@ check "kmsg-dir.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/empty"
 check "no-kmsg.txt" 0 --sysroot "$tmp/empty" doctor
 check "extra-arg.txt" 2 --sysroot "$tmp/empty" doctor foo
 check "kmsg-no-value.txt" 2 --sysroot "$tmp/empty" doctor --kmsg
-check "health-extra-arg.txt" 2 --sysroot "$tmp/empty" doctor --bogus
+check "unknown-option.txt" 2 --sysroot "$tmp/empty" doctor --bogus
 exit $status
