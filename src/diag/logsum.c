@@ -454,6 +454,7 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		cat_add(&s->cat[CAT_LINK], lineno, text);
 		break;
 	case EV_USB_ID:
+		s->id_line = lineno;
 		s->vid = ev->vid;
 		s->pid = ev->pid;
 		s->has_id = true;

@@ -60,6 +60,7 @@ struct diag_subject {
 	unsigned long aer_uncorrected;
 	unsigned long uas_write_aborts; /* aborted commands that were writes (CMD OUT) */
 	unsigned long first_line;
+	unsigned long id_line;      /* the last "New USB device found" line */
 	unsigned long n_ev[EV__COUNT];
 	struct cat_stat cat[CAT__COUNT];
 };

@@ -380,11 +380,15 @@ void rule_usb_errors(struct rule_ctx *ctx)
 		const struct cat_stat *c = &s->cat[CAT_USB];
 		struct diag_finding *f;
 		enum diag_sev sev;
+		bool recovered;
 		char id[16], label[96];
 
 		if (!c->count)
 			continue;
-		sev = c->count >= 2 || s->n_ev[EV_XHCI_STREAMS] ? DIAG_WARNING : DIAG_INFO;
+		/* enumeration that failed, then worked (a slow device at plug-in) is noise */
+		recovered = s->n_ev[EV_USB_ENUM_ERR] == c->count && s->id_line > c->last_line;
+		sev = (c->count >= 2 || s->n_ev[EV_XHCI_STREAMS]) && !recovered ? DIAG_WARNING :
+										  DIAG_INFO;
 		if (s->n_ev[EV_XHCI_DEAD])
 			sev = DIAG_ERROR;
 		rule_usb_id(s, id, sizeof(id));
@@ -410,7 +414,11 @@ void rule_usb_errors(struct rule_ctx *ctx)
 			finding_explain(f, "The USB host controller stopped answering%s.",
 					s->n_ev[EV_XHCI_DEAD] ? " and was given up as dead: every "
 								"device on it is lost" : "");
-		if (s->n_ev[EV_USB_ENUM_ERR])
+		if (recovered)
+			finding_explain(f, "The device failed to enumerate at first (-71 is a "
+					   "protocol error) but then came up: harmless once, worth a "
+					   "look at the cable and power if it recurs.");
+		else if (s->n_ev[EV_USB_ENUM_ERR])
 			finding_explain(f, "The device failed to enumerate (descriptor read or "
 					   "address errors, usually -71): a bad cable, a weak port or "
 					   "too little power.");

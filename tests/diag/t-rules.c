@@ -81,6 +81,13 @@ static void test_log_rules(void)
 	f = run("[ 1.0] usb 1-1: device descriptor read/64, error -71\n"
 		"[ 1.5] usb 1-1: device not accepting address 3, error -71\n", NULL, "usb-errors");
 	T_CHECK(f && f->sev == DIAG_WARNING);
+	/* the same errors, then the device came up: transient, info */
+	f = run("[ 1.0] usb 1-1: device descriptor read/64, error -71\n"
+		"[ 1.5] usb 1-1: device descriptor read/64, error -71\n"
+		"[ 1.7] usb 1-1: new high-speed USB device number 3 using xhci_hcd\n"
+		"[ 1.8] usb 1-1: New USB device found, idVendor=1234, idProduct=5678\n", NULL,
+		"usb-errors");
+	T_CHECK(f && f->sev == DIAG_INFO);
 	f = run("[ 1.0] xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead\n",
 		NULL, "usb-errors");
 	T_CHECK(f && f->sev == DIAG_ERROR);
