@@ -9,7 +9,7 @@ for sig in INT TERM; do
 	want=130
 	[ $sig = TERM ] && want=143
 	# shellcheck disable=SC2086
-	$run "$bin" bench "$d" --engine psync --size 8m --runs 3 \
+	$run "$bin" bench "$d" --no-save --engine psync --size 8m --runs 3 \
 		--test rw=randread,bs=4k,qd=2,time=20s >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	sleep 2
@@ -30,7 +30,8 @@ done
 
 # --json after a signal: a valid document that says so
 # shellcheck disable=SC2086
-$run "$bin" bench "$d" --json --engine psync --size 8m --test rw=randread,bs=4k,time=20s \
+$run "$bin" bench "$d" --no-save --json --engine psync --size 8m \
+	--test rw=randread,bs=4k,time=20s \
 	>"$tmp/out" 2>"$tmp/err" &
 pid=$!
 sleep 2
