@@ -4,6 +4,7 @@
 #ifndef SBCDISK_PROBE_H
 #define SBCDISK_PROBE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -151,7 +152,7 @@ struct blkdev {
 	char fstype[32], label[128], uuid[80], partuuid[80];
 	struct probe_queue queue;
 	char backing_file[512]; /* loop */
-	char syspath[512];	/* canonical sysfs directory */
+	char syspath[PATH_MAX]; /* canonical sysfs directory */
 	struct probe_usb *usb;	/* NULL when not on USB (disk level; partitions: see disk) */
 	struct probe_pcie *pcie;
 	struct probe_nvme *nvme;
