@@ -224,6 +224,10 @@ static void build_tree(void)
 	put_n("proc/device-tree/model", "Raspberry Pi Compute Module 4 Rev 1.0\0", 38);
 	put("proc/sys/kernel/osrelease", "6.6.51+rpt-rpi-v8\n");
 	put("boot/firmware/config.txt", "[all]\n");
+	/* Fedora's place for usb.ids (Debian's /usr/share/misc is tried first) */
+	put("usr/share/hwdata/usb.ids", "# usb.ids\n05e3  Genesys Logic, Inc.\n\t0626  Hub\n"
+					"174c  ASMedia Technology Inc.\n"
+					"\t55aa  ASM1051E SATA 6Gb/s bridge\n");
 }
 
 static void check_inventory(struct inventory *inv)
@@ -287,6 +291,8 @@ static void check_inventory(struct inventory *inv)
 	if (d && d->usb) {
 		T_EQ_STR(d->usb->port, "3-1.2.4");
 		T_EQ_STR(d->usb->driver, "uas");
+		T_EQ_STR(d->usb->ids_vendor, "ASMedia Technology Inc.");
+		T_EQ_STR(d->usb->ids_product, "ASM1051E SATA 6Gb/s bridge");
 		T_EQ_INT(d->usb->n_hubs, 2);
 		T_EQ_STR(d->usb->hubs[0].port, "3-1.2");
 		T_EQ_STR(d->usb->hubs[1].port, "3-1");
@@ -439,6 +445,11 @@ int main(void)
 	T_EQ_INT(sysroot_open(root, &sr), 0);
 	T_EQ_INT(probe_inventory_load(sr, &inv), 0);
 	T_CHECK(inv && !inv->root);
+	if (inv) {
+		struct blkdev *d = probe_inventory_find(inv, "sda");
+
+		T_CHECK(d && d->usb && !strcmp(d->usb->ids_vendor, "ASMedia Technology Inc."));
+	}
 	probe_inventory_free(inv);
 	sysroot_free(sr);
 	rm_tree();
