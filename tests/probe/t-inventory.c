@@ -11,68 +11,15 @@
 #include "report/list.h"
 #include "common/util.h"
 #include "t.h"
+#include "t-tree.h"
 
-static char root[PATH_MAX];
-
-static void mkdirs(const char *rel)
-{
-	char p[PATH_MAX], *s;
-
-	str_fmt(p, sizeof(p), "%s/%s", root, rel);
-	for (s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	mkdir(p, 0755);
-}
-
-static void put_n(const char *rel, const char *text, size_t n)
-{
-	char p[PATH_MAX], d[PATH_MAX];
-	FILE *f;
-
-	str_copy(d, sizeof(d), rel);
-	if (strrchr(d, '/')) {
-		*strrchr(d, '/') = '\0';
-		mkdirs(d);
-	}
-	str_fmt(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "w");
-	if (!f) {
-		perror(p);
-		exit(1);
-	}
-	fwrite(text, 1, n, f);
-	fclose(f);
-}
-
-static void put(const char *rel, const char *text)
-{
-	put_n(rel, text, strlen(text));
-}
-
-/* put(dir + "/" + name, text) */
+/* t_tree_put(dir + "/" + name, text) */
 static void attr(const char *dir, const char *name, const char *text)
 {
 	char p[PATH_MAX];
 
 	str_fmt(p, sizeof(p), "%s/%s", dir, name);
-	put(p, text);
-}
-
-static void link_(const char *target, const char *rel)
-{
-	char p[PATH_MAX], d[PATH_MAX];
-
-	str_copy(d, sizeof(d), rel);
-	*strrchr(d, '/') = '\0';
-	mkdirs(d);
-	str_fmt(p, sizeof(p), "%s/%s", root, rel);
-	if (symlink(target, p)) {
-		perror(p);
-		exit(1);
-	}
+	t_tree_put(p, text);
 }
 
 static void block(const char *dir, const char *dev, const char *sectors)
@@ -120,16 +67,19 @@ static void build_tree(void)
 	block(MMC "/block/mmcblk0/mmcblk0boot0", "179:8\n", "8192\n");
 	attr(MMC "/block/mmcblk0/mmcblk0boot0", "ro", "1\n");
 	block(MMC "/block/mmcblk0/mmcblk0boot1", "179:16\n", "8192\n");
-	link_("../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0",
-	      "sys/block/mmcblk0");
-	link_("../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0/"
-	      "mmcblk0boot0",
-	      "sys/block/mmcblk0boot0");
-	link_("../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0/"
-	      "mmcblk0boot1",
-	      "sys/block/mmcblk0boot1");
-	put("sys/kernel/debug/mmc0/ios", "clock:\t\t200000000 Hz\nbus width:\t3 (8 bits)\n"
-					 "timing spec:\t9 (mmc HS200)\n");
+	t_tree_link(
+	    "../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0",
+	    "sys/block/mmcblk0");
+	t_tree_link(
+	    "../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0/"
+	    "mmcblk0boot0",
+	    "sys/block/mmcblk0boot0");
+	t_tree_link(
+	    "../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:0001/block/mmcblk0/"
+	    "mmcblk0boot1",
+	    "sys/block/mmcblk0boot1");
+	t_tree_put("sys/kernel/debug/mmc0/ios", "clock:\t\t200000000 Hz\nbus width:\t3 (8 bits)\n"
+						"timing spec:\t9 (mmc HS200)\n");
 
 	/* NVMe with multipath: the namespace lives under nvme-subsystem, the controller does not */
 	attr(PCI, "max_link_speed", "16.0 GT/s PCIe\n");
@@ -142,12 +92,14 @@ static void build_tree(void)
 	attr(PCI "/0004:01:00.0/nvme/nvme0", "serial", "S4EVNF0M123456      \n");
 	attr(PCI "/0004:01:00.0/nvme/nvme0", "firmware_rev", "2B2QEXM7\n");
 	attr(PCI "/0004:01:00.0/nvme/nvme0", "transport", "pcie\n");
-	link_("../../devices/platform/14100000.pcie/pci0004:00/0004:00:00.0/0004:01:00.0/nvme/nvme0",
-	      "sys/class/nvme/nvme0");
+	t_tree_link(
+	    "../../devices/platform/14100000.pcie/pci0004:00/0004:00:00.0/0004:01:00.0/nvme/nvme0",
+	    "sys/class/nvme/nvme0");
 	block("sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1", "259:0\n", "976773168\n");
-	link_("../devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1", "sys/block/nvme0n1");
-	put("run/udev/data/b259:0", "S:disk/by-id/nvme-x\nI:123\nE:ID_FS_TYPE=ext4\n"
-				    "E:ID_FS_UUID=1111-2222\nE:ID_FS_LABEL_ENC=data\\x20disk\n");
+	t_tree_link("../devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1", "sys/block/nvme0n1");
+	t_tree_put("run/udev/data/b259:0",
+		   "S:disk/by-id/nvme-x\nI:123\nE:ID_FS_TYPE=ext4\n"
+		   "E:ID_FS_UUID=1111-2222\nE:ID_FS_LABEL_ENC=data\\x20disk\n");
 
 	/* USB: an ASMedia bridge behind two hubs on a USB 3 root hub */
 	attr(USB3, "speed", "5000\n");
@@ -168,66 +120,72 @@ static void build_tree(void)
 	attr(UDEV, "speed", "5000\n");
 	attr(UDEV, "version", " 3.20\n");
 	attr(UDEV, "bMaxPower", "0mA\n");
-	mkdirs("sys/bus/usb/drivers/uas");
-	link_("../../../../../../../../../../bus/usb/drivers/uas", UDEV "/3-1.2.4:1.0/driver");
+	t_tree_mkdirs("sys/bus/usb/drivers/uas");
+	t_tree_link("../../../../../../../../../../bus/usb/drivers/uas",
+		    UDEV "/3-1.2.4:1.0/driver");
 	attr(SDA "/../../", "vendor", "ASMT    \n");
 	attr(SDA "/../../", "model", "2115            \n");
 	attr(SDA "/../../", "rev", "0   \n");
 	attr(SDA "/../../", "type", "0\n");
 	block(SDA, "8:0\n", "234441648\n");
-	link_("../../../0:0:0:0", SDA "/device");
+	t_tree_link("../../../0:0:0:0", SDA "/device");
 	part(SDA "/sda1", "1\n", "8:1\n", "234440000\n");
 	attr(SDA "/sda1", "holders/.keep", "");
-	link_("../devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0/usb3/3-1/"
-	      "3-1.2/3-1.2.4/3-1.2.4:1.0/host0/target0:0:0/0:0:0:0/block/sda",
-	      "sys/block/sda");
+	t_tree_link(
+	    "../devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0/usb3/3-1/"
+	    "3-1.2/3-1.2.4/3-1.2.4:1.0/host0/target0:0:0/0:0:0:0/block/sda",
+	    "sys/block/sda");
 
 	/* dm over sda1 */
 	block("sys/devices/virtual/block/dm-0", "253:0\n", "234000000\n");
 	attr("sys/devices/virtual/block/dm-0", "dm/name", "vg-root\n");
 	attr("sys/devices/virtual/block/dm-0", "dm/uuid", "LVM-abcdef\n");
-	link_("../../../../platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0/usb3/"
-	      "3-1/3-1.2/3-1.2.4/3-1.2.4:1.0/host0/target0:0:0/0:0:0:0/block/sda/sda1",
-	      "sys/devices/virtual/block/dm-0/slaves/sda1");
-	link_("../devices/virtual/block/dm-0", "sys/block/dm-0");
+	t_tree_link(
+	    "../../../../platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0/usb3/"
+	    "3-1/3-1.2/3-1.2.4/3-1.2.4:1.0/host0/target0:0:0/0:0:0:0/block/sda/sda1",
+	    "sys/devices/virtual/block/dm-0/slaves/sda1");
+	t_tree_link("../devices/virtual/block/dm-0", "sys/block/dm-0");
 
 	/* loop devices: one used, one unused (hidden like lsblk does), one "hidden" attribute */
 	block("sys/devices/virtual/block/loop0", "7:0\n", "2048\n");
 	attr("sys/devices/virtual/block/loop0", "loop/backing_file", "/srv/disk image.img\n");
-	link_("../devices/virtual/block/loop0", "sys/block/loop0");
+	t_tree_link("../devices/virtual/block/loop0", "sys/block/loop0");
 	block("sys/devices/virtual/block/loop1", "7:1\n", "0\n");
-	link_("../devices/virtual/block/loop1", "sys/block/loop1");
+	t_tree_link("../devices/virtual/block/loop1", "sys/block/loop1");
 	block("sys/devices/virtual/block/nvme0c0n1", "259:9\n", "976773168\n");
 	attr("sys/devices/virtual/block/nvme0c0n1", "hidden", "1\n");
-	link_("../devices/virtual/block/nvme0c0n1", "sys/block/nvme0c0n1");
+	t_tree_link("../devices/virtual/block/nvme0c0n1", "sys/block/nvme0c0n1");
 
 	/* hostile: a link loop, garbage and overlong values, bytes that are not UTF-8 */
-	link_("evil2", "sys/block/evil1");
-	link_("evil1", "sys/block/evil2");
+	t_tree_link("evil2", "sys/block/evil1");
+	t_tree_link("evil1", "sys/block/evil2");
 	block("sys/devices/virtual/block/sdz", "garbage\n", "-5\n");
 	memset(big, 'M', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	attr("sys/devices/virtual/block/sdz", "device/model", big);
-	attr("sys/devices/virtual/block/sdz", "device/vendor", "\xff\xfe" "AB\n");
+	attr("sys/devices/virtual/block/sdz", "device/vendor",
+	     "\xff\xfe"
+	     "AB\n");
 	attr("sys/devices/virtual/block/sdz", "ro", "7\n");
-	link_("../devices/virtual/block/sdz", "sys/block/sdz");
+	t_tree_link("../devices/virtual/block/sdz", "sys/block/sdz");
 
-	put("proc/self/mountinfo",
-	    "22 1 0:21 / /proc rw - proc proc rw\n"
-	    "30 1 253:0 / / rw,relatime shared:1 - ext4 /dev/mapper/vg-root rw\n"
-	    "31 30 179:1 / /boot/firmware rw - vfat /dev/mmcblk0p1 rw\n"
-	    "32 30 259:0 / /srv/my\\040data rw - ext4 /dev/nvme0n1 rw\n"
-	    "33 30 0:45 / /mnt/nfs rw - nfs server:/x rw\n"
-	    "34 30 0:52 / /srv/btrfs rw - btrfs /dev/mmcblk0p2 rw\n"
-	    "garbage line\n");
-	put("proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n/dev/loop0 partition 1020 0 -2\n");
-	put_n("proc/device-tree/model", "Raspberry Pi Compute Module 4 Rev 1.0\0", 38);
-	put("proc/sys/kernel/osrelease", "6.6.51+rpt-rpi-v8\n");
-	put("boot/firmware/config.txt", "[all]\n");
+	t_tree_put("proc/self/mountinfo",
+		   "22 1 0:21 / /proc rw - proc proc rw\n"
+		   "30 1 253:0 / / rw,relatime shared:1 - ext4 /dev/mapper/vg-root rw\n"
+		   "31 30 179:1 / /boot/firmware rw - vfat /dev/mmcblk0p1 rw\n"
+		   "32 30 259:0 / /srv/my\\040data rw - ext4 /dev/nvme0n1 rw\n"
+		   "33 30 0:45 / /mnt/nfs rw - nfs server:/x rw\n"
+		   "34 30 0:52 / /srv/btrfs rw - btrfs /dev/mmcblk0p2 rw\n"
+		   "garbage line\n");
+	t_tree_put("proc/swaps",
+		   "Filename\tType\tSize\tUsed\tPriority\n/dev/loop0 partition 1020 0 -2\n");
+	t_tree_put_n("proc/device-tree/model", "Raspberry Pi Compute Module 4 Rev 1.0\0", 38);
+	t_tree_put("proc/sys/kernel/osrelease", "6.6.51+rpt-rpi-v8\n");
+	t_tree_put("boot/firmware/config.txt", "[all]\n");
 	/* Fedora's place for usb.ids (Debian's /usr/share/misc is tried first) */
-	put("usr/share/hwdata/usb.ids", "# usb.ids\n05e3  Genesys Logic, Inc.\n\t0626  Hub\n"
-					"174c  ASMedia Technology Inc.\n"
-					"\t55aa  ASM1051E SATA 6Gb/s bridge\n");
+	t_tree_put("usr/share/hwdata/usb.ids", "# usb.ids\n05e3  Genesys Logic, Inc.\n\t0626  Hub\n"
+					       "174c  ASMedia Technology Inc.\n"
+					       "\t55aa  ASM1051E SATA 6Gb/s bridge\n");
 }
 
 static void check_inventory(struct inventory *inv)
@@ -381,29 +339,15 @@ static void build_fanout_tree(void)
 			attr(dir, "dm/name", val);
 			str_fmt(lnk, sizeof(lnk), "sys/block/dm-%d", n);
 			str_fmt(val, sizeof(val), "../devices/virtual/block/dm-%d", n);
-			link_(val, lnk);
+			t_tree_link(val, lnk);
 			for (j = 0; layer && j < 2; j++) {
-				str_fmt(lnk, sizeof(lnk), "%s/slaves/dm-%d", dir, (layer - 1) * 2 + j);
+				str_fmt(lnk, sizeof(lnk), "%s/slaves/dm-%d", dir,
+					(layer - 1) * 2 + j);
 				str_fmt(val, sizeof(val), "../../dm-%d", (layer - 1) * 2 + j);
-				link_(val, lnk);
+				t_tree_link(val, lnk);
 			}
 		}
 	}
-}
-
-static void rm_tree(void)
-{
-	char cmd[PATH_MAX + 16];
-
-	str_fmt(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", root);
-}
-
-static char *temp_root_template(void)
-{
-	str_copy(root, sizeof(root), "/tmp/t-inventory.XXXXXX");
-	return root;
 }
 
 int main(void)
@@ -413,17 +357,16 @@ int main(void)
 	char p[PATH_MAX];
 	int manual;
 
-	if (!mkdtemp(temp_root_template()))
-		return 1;
+	t_tree_new("t-inventory");
 	/* an empty directory is no usable sysroot */
-	T_EQ_INT(sysroot_open(root, &sr), 0);
+	T_EQ_INT(sysroot_open(t_root, &sr), 0);
 	T_EQ_INT(probe_inventory_load(sr, &inv), -ENOENT);
 	T_CHECK(inv == NULL);
 	sysroot_free(sr);
 
 	build_tree();
 	for (manual = 0; manual <= 1; manual++) {
-		T_EQ_INT(sysroot_open(root, &sr), 0);
+		T_EQ_INT(sysroot_open(t_root, &sr), 0);
 		sysroot_set_manual_resolve(sr, manual);
 		T_EQ_INT(probe_inventory_load(sr, &inv), 0);
 		if (inv) {
@@ -436,13 +379,13 @@ int main(void)
 	}
 
 	/* a FIFO where mountinfo and usb.ids belong must not block */
-	str_fmt(p, sizeof(p), "%s/proc/self/mountinfo", root);
+	t_tree_path("proc/self/mountinfo", p, sizeof(p));
 	unlink(p);
 	mkfifo(p, 0600);
-	mkdirs("usr/share/misc");
-	str_fmt(p, sizeof(p), "%s/usr/share/misc/usb.ids", root);
+	t_tree_mkdirs("usr/share/misc");
+	t_tree_path("usr/share/misc/usb.ids", p, sizeof(p));
 	mkfifo(p, 0600);
-	T_EQ_INT(sysroot_open(root, &sr), 0);
+	T_EQ_INT(sysroot_open(t_root, &sr), 0);
 	T_EQ_INT(probe_inventory_load(sr, &inv), 0);
 	T_CHECK(inv && !inv->root);
 	if (inv) {
@@ -452,12 +395,11 @@ int main(void)
 	}
 	probe_inventory_free(inv);
 	sysroot_free(sr);
-	rm_tree();
+	t_tree_remove();
 
-	if (!mkdtemp(temp_root_template()))
-		return 1;
+	t_tree_new("t-inventory");
 	build_fanout_tree();
-	T_EQ_INT(sysroot_open(root, &sr), 0);
+	T_EQ_INT(sysroot_open(t_root, &sr), 0);
 	T_EQ_INT(probe_inventory_load(sr, &inv), 0);
 	T_CHECK(inv && inv->n_all == 32 && inv->n_top == 2);
 	if (inv) {
@@ -473,6 +415,6 @@ int main(void)
 	}
 	probe_inventory_free(inv);
 	sysroot_free(sr);
-	rm_tree();
+	t_tree_remove();
 	return t_done();
 }
