@@ -410,6 +410,8 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 					 "BLKFLSBUF" : "POSIX_FADV_DONTNEED", strerrorname_np(-e));
 		}
 		ret = bench_job_run(&job, jr);
+		if (!r->engine_detail[0])
+			str_copy(r->engine_detail, sizeof(r->engine_detail), jr->engine_desc);
 		if (jr->ios) {
 			r->run_bw[r->runs_done++] = jr->bw;
 			r->ios += jr->ios;

@@ -23,6 +23,7 @@ struct bench_sample {
 struct bench_test_result {
 	struct bench_test test;  /* as run: time, runs and size resolved */
 	const char *engine;      /* the engine that ran it */
+	char engine_detail[96];  /* "io_uring: registered buffers, registered file" */
 	bool skipped;
 	char skip_reason[120];
 	unsigned runs_done;

@@ -34,6 +34,7 @@ static struct json_object *test_to_json(const struct bench_test_result *r)
 			json_add_double(o, c->key, has, v);
 	}
 	json_add_str(o, "engine", r->engine);
+	json_add_str(o, "engine_detail", r->engine_detail[0] ? r->engine_detail : NULL);
 	json_add_bool(o, "direct", !r->skipped, r->direct);
 	json_add_bool(o, "stable", r->runs_done > 1, !r->unstable);
 	json_add_bool(o, "skipped", true, r->skipped);

@@ -150,6 +150,7 @@ static void print_checks(const struct bench_run *run, FILE *f)
 
 static void print_footer(const struct bench_run *run, FILE *f)
 {
+	const char *detail = NULL;
 	double user = 0, sys = 0;
 	char size[32], when[32];
 	struct tm tm;
@@ -181,8 +182,11 @@ static void print_footer(const struct bench_run *run, FILE *f)
 	else
 		fprintf(f, "[one pass over the size]");
 	fprintf(f, "%s\n", run->profile && run->profile->best_of ? "  best of the runs" : "");
+	for (i = 0; i < run->ntests && !detail; i++)
+		if (run->tests[i].engine_detail[0] && run->tests[i].engine == run->engine->name)
+			detail = run->tests[i].engine_detail;
 	fprintf(f, "Date: %s  Engine: %s  CPU: %.2f s user, %.2f s system\n", when,
-		run->engine->name, user, sys);
+		detail ? detail : run->engine->name, user, sys);
 }
 
 int bench_table_print(const struct bench_run *run, FILE *f)
