@@ -70,6 +70,7 @@ void rule_uas_errors(struct rule_ctx *ctx)
 		char id[16], label[96];
 		unsigned long aborts = s->n_ev[EV_UAS_ABORT];
 		unsigned long resets = s->n_ev[EV_UAS_RESET_START] + s->n_ev[EV_UAS_RESET_FAIL];
+		bool fixed;
 
 		if (!c->count)
 			continue;
@@ -78,7 +79,10 @@ void rule_uas_errors(struct rule_ctx *ctx)
 		if (!id[0] && d && d->has_usb)
 			str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
 		rule_subject_label(ctx, s, label, sizeof(label));
-		f = rule_get(ctx, "uas-errors", DIAG_ERROR, rule_dev_name(ctx, s), id);
+		/* the drive is on usb-storage now: the errors are history, the cure is in */
+		fixed = d && !strcmp(d->driver, "usb-storage");
+		f = rule_get(ctx, "uas-errors", fixed ? DIAG_WARNING : DIAG_ERROR,
+			     rule_dev_name(ctx, s), id);
 		if (!f)
 			return;
 		finding_title(f, "%s: UAS commands time out and the drive is reset", label);
@@ -108,11 +112,15 @@ void rule_uas_errors(struct rule_ctx *ctx)
 		if (rule_undervoltage_seen(ctx))
 			finding_explain(f, "The board also reported under-voltage: a weak power "
 					   "supply causes exactly these resets, so fix the power first.");
-		if (d && !strcmp(d->driver, "usb-storage"))
+		finding_evidence_cat(f, c);
+		if (fixed) {
 			finding_explain(f, "The drive is now on usb-storage, so a quirk is already in "
 					   "effect; these errors are from before it.");
-		finding_evidence_cat(f, c);
-		fix_uas(f, id, true);
+			finding_fix(f, "Nothing to add: UAS is off for this drive. If errors come "
+				       "back on usb-storage, check the power supply and the cable.");
+		} else {
+			fix_uas(f, id, true);
+		}
 	}
 }
 

@@ -67,6 +67,9 @@ awk '/^\[/ { ts = $0; sub(/^\[ */, "", ts); sub(/\].*/, "", ts); msg = $0; sub(/
 	tests/diag/klog/seed000-jms567-uas-resets-usb3.log >"$tmp/pi4-jms567-usb3-uas/dev/kmsg"
 check "tree-usb3-uas-dev-kmsg.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" doctor
 check "tree-usb3-uas-dev-kmsg.json" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" --json doctor
+# the old resets on a board where the quirk is now in effect: history, no command
+check "tree-usb3-quirk-log-resets.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
+	--kmsg tests/diag/klog/seed000-jms567-uas-resets-usb3.log
 # exit codes and errors
 check "fail-on-info.txt" 3 --sysroot "$tmp/empty" doctor --fail-on info \
 	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log

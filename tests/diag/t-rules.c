@@ -258,6 +258,12 @@ static void test_inventory_rules(void)
 		&inv, "uas-errors");
 	T_CHECK(f && !strcmp(f->usb_id, "152d:0578"));
 	T_CHECK(has_cmd(f, "sbcdisk fix uas 152d:0578 --apply"));
+	/* the drive is on usb-storage now: history, no command */
+	str_copy(devs[1].driver, sizeof(devs[1].driver), "usb-storage");
+	f = run("[ 9.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n",
+		&inv, "uas-errors");
+	T_CHECK(f && f->sev == DIAG_WARNING && f->n_fix_cmds == 0 && f->has_fix);
+	str_copy(devs[1].driver, sizeof(devs[1].driver), "uas");
 	/* ... but not when the log was pasted from another machine */
 	inv.log_is_local = false;
 	f = run("[ 9.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n",
