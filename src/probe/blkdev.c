@@ -333,6 +333,12 @@ static void sata_read(struct sysroot *sr, struct blkdev *d)
 		d->has_sata_speed = true;
 }
 
+/* Block sizes are powers of two from 512 bytes to 64 KiB; anything else is not a size. */
+static bool is_block_size(uint64_t v)
+{
+	return v >= 512 && v <= 65536 && !(v & (v - 1));
+}
+
 static void queue_read(struct sysroot *sr, const char *syspath, struct probe_queue *q,
 		       struct blkdev *d)
 {
@@ -341,11 +347,11 @@ static void queue_read(struct sysroot *sr, const char *syspath, struct probe_que
 
 	if (str_fmt(dir, sizeof(dir), "%s/queue", syspath))
 		return;
-	if (probe_attr_u64(sr, dir, "logical_block_size", 10, &v) && v <= UINT32_MAX) {
+	if (probe_attr_u64(sr, dir, "logical_block_size", 10, &v) && is_block_size(v)) {
 		q->has_logical_block = true;
 		q->logical_block_bytes = (unsigned)v;
 	}
-	if (probe_attr_u64(sr, dir, "physical_block_size", 10, &v) && v <= UINT32_MAX) {
+	if (probe_attr_u64(sr, dir, "physical_block_size", 10, &v) && is_block_size(v)) {
 		q->has_physical_block = true;
 		q->physical_block_bytes = (unsigned)v;
 	}
@@ -521,7 +527,24 @@ static int blkdev_ptr_cmp(const void *a, const void *b)
 	return name_cmp(x->name, y->name);
 }
 
-/* Holders (dm, md) become children of every device listed in their slaves/ directory. */
+/* True when target is from itself or below it (children, depth-limited). */
+static bool blkdev_reaches(const struct blkdev *from, const struct blkdev *target, int depth)
+{
+	size_t i;
+
+	if (from == target)
+		return true;
+	if (depth <= 0)
+		return true; /* too deep to tell: treat as a cycle and do not link */
+	for (i = 0; i < from->n_children; i++)
+		if (blkdev_reaches(from->children[i], target, depth - 1))
+			return true;
+	return false;
+}
+
+/* Holders (dm, md) become children of every device listed in their slaves/ directory. A link
+ * that would close a cycle (a hostile tree where two devices hold each other) is left out, so
+ * every device stays reachable from a top-level one and no renderer can loop. */
 static int inventory_link_holders(struct sysroot *sr, struct inventory *inv)
 {
 	size_t i;
@@ -546,7 +569,7 @@ static int inventory_link_holders(struct sysroot *sr, struct inventory *inv)
 				continue;
 			n++;
 			s = probe_inventory_find(inv, e->d_name);
-			if (!s || s == d)
+			if (!s || blkdev_reaches(d, s, 64))
 				continue;
 			ret = blkdev_add_child(s, d);
 			if (ret)

@@ -7,7 +7,8 @@
 #include "probe/probe-int.h"
 #include "common/util.h"
 
-/* The device tree's model is a NUL-terminated string (sysroot_read would keep the NUL as '?'). */
+/* The device tree's model is a NUL-terminated string (sysroot_read would keep the NUL as '?').
+ * One that does not end within cap bytes is not a model: unknown, never a cut-off guess. */
 static void read_dt_string(struct sysroot *sr, const char *path, char *buf, size_t cap)
 {
 	ssize_t n;
@@ -24,6 +25,10 @@ static void read_dt_string(struct sysroot *sr, const char *path, char *buf, size
 		return;
 	}
 	buf[n] = '\0'; /* strlen() now stops at the first NUL */
+	if ((size_t)n == cap - 1 && !memchr(buf, '\0', (size_t)n)) {
+		buf[0] = '\0';
+		return;
+	}
 	str_trim(buf);
 	str_sanitize(buf);
 }

@@ -14,22 +14,29 @@ struct maker {
 };
 
 /*
- * CID manufacturer ids. SD ids: mmc-utils lsmmc.c "database[]" (0x01, 0x02, 0x03, 0x08, 0x1b,
- * 0x1d, 0x1f, 0x28, 0x41) plus the Linux kernel's drivers/mmc/core/card.h
- * (CID_MANFID_KINGSTON_SD 0x9f). eMMC ids: drivers/mmc/core/card.h CID_MANFID_* (SANDISK 0x2,
- * TOSHIBA 0x11, MICRON 0x13, SAMSUNG 0x15, KINGSTON 0x70, HYNIX 0x90, NUMONYX 0xfe) and
- * mmc-utils (0x44 SanDisk). Ids that the sources give to several makers are left out.
+ * CID manufacturer ids. SD ids: mmc-utils lsmmc.c "database[]" and the Linux kernel's
+ * drivers/mmc/core/card.h (CID_MANFID_KINGSTON_SD 0x9f). Where lsmmc.c names two makers for
+ * one id, the one whose own cards carry it is named: 0x1b is Samsung (EVO/PRO cards, OEM id
+ * "SM"), 0x1d is ADATA. eMMC ids: drivers/mmc/core/card.h CID_MANFID_* (SANDISK 0x2, TOSHIBA
+ * 0x11, MICRON 0x13, SAMSUNG 0x15, KINGSTON 0x70, HYNIX 0x90, NUMONYX 0xfe) and mmc-utils
+ * (0x44 SanDisk). Ids that the sources give to unrelated makers (0x02, 0x27) are left out.
  */
 /* clang-format off */
 static const struct maker makers[] = {
 	{ PROBE_MMC_SD, 0x01, "Panasonic" },
 	{ PROBE_MMC_SD, 0x03, "SanDisk" },
 	{ PROBE_MMC_SD, 0x08, "Silicon Power" },
-	{ PROBE_MMC_SD, 0x1b, "Transcend" },
-	{ PROBE_MMC_SD, 0x1d, "Corsair" },
+	{ PROBE_MMC_SD, 0x1b, "Samsung" },
+	{ PROBE_MMC_SD, 0x1c, "Transcend" },
+	{ PROBE_MMC_SD, 0x1d, "ADATA" },
+	{ PROBE_MMC_SD, 0x1e, "Transcend" },
 	{ PROBE_MMC_SD, 0x1f, "Kingston" },
 	{ PROBE_MMC_SD, 0x28, "Lexar" },
+	{ PROBE_MMC_SD, 0x30, "SanDisk" },
+	{ PROBE_MMC_SD, 0x31, "Silicon Power" },
 	{ PROBE_MMC_SD, 0x41, "Kingston" },
+	{ PROBE_MMC_SD, 0x74, "Transcend" },
+	{ PROBE_MMC_SD, 0x76, "Patriot" },
 	{ PROBE_MMC_SD, 0x9f, "Kingston" },
 	{ PROBE_MMC_MMC, 0x02, "SanDisk" },
 	{ PROBE_MMC_MMC, 0x11, "Toshiba" },
@@ -200,6 +207,35 @@ static bool is_card_name(const char *s)
 	return true;
 }
 
+/* "0x" and 1 to digits hex digits, as the kernel prints oemid (4) and serial (8). */
+static bool is_hex_field(const char *s, size_t digits)
+{
+	size_t n;
+
+	if (strncmp(s, "0x", 2))
+		return false;
+	n = strspn(s + 2, "0123456789abcdefABCDEF");
+	return n >= 1 && n <= digits && !s[2 + n];
+}
+
+/* "%02d/%04d": the CID's month and year; SD years start at 2000, eMMC's at 1997. */
+static bool is_cid_date(const char *s)
+{
+	unsigned mon, year;
+	char end;
+
+	if (strlen(s) != 7 || sscanf(s, "%2u/%4u%c", &mon, &year, &end) != 2)
+		return false;
+	return mon >= 1 && mon <= 12 && year >= 1997 && year <= 2100;
+}
+
+/* A value that is not what the kernel prints there is unknown, not shown as found. */
+static void keep_if(char *s, bool ok)
+{
+	if (!ok)
+		s[0] = '\0';
+}
+
 void probe_mmc_fill(struct sysroot *sr, struct blkdev *d)
 {
 	char card[PATH_MAX], host[PATH_MAX], path[PATH_MAX], buf[SYSROOT_ATTR_MAX];
@@ -226,10 +262,14 @@ void probe_mmc_fill(struct sysroot *sr, struct blkdev *d)
 		str_copy(m->host, sizeof(m->host), probe_path_base(host));
 	probe_attr_str(sr, card, "type", m->type, sizeof(m->type));
 	m->type_id = type_from_text(m->type);
+	keep_if(m->type, m->type_id != PROBE_MMC_UNKNOWN);
 	probe_attr_str(sr, card, "name", m->name, sizeof(m->name));
 	probe_attr_str(sr, card, "oemid", m->oemid, sizeof(m->oemid));
 	probe_attr_str(sr, card, "date", m->date, sizeof(m->date));
 	probe_attr_str(sr, card, "serial", m->serial, sizeof(m->serial));
+	keep_if(m->oemid, is_hex_field(m->oemid, 4));
+	keep_if(m->date, is_cid_date(m->date));
+	keep_if(m->serial, is_hex_field(m->serial, 8));
 	if (probe_attr_str(sr, card, "manfid", m->manfid, sizeof(m->manfid)) > 0 &&
 	    parse_u64_base(m->manfid, 16, &v) == 0 && v <= 0xffffff) {
 		const char *maker = probe_mmc_maker_name(m->type_id, (unsigned)v);
@@ -247,7 +287,7 @@ void probe_mmc_fill(struct sysroot *sr, struct blkdev *d)
 	/* the boot areas' "device" is mmcblk0, not the card: give them the card's identity */
 	if (!d->model[0])
 		str_copy(d->model, sizeof(d->model), m->name);
-	if (!d->serial[0])
-		str_copy(d->serial, sizeof(d->serial), m->serial);
+	/* device/serial of an SD/eMMC disk is the CID serial: keep only the checked value */
+	str_copy(d->serial, sizeof(d->serial), m->serial);
 	d->mmc = m;
 }
