@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bench/job.h"
+#include "bench/perm.h"
 #include "common/util.h"
 
 struct job_shared {
@@ -28,6 +29,7 @@ struct worker {
 	char *buf;
 	uint64_t *start;             /* per slot: when it was queued */
 	uint64_t rng;
+	struct perm perm;            /* random offsets: each block once per pass */
 	uint64_t ios, bytes;
 	uint64_t window_ns;
 	_Atomic uint64_t progress;   /* bytes completed, ramp included */
@@ -79,7 +81,7 @@ static inline bool worker_issue(struct worker *w, struct bench_engine *e, unsign
 	    atomic_fetch_add_explicit(&sh->issued, 1, memory_order_relaxed) >= sh->limit_ios)
 		return false;
 	if (bench_rw_is_random(job->rw))
-		blk = (uint64_t)(((unsigned __int128)rng_next(&w->rng) * sh->nblocks) >> 64);
+		blk = perm_next(&w->perm, &w->rng);
 	else
 		blk = atomic_fetch_add_explicit(&sh->next_block, 1, memory_order_relaxed) %
 		      sh->nblocks;
@@ -218,6 +220,7 @@ static int worker_init(struct worker *w, const struct bench_job *job, struct job
 		return -ENOMEM;
 	w->buf = p;
 	bench_fill_random(w->buf, bytes, &w->rng);
+	perm_init(&w->perm, job->region_bytes / job->bs, &w->rng);
 	w->start = calloc(depth, sizeof(*w->start));
 	return w->start ? 0 : -ENOMEM;
 }
