@@ -16,6 +16,9 @@
 #define PATH_UDEV_DATA       "/run/udev/data"
 #define PATH_DEV             "/dev"
 #define PATH_DEV_KMSG        "/dev/kmsg"
+/* Device node prefixes as mount tables name sources ("/dev/sda1", "/dev/mapper/vg-root"). */
+#define PATH_DEV_PREFIX      "/dev/"
+#define PATH_DEV_MAPPER      "/dev/mapper/"
 #define PATH_SYS_BUS_USB_DEVICES "/sys/bus/usb/devices"
 #define PATH_BOOT            "/boot"
 #define PATH_BOOT_FIRMWARE   "/boot/firmware"

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "diag/events.h"
+#include "common/paths.h"
 #include "common/util.h"
 
 #define LIT(s) (s), (sizeof(s) - 1)
@@ -607,8 +608,8 @@ static bool parse_other(const char *p, struct diag_event *ev)
 		return true;
 	}
 	if ((r = after(p, LIT("Waiting for root device ")))) {
-		if (!strncmp(r, "/dev/", 5))
-			r += 5;
+		if (str_starts(r, PATH_DEV_PREFIX))
+			r += strlen(PATH_DEV_PREFIX);
 		set_disk(ev, r);
 		ev->kind = EV_ROOT_WAIT;
 		return true;

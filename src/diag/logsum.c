@@ -4,6 +4,7 @@
 
 #include "diag/logsum.h"
 #include "diag/quirks.h"
+#include "common/paths.h"
 #include "common/util.h"
 
 int diag_log_new(struct diag_log **out)
@@ -398,12 +399,12 @@ static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const 
 		cat_add(&log->sys->cat[CAT_QUIRKS], lineno, text);
 	if (r && (r == ev->arg || r[-1] == ' ')) {
 		r += 5;
-		if (!strncmp(r, "/dev/", 5)) {
+		if (str_starts(r, PATH_DEV_PREFIX)) {
 			char disk[DIAG_NAME_MAX];
-			size_t n = strcspn(r + 5, " ");
+			size_t n = strcspn(r + strlen(PATH_DEV_PREFIX), " ");
 
 			if (n < sizeof(disk)) {
-				memcpy(disk, r + 5, n);
+				memcpy(disk, r + strlen(PATH_DEV_PREFIX), n);
 				disk[n] = '\0';
 				diag_disk_fold(disk);
 				str_copy(log->root_disk, sizeof(log->root_disk), disk);

@@ -16,7 +16,7 @@
 #define BOOT_BACKUP_TAG ".sbcdisk-"
 
 struct boot_loc {
-	char fw_dir[32];          /* "/boot/firmware" or "/boot" */
+	char fw_dir[32];          /* the firmware directory: Bookworm's or the older one */
 	char cmdline[PATH_MAX];   /* target path of cmdline.txt, os_prefix and cmdline= applied */
 	char config[PATH_MAX];    /* target path of config.txt */
 	bool has_config;

@@ -284,7 +284,7 @@ static bool dev_name_ok(const char *s)
 int fix_usb_id_of_block(struct sysroot *sr, const char *dev, struct usb_id *id,
 			struct fix_msgs *m)
 {
-	const char *name = str_starts(dev, "/dev/") ? dev + 5 : dev;
+	const char *name = str_starts(dev, PATH_DEV_PREFIX) ? dev + strlen(PATH_DEV_PREFIX) : dev;
 	const struct probe_usb *u;
 	struct inventory *inv = NULL;
 	struct blkdev *d;

@@ -42,7 +42,7 @@ void fix_plan_release(struct fix_plan *p);
 int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *before,
 		   char *after, size_t cap, bool *changed, struct fix_msgs *m);
 
-/* The USB VID:PID of a block device ("sda", "/dev/sda", "sda1"): walks up its sysfs path to
+/* The USB VID:PID of a block device ("sda", its device node, "sda1"): walks up its sysfs path to
  * the USB device. 0, -ENOENT (no such device), -ENODEV (not on USB) with m->why. */
 int fix_usb_id_of_block(struct sysroot *sr, const char *dev, struct usb_id *id,
 			struct fix_msgs *m);

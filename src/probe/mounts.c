@@ -119,18 +119,18 @@ static void blkdev_add_mount_devno(struct blkdev *d, unsigned major, unsigned mi
 		d->mount_devnos[d->n_mount_devnos++] = n;
 }
 
-/* "/dev/sda1", "/dev/mapper/vg-root" -> the device, or NULL. */
+/* A device node ("sda1" below /dev, "vg-root" below /dev/mapper) -> the device, or NULL. */
 static struct blkdev *find_by_node(const struct inventory *inv, const char *node)
 {
-	if (str_starts(node, "/dev/mapper/"))
-		return probe_inventory_find(inv, node + strlen("/dev/mapper/"));
-	if (str_starts(node, "/dev/"))
-		return probe_inventory_find(inv, node + strlen("/dev/"));
+	if (str_starts(node, PATH_DEV_MAPPER))
+		return probe_inventory_find(inv, node + strlen(PATH_DEV_MAPPER));
+	if (str_starts(node, PATH_DEV_PREFIX))
+		return probe_inventory_find(inv, node + strlen(PATH_DEV_PREFIX));
 	return NULL;
 }
 
 /* The devices a mount entry stands on: by device number, else by the source
- * ("/dev/sdc1:/dev/sdc2" for a multi-device bcachefs). Returns how many were given to fn. */
+ * ("sdc1:sdc2" below /dev for a multi-device bcachefs). Returns how many were given to fn. */
 static void add_unique(struct blkdev **out, int *n, int max, struct blkdev *d)
 {
 	int i;
@@ -143,7 +143,7 @@ static void add_unique(struct blkdev **out, int *n, int max, struct blkdev *d)
 }
 
 /* The devices a mount entry stands on: by device number, and by the source, which names all
- * members of a multi-device file system ("/dev/sdc1:/dev/sdc2" for bcachefs). */
+ * members of a multi-device file system (two nodes joined by ':' for bcachefs). */
 static int mount_devices(struct inventory *inv, const struct probe_mountinfo_entry *e,
 			 struct blkdev **out, int max)
 {
@@ -153,7 +153,7 @@ static int mount_devices(struct inventory *inv, const struct probe_mountinfo_ent
 
 	if (d)
 		add_unique(out, &n, max, d);
-	if (!str_starts(e->source, "/dev/") || (d && !strchr(e->source, ':')))
+	if (!str_starts(e->source, PATH_DEV_PREFIX) || (d && !strchr(e->source, ':')))
 		return n;
 	str_copy(src, sizeof(src), e->source);
 	for (part = strtok_r(src, ":", &save); part; part = strtok_r(NULL, ":", &save)) {

@@ -13,7 +13,7 @@
 
 /* What was looked at, for the report's first line. */
 struct doctor_sources {
-	const char *log_name;      /* "/dev/kmsg", a file name, NULL when no log was read */
+	const char *log_name;      /* PATH_DEV_KMSG, a file name, NULL when no log was read */
 	const char *log_problem;   /* why the log could not be read, or NULL */
 	unsigned long log_lines;
 	size_t n_devices;          /* inventory devices looked at */
