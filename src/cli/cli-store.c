@@ -10,6 +10,7 @@
 #include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "common/log.h"
+#include "common/sbuf.h"
 #include "common/util.h"
 #include "cli/doctor-run.h"
 #include "probe/probe.h"
@@ -132,53 +133,25 @@ fail:
 
 int cli_read_file(const char *path, size_t cap, char **buf, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	size_t n = 0, alloc = 0;
-	char *b = NULL, *p;
-	int ret = 0;
+	bool is_stdin = !strcmp(path, "-");
+	struct sbuf sb = SBUF_INIT(cap);
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
 
 	*buf = NULL;
 	*len = 0;
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	for (;;) {
-		size_t got;
-
-		if (alloc - n < 65536) {
-			alloc = alloc ? alloc * 2 : 65536;
-			if (alloc > cap + 65536)
-				alloc = cap + 65536;
-			p = realloc(b, alloc + 1);
-			if (!p) {
-				ret = -ENOMEM;
-				break;
-			}
-			b = p;
-		}
-		got = fread(b + n, 1, alloc - n, f);
-		n += got;
-		if (n > cap) {
-			ret = -EFBIG;
-			break;
-		}
-		if (got == 0) {
-			if (ferror(f))
-				ret = -EIO;
-			break;
-		}
-	}
-	if (f != stdin)
-		fclose(f);
+	ret = sbuf_read_fd(&sb, fd);
+	if (!is_stdin)
+		close(fd);
 	if (ret) {
-		free(b);
+		sbuf_release(&sb);
 		return ret;
 	}
-	if (!b && !(b = malloc(1)))
-		return -ENOMEM;
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
+	*len = sb.len;
+	*buf = sbuf_detach(&sb);
+	return *buf ? 0 : -ENOMEM;
 }
 
 /* The whole disk the bench target lives on, as `list` sees it, with the board facts. */

@@ -1,6 +1,7 @@
 /* sbuf.c - a growable string buffer with a hard cap.
  * Every append checks the cap before it allocates, so hostile input cannot grow it forever. */
 #include <stdarg.h>
+#include <unistd.h>
 
 #include "sbuf.h"
 #include "util.h"
@@ -92,6 +93,26 @@ int sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 	sb->len += (size_t)n;
 	return 0;
+}
+
+int sbuf_read_fd(struct sbuf *sb, int fd)
+{
+	char buf[16384];
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		ret = sbuf_add(sb, buf, (size_t)n);
+		if (ret)
+			return ret == -E2BIG ? -EFBIG : ret;
+	}
 }
 
 const char *sbuf_str(const struct sbuf *sb)

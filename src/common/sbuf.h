@@ -23,6 +23,9 @@ int sbuf_add(struct sbuf *sb, const void *data, size_t n);
 int sbuf_adds(struct sbuf *sb, const char *s);
 int sbuf_addch(struct sbuf *sb, char c);
 int sbuf_addf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append everything fd gives until end of file. 0, -EFBIG when it holds more than the cap
+ * allows (what fit stays), -ENOMEM, or the read's -errno. */
+int sbuf_read_fd(struct sbuf *sb, int fd);
 /* "" when empty: never NULL. */
 const char *sbuf_str(const struct sbuf *sb);
 /* Hands the string over; the caller frees it. The buffer is empty afterwards. */

@@ -13,40 +13,19 @@
 
 int boot_read_raw(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out)
 {
-	char buf[8192];
 	struct stat st;
-	ssize_t n;
-	int fd, ret = 0;
+	int fd, ret;
 
 	sbuf_init(out, cap);
 	fd = sysroot_open_fd(sr, path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return fd;
-	if (fstat(fd, &st)) {
+	if (fstat(fd, &st))
 		ret = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	else if (!S_ISREG(st.st_mode))
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		goto out;
-	}
-	for (;;) {
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		ret = sbuf_add(out, buf, (size_t)n);
-		if (ret) {
-			ret = ret == -E2BIG ? -EFBIG : ret;
-			break;
-		}
-	}
-out:
+	else
+		ret = sbuf_read_fd(out, fd); /* bytes as they are: NULs too */
 	close(fd);
 	if (ret)
 		sbuf_release(out);

@@ -8,94 +8,49 @@
 #include "common/sysroot.h"
 #include "common/util.h"
 #include "t.h"
-
-static char root[PATH_MAX];
-
-static void put_bytes(const char *rel, const char *text, size_t n)
-{
-	char p[PATH_MAX];
-	FILE *f;
-
-	str_fmt(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "w");
-	if (!f) {
-		perror(p);
-		exit(1);
-	}
-	fwrite(text, 1, n, f);
-	fclose(f);
-}
-
-static void put(const char *rel, const char *text)
-{
-	put_bytes(rel, text, strlen(text));
-}
-
-static void dir(const char *rel)
-{
-	char p[PATH_MAX];
-
-	str_fmt(p, sizeof(p), "%s/%s", root, rel);
-	mkdir(p, 0755);
-}
-
-static void link_(const char *target, const char *rel)
-{
-	char p[PATH_MAX];
-
-	str_fmt(p, sizeof(p), "%s/%s", root, rel);
-	if (symlink(target, p)) {
-		perror(p);
-		exit(1);
-	}
-}
+#include "t-tree.h"
 
 static void build_tree(void)
 {
 	char big[8192];
 
-	str_copy(root, sizeof(root), "/tmp/t-sysroot.XXXXXX");
-	if (!mkdtemp(root)) {
-		perror("mkdtemp");
-		exit(1);
-	}
-	dir("sys");
-	dir("sys/devices");
-	dir("sys/devices/pci0000:00");
-	dir("sys/devices/pci0000:00/0000:00:1d.0");
-	dir("sys/devices/pci0000:00/0000:00:1d.0/usb2");
-	dir("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1");
-	dir("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/block");
-	dir("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/block/sda");
-	put("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/block/sda/size", "250069680\n");
-	put("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/idVendor", "152d\n");
-	put("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/model", "Generic         \n");
-	dir("sys/bus");
-	dir("sys/bus/usb");
-	dir("sys/bus/usb/drivers");
-	dir("sys/bus/usb/drivers/uas");
-	link_("../../../../bus/usb/drivers/uas", "sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/driver");
-	dir("sys/block");
-	link_("../devices/pci0000:00/0000:00:1d.0/usb2/2-1/block/sda", "sys/block/sda");
+	t_tree_new("t-sysroot");
+	t_tree_mkdirs("sys");
+	t_tree_mkdirs("sys/devices");
+	t_tree_mkdirs("sys/devices/pci0000:00");
+	t_tree_mkdirs("sys/devices/pci0000:00/0000:00:1d.0");
+	t_tree_mkdirs("sys/devices/pci0000:00/0000:00:1d.0/usb2");
+	t_tree_mkdirs("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1");
+	t_tree_mkdirs("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/block");
+	t_tree_mkdirs("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/block/sda");
+	t_tree_put("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/block/sda/size", "250069680\n");
+	t_tree_put("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/idVendor", "152d\n");
+	t_tree_put("sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/model", "Generic         \n");
+	t_tree_mkdirs("sys/bus");
+	t_tree_mkdirs("sys/bus/usb");
+	t_tree_mkdirs("sys/bus/usb/drivers");
+	t_tree_mkdirs("sys/bus/usb/drivers/uas");
+	t_tree_link("../../../../bus/usb/drivers/uas", "sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1/driver");
+	t_tree_mkdirs("sys/block");
+	t_tree_link("../devices/pci0000:00/0000:00:1d.0/usb2/2-1/block/sda", "sys/block/sda");
 	/* absolute link: must resolve inside the root, not on the host */
-	link_("/sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1", "sys/abs");
+	t_tree_link("/sys/devices/pci0000:00/0000:00:1d.0/usb2/2-1", "sys/abs");
 	/* escapes upward: clamped at the root */
-	link_("../../../../../../../../etc", "sys/escape");
-	dir("etc");
-	put("etc/hostname", "inside\n");
-	link_("loop2", "sys/loop1");
-	link_("loop1", "sys/loop2");
+	t_tree_link("../../../../../../../../etc", "sys/escape");
+	t_tree_mkdirs("etc");
+	t_tree_put("etc/hostname", "inside\n");
+	t_tree_link("loop2", "sys/loop1");
+	t_tree_link("loop1", "sys/loop2");
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	put("sys/big", big);
-	put("sys/empty", "  \n");
-	put("sys/garbage", "12abc\n");
-	put_bytes("sys/nul", "a\0b", 3);
+	t_tree_put("sys/big", big);
+	t_tree_put("sys/empty", "  \n");
+	t_tree_put("sys/garbage", "12abc\n");
+	t_tree_put_n("sys/nul", "a\0b", 3);
 	{
 		char p[PATH_MAX];
 
-		str_fmt(p, sizeof(p), "%s/sys/fifo", root);
-		mkfifo(p, 0600);
+		mkfifo(t_tree_path("sys/fifo", p, sizeof(p)), 0600);
 	}
 }
 
@@ -106,7 +61,7 @@ static void check_tree(bool manual)
 	uint64_t v;
 	DIR *d;
 
-	T_EQ_INT(sysroot_open(root, &sr), 0);
+	T_EQ_INT(sysroot_open(t_root, &sr), 0);
 	T_CHECK(!sysroot_is_live(sr));
 	sysroot_set_manual_resolve(sr, manual);
 
@@ -147,8 +102,6 @@ static void check_tree(bool manual)
 int main(void)
 {
 	struct sysroot *sr;
-	char cmd[PATH_MAX + 16];
-
 	build_tree();
 	check_tree(false);
 	check_tree(true);
@@ -159,8 +112,6 @@ int main(void)
 	T_EQ_STR(sysroot_dir(sr), "/");
 	sysroot_free(sr);
 
-	str_fmt(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", root);
+	t_tree_remove();
 	return t_done();
 }
