@@ -68,21 +68,43 @@ static void null_prep(struct bench_engine *e, unsigned slot, bool write, uint64_
 	s->busy = true;
 }
 
-/* Advance the clock to the earliest completion and return every I/O due by then. */
+/* Advance the clock to the min-th earliest completion (the earliest when min is 0 or 1, the
+ * last when fewer are busy) and return every I/O due by then, as a kernel would. */
 static int null_submit_wait(struct bench_engine *e, unsigned min, struct bench_done *done,
 			    unsigned max)
 {
-	uint64_t first = UINT64_MAX;
-	unsigned i, n = 0;
+	uint64_t until = 0, prev = 0;
+	unsigned i, k, n = 0, taken = 0;
 
-	(void)min;
-	for (i = 0; i < e->depth; i++)
-		if (e->slots[i].busy && e->slots[i].due < first)
-			first = e->slots[i].due;
-	if (first == UINT64_MAX)
+	if (min == 0)
+		min = 1;
+	/* the k-th smallest due time, counting equal times once each slot */
+	for (k = 0; k < min && taken < e->depth; k++) {
+		uint64_t next = UINT64_MAX;
+		unsigned ties = 0;
+
+		for (i = 0; i < e->depth; i++) {
+			const struct null_slot *s = &e->slots[i];
+
+			if (!s->busy || (k && s->due <= prev))
+				continue;
+			if (s->due < next) {
+				next = s->due;
+				ties = 1;
+			} else if (s->due == next) {
+				ties++;
+			}
+		}
+		if (next == UINT64_MAX)
+			break;
+		until = prev = next;
+		taken += ties;
+		k += ties - 1;
+	}
+	if (!taken)
 		return 0;
-	if (first > e->clock)
-		e->clock = first;
+	if (until > e->clock)
+		e->clock = until;
 	for (i = 0; i < e->depth && n < max; i++) {
 		struct null_slot *s = &e->slots[i];
 
