@@ -385,8 +385,14 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 	r->direct = !tt->buffered && t->fd_direct >= 0;
 	job.fd = r->direct ? t->fd_direct : t->fd_buffered;
 	job.region_bytes = region;
-	if (tt->size_based)
+	/* A buffered read that came round again would read the page cache, not the device:
+	 * buffered reads cover the region once at most (hdparm -t stops at the device's end),
+	 * with no warm-up that could use up that one pass. */
+	if (tt->size_based || (!r->direct && !bench_rw_is_write(tt->rw) &&
+			       tt->kind != BENCH_TEST_HDPARM_CACHED))
 		job.limit_bytes = region;
+	if (job.limit_bytes && !tt->size_based)
+		job.ramp_ns = 0;
 	if (run->profile && run->profile->kind == BENCH_PROFILE_SUSTAINED) {
 		c.sample_ns = SEC;
 		r->has_series = true;

@@ -27,6 +27,16 @@ for e in "${engines[@]}"; do
 	check "$e: nothing left in the directory" [ -z "$(ls -A "$d")" ]
 done
 
+# buffered reads cover the file once: coming round again would read the page cache
+for e in "${engines[@]}"; do
+	sb bench "$d" --engine "$e" --json --size 4m --test rw=read,bs=64k,qd=2,time=5s,direct=0 \
+		--test rw=randread,bs=4k,qd=4,time=5s,direct=0
+	expect_rc 0 "$e: buffered reads"
+	json "all(not t['direct'] and 0 < t['ios'] * t['block_bytes'] <= 4 << 20
+	      for t in d['tests'])" "$e: buffered reads stop after one pass"
+	json "all(t['measured_s'] < 4 for t in d['tests'])" "$e: and do not run out the clock"
+done
+
 # the automatic choice names the engine it took
 sb bench "$d" --json --size 4m --test rw=randread,bs=4k,qd=2,time=0.1s
 expect_rc 0 "automatic engine"
