@@ -46,6 +46,9 @@ struct bench_engine_ops {
 	 * done. Returns how many were stored (0 after a signal), or -errno. */
 	int (*submit_wait)(struct bench_engine *e, unsigned min, struct bench_done *done,
 			   unsigned max);
+	/* Optional: send what is queued now, without waiting or reaping (the runner uses it
+	 * to hand refilled slots to the device in groups instead of all at the end). */
+	int (*submit)(struct bench_engine *e);
 	/* The engine's clock in ns; NULL means CLOCK_MONOTONIC (the null engine's is virtual). */
 	uint64_t (*now_ns)(struct bench_engine *e);
 	/* A line for -v output: which optimisations are on ("fixed buffers, fixed file"). */
