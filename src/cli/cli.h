@@ -47,5 +47,8 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for what getopt_long returned as c ('?' or ':', with a ':' leading the
+ * option string): "unknown option '-x'" or "option '--db' needs a value". */
+int cli_option_error(const char *cmd, int c, char **argv);
 
 #endif

@@ -105,7 +105,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, struct save_o
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->profile = optarg;
@@ -156,7 +156,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, struct save_o
 			*help = true;
 			return 0;
 		default:
-			return cli_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("bench", c, argv);
 		}
 	}
 	if (optind < argc)

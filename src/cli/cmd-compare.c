@@ -75,7 +75,7 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:h", opts, NULL)) != -1) {
 		ret = cli_store_opt("compare", c, optarg, COMPARE_RUNS_MAX, &db, &f);
 		if (ret >= 0) {
 			if (ret)
@@ -90,7 +90,7 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("compare", c, argv);
 		}
 	}
 	if (optind == argc && !f.device && !f.limit)

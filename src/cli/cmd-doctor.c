@@ -59,11 +59,8 @@ int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
 		case 'h':
 			doctor_usage(stdout);
 			return EXIT_OK;
-		case ':':
-			return cli_usage_error(argv[0], "option '%s' needs a value",
-					       argv[optind - 1]);
 		default:
-			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(argv[0], c, argv);
 		}
 	}
 	if (optind < argc)

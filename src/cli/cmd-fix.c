@@ -207,7 +207,7 @@ static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->apply = true;
@@ -221,7 +221,7 @@ static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
 			fputs(usage_text, stdout);
 			return -1;
 		default:
-			return cli_usage_error("fix", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("fix", c, argv);
 		}
 	}
 	return 0;

@@ -202,7 +202,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:n:h", opts, NULL)) != -1) {
 		ret = cli_store_opt("history", c, optarg, 1000000, &db, &f);
 		if (ret >= 0) {
 			if (ret)
@@ -235,7 +235,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("history", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("history", c, argv);
 		}
 	}
 	if (optind < argc)

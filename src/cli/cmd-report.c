@@ -56,7 +56,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:n:h", opts, NULL)) != -1) {
 		ret = cli_store_opt("report", c, optarg, COMPARE_RUNS_MAX, &db, &f);
 		if (ret >= 0) {
 			if (ret)
@@ -71,7 +71,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("report", c, argv);
 		}
 	}
 	if (optind < argc && (f.device || f.limit))

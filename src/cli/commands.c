@@ -1,5 +1,6 @@
 /* commands.c - the one explicit table of commands (the idea is git.c's).
  * Adding a command means a file in cli/ and a line here. */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,4 +38,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'sbcdisk %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
+}
+
+int cli_option_error(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }

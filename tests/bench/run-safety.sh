@@ -21,6 +21,12 @@ bad "unknown key 'colour'" --test rw=read,colour=red
 bad "multiple of 512" --test rw=read,bs=1000
 bad "bad value '0' for 'qd'" --test rw=read,qd=0
 bad "unknown profile 'nope'" --profile nope
+# (sb appends --no-save, which would be taken as the value)
+# shellcheck disable=SC2086
+$run "$bin" bench "$d" --no-save --profile >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc 2 "bench --profile without a value"
+grep_out "option '--profile' needs a value" err "a missing value is named as such"
 bad "bad run count '0'" --runs 0
 bad "bad time 'soon'" --time soon
 bad "bad size '1'" --size 1
