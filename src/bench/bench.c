@@ -366,6 +366,7 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 		.interrupted = run->stop,
 	};
 	struct tick_ctx c = { .run = run, .r = r, .phase = tt->name };
+	bool one_pass;
 	unsigned i;
 	int ret = 0;
 
@@ -386,13 +387,14 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 	job.fd = r->direct ? t->fd_direct : t->fd_buffered;
 	job.region_bytes = region;
 	/* A buffered read that came round again would read the page cache, not the device:
-	 * buffered reads cover the region once at most (hdparm -t stops at the device's end),
-	 * with no warm-up that could use up that one pass. */
-	if (tt->size_based || (!r->direct && !bench_rw_is_write(tt->rw) &&
-			       tt->kind != BENCH_TEST_HDPARM_CACHED))
-		job.limit_bytes = region;
-	if (job.limit_bytes && !tt->size_based)
+	 * it covers the region once at most (hdparm -t stops at the device's end), with no
+	 * warm-up that could use up that one pass. hdparm -T reads the cache on purpose. */
+	one_pass = !r->direct && !bench_rw_is_write(tt->rw) &&
+		   tt->kind != BENCH_TEST_HDPARM_CACHED;
+	if (one_pass)
 		job.ramp_ns = 0;
+	if (tt->size_based || one_pass)
+		job.limit_bytes = region;
 	if (run->profile && run->profile->kind == BENCH_PROFILE_SUSTAINED) {
 		c.sample_ns = SEC;
 		r->has_series = true;

@@ -73,33 +73,26 @@ static void null_prep(struct bench_engine *e, unsigned slot, bool write, uint64_
 static int null_submit_wait(struct bench_engine *e, unsigned min, struct bench_done *done,
 			    unsigned max)
 {
-	uint64_t until = 0, prev = 0;
-	unsigned i, k, n = 0, taken = 0;
+	uint64_t until = 0; /* every due time is past the clock's non-zero origin */
+	unsigned i, n = 0, taken = 0;
 
-	if (min == 0)
-		min = 1;
-	/* the k-th smallest due time, counting equal times once each slot */
-	for (k = 0; k < min && taken < e->depth; k++) {
+	/* step through the distinct due times until min slots are due (or none is left) */
+	while (taken < (min ? min : 1)) {
 		uint64_t next = UINT64_MAX;
 		unsigned ties = 0;
 
 		for (i = 0; i < e->depth; i++) {
 			const struct null_slot *s = &e->slots[i];
 
-			if (!s->busy || (k && s->due <= prev))
+			if (!s->busy || s->due <= until || s->due > next)
 				continue;
-			if (s->due < next) {
-				next = s->due;
-				ties = 1;
-			} else if (s->due == next) {
-				ties++;
-			}
+			ties = s->due == next ? ties + 1 : 1;
+			next = s->due;
 		}
-		if (next == UINT64_MAX)
+		if (!ties)
 			break;
-		until = prev = next;
+		until = next;
 		taken += ties;
-		k += ties - 1;
 	}
 	if (!taken)
 		return 0;
