@@ -290,53 +290,14 @@ int kmsg_reader_finish(struct kmsg_reader *r)
 	return deliver_pending(r);
 }
 
-int kmsg_read_buf(const char *buf, size_t n, kmsg_line_fn fn, void *arg)
-{
-	struct kmsg_reader *r = malloc(sizeof(*r));
-	int ret;
+/* A whole input through one reader: next() fills buf with up to cap bytes and returns how
+ * many, 0 at the end, or -errno. */
+typedef ssize_t (*chunk_fn)(void *src, char *buf, size_t cap);
 
-	if (!r)
-		return -ENOMEM;
-	kmsg_reader_init(r, fn, arg);
-	ret = kmsg_reader_feed(r, buf, n);
-	if (!ret)
-		ret = kmsg_reader_finish(r);
-	free(r);
-	return ret;
-}
-
-int kmsg_read_file(FILE *f, kmsg_line_fn fn, void *arg)
+static int read_all(chunk_fn next, void *src, bool records, kmsg_line_fn fn, void *arg)
 {
 	struct kmsg_reader *r = malloc(sizeof(*r));
 	char *buf = malloc(65536);
-	size_t n;
-	int ret = 0;
-
-	if (!r || !buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	kmsg_reader_init(r, fn, arg);
-	while ((n = fread(buf, 1, 65536, f)) > 0) {
-		ret = kmsg_reader_feed(r, buf, n);
-		if (ret)
-			goto out;
-	}
-	if (ferror(f)) {
-		ret = -EIO;
-		goto out;
-	}
-	ret = kmsg_reader_finish(r);
-out:
-	free(buf);
-	free(r);
-	return ret;
-}
-
-int kmsg_read_fd(int fd, kmsg_line_fn fn, void *arg)
-{
-	struct kmsg_reader *r = malloc(sizeof(*r));
-	char *buf = malloc(16384);
 	ssize_t n;
 	int ret = 0;
 
@@ -345,27 +306,65 @@ int kmsg_read_fd(int fd, kmsg_line_fn fn, void *arg)
 		goto out;
 	}
 	kmsg_reader_init(r, fn, arg);
-	r->records = true;
-	for (;;) {
-		n = read(fd, buf, 16384);
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR || errno == EPIPE)
-				continue; /* EPIPE: records were overwritten; go on */
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			ret = -errno;
-			goto out;
-		}
+	r->records = records;
+	while ((n = next(src, buf, 65536)) > 0) {
 		ret = kmsg_reader_feed(r, buf, (size_t)n);
 		if (ret)
 			goto out;
-		/* a record read from /dev/kmsg always ends with its newline */
 	}
-	ret = kmsg_reader_finish(r);
+	ret = n < 0 ? (int)n : kmsg_reader_finish(r);
 out:
 	free(buf);
 	free(r);
 	return ret;
+}
+
+static ssize_t next_file(void *src, char *buf, size_t cap)
+{
+	size_t n = fread(buf, 1, cap, src);
+
+	return n ? (ssize_t)n : ferror((FILE *)src) ? -EIO : 0;
+}
+
+static ssize_t next_fd(void *src, char *buf, size_t cap)
+{
+	int fd = *(int *)src;
+
+	for (;;) {
+		/* each read of /dev/kmsg returns one record, newline included */
+		ssize_t n = read(fd, buf, cap);
+
+		if (n >= 0)
+			return n;
+		if (errno == EINTR || errno == EPIPE)
+			continue; /* EPIPE: records were overwritten; go on */
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0; /* the end of the live log */
+		return -errno;
+	}
+}
+
+int kmsg_read_buf(const char *buf, size_t n, kmsg_line_fn fn, void *arg)
+{
+	struct kmsg_reader *r = malloc(sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	kmsg_reader_init(r, fn, arg);
+	ret = kmsg_reader_feed(r, buf, n); /* in one piece: no copy */
+	if (!ret)
+		ret = kmsg_reader_finish(r);
+	free(r);
+	return ret;
+}
+
+int kmsg_read_file(FILE *f, kmsg_line_fn fn, void *arg)
+{
+	return read_all(next_file, f, false, fn, arg);
+}
+
+int kmsg_read_fd(int fd, kmsg_line_fn fn, void *arg)
+{
+	return read_all(next_fd, &fd, true, fn, arg);
 }
