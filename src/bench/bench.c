@@ -296,9 +296,8 @@ int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct be
 	return 0;
 }
 
-static void interval_sleep(struct bench_run *run)
+static void pause_for(struct bench_run *run, uint64_t left)
 {
-	uint64_t left = run->interval_ns;
 
 	while (left && !run_stopped(run)) {
 		uint64_t step = left > 100000000ull ? 100000000ull : left;
@@ -417,6 +416,10 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 					 "O_DIRECT figures", t->kind == BENCH_TARGET_BLOCKDEV ?
 					 "BLKFLSBUF" : "POSIX_FADV_DONTNEED", strerrorname_np(-e));
 		}
+		/* hdparm lets I/O settle for 3 s after flushing, before it times a disk read: the
+		 * hdparm profile's interval is that pause, not one between tests. */
+		if (tt->kind == BENCH_TEST_HDPARM_DISK && job.ops != &bench_engine_null)
+			pause_for(run, run->interval_ns);
 		ret = bench_job_run(&job, jr);
 		if (!r->engine_detail[0])
 			str_copy(r->engine_detail, sizeof(r->engine_detail), jr->engine_desc);
@@ -504,8 +507,9 @@ int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
 					 : "write tests on a block device need --destructive");
 			continue;
 		}
-		if (!first && !nul)
-			interval_sleep(run);
+		if (!first && !nul &&
+		    !(run->profile && run->profile->kind == BENCH_PROFILE_HDPARM))
+			pause_for(run, run->interval_ns);
 		first = false;
 		ret = run_test(run, r, why, whycap);
 		if (ret)

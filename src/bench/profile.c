@@ -44,7 +44,8 @@ static const struct bench_test t_quick[] = {
 	RW("RND4K Q32T1", 0, 4 * KiB, 32, 1),
 	RW("RND4K Q1T1", 0, 4 * KiB, 1, 1),
 };
-/* hdparm -T, -t and -t --direct: read(2) of 2 MiB at QD1, 2 s and 3 s, no warm-up. */
+/* hdparm -T, -t and -t --direct: read(2) of 2 MiB at QD1, 2 s and 3 s, no warm-up; the
+ * profile's interval is hdparm's 3 s pause between flushing and timing a disk read. */
 static const struct bench_test t_hdparm[] = {
 	{ .name = "cached reads", .kind = BENCH_TEST_HDPARM_CACHED, .rw = BENCH_READ,
 	  .bs = 2 * MiB, .qd = 1, .threads = 1, .time_ns = 2 * SEC, .size = 2 * MiB,
@@ -90,7 +91,7 @@ const struct bench_profile bench_profiles[] = {
 	{ "nvme", "CrystalDiskMark's NVMe set: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1",
 	  BENCH_PROFILE_PLAIN, P(t_nvme), 1 * GiB, 3, 5 * SEC, 5 * SEC, false, true },
 	{ "hdparm", "hdparm -T and -t, buffered and O_DIRECT: 2 MiB reads for 2 s and 3 s",
-	  BENCH_PROFILE_HDPARM, P(t_hdparm), 1 * GiB, 1, 3 * SEC, 0, false, true },
+	  BENCH_PROFILE_HDPARM, P(t_hdparm), 1 * GiB, 1, 3 * SEC, 3 * SEC, false, true },
 	{ "extended", "the seeds' fio job: SEQ1M Q1, RND512K Q1, RND4K Q1, RND4K Q32",
 	  BENCH_PROFILE_PLAIN, P(t_extended), 1 * GiB, 1, 5 * SEC, 0, false, true },
 	{ "sdcard", "SD Association A1/A2 classes, measured like Raspberry Pi's SD card test",

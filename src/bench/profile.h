@@ -48,7 +48,7 @@ struct bench_profile {
 	uint64_t file_size;
 	unsigned runs;
 	uint64_t time_ns;
-	uint64_t interval_ns; /* pause between tests */
+	uint64_t interval_ns; /* pause between tests (hdparm: after the flush, before timing) */
 	bool best_of;         /* report the best run (peak, real) instead of the mean */
 	bool fill;            /* the test file is written in full before the tests */
 };

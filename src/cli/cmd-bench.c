@@ -35,7 +35,7 @@ static void usage(FILE *f)
 		"                   time=5s,size=1g,runs=3,direct=1\n"
 		"  --runs N         repeat each test N times\n"
 		"  --time DUR       measured time of each run (5s, 500ms)\n"
-		"  --interval DUR   pause between tests\n"
+		"  --interval DUR   pause between tests (hdparm: before each disk read, 3 s)\n"
 		"  --size SIZE      test file size (dd, sustained: how much to write)\n"
 		"  --engine NAME    io_uring, psync or null (default: io_uring where it works)\n"
 		"  --destructive    allow write tests on a named, unused block device\n"

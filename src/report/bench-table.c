@@ -1,5 +1,6 @@
 /* bench-table.c - the CrystalDiskMark-like table of `sbcdisk bench`, plus hdparm- and dd-style
  * lines for those profiles, the SD class checks, warnings and notes. */
+#include <string.h>
 #include <time.h>
 
 #include "common/util.h"
@@ -7,7 +8,19 @@
 
 #define MiB 1048576.0
 
-static void print_header(const struct bench_run *run, FILE *f)
+/* The Test column: CrystalDiskMark's names fit in 14; hdparm's are longer. */
+static int name_width(const struct bench_run *run)
+{
+	size_t w = 14;
+	unsigned i;
+
+	for (i = 0; i < run->ntests; i++)
+		if (strlen(run->tests[i].test.name) > w)
+			w = strlen(run->tests[i].test.name);
+	return (int)w;
+}
+
+static void print_header(const struct bench_run *run, int nw, FILE *f)
 {
 	const struct bench_target *t = &run->target;
 	char size[32];
@@ -26,18 +39,18 @@ static void print_header(const struct bench_run *run, FILE *f)
 	if (t->attachment[0])
 		fprintf(f, "Attached: %s\n", t->attachment);
 	fprintf(f, "* MB/s = 1,000,000 bytes/s, MiB/s = 1,048,576 bytes/s, latency in us\n\n");
-	fprintf(f, "%-14s %-9s", "Test", "R/W");
+	fprintf(f, "%-*s %-9s", nw, "Test", "R/W");
 	for (i = 0; i < bench_ncols; i++)
 		if (bench_cols[i].header)
 			fprintf(f, " %*s", bench_cols[i].width, bench_cols[i].header);
 	fputc('\n', f);
 }
 
-static void print_row(const struct bench_test_result *r, FILE *f)
+static void print_row(const struct bench_test_result *r, int nw, FILE *f)
 {
 	unsigned i;
 
-	fprintf(f, "%-14s %-9s", r->test.name, bench_rw_name(r->test.rw));
+	fprintf(f, "%-*s %-9s", nw, r->test.name, bench_rw_name(r->test.rw));
 	if (r->skipped) {
 		fprintf(f, " skipped: %s\n", r->skip_reason);
 		return;
@@ -191,11 +204,12 @@ static void print_footer(const struct bench_run *run, FILE *f)
 
 int bench_table_print(const struct bench_run *run, FILE *f)
 {
+	int nw = name_width(run);
 	unsigned i;
 
-	print_header(run, f);
+	print_header(run, nw, f);
 	for (i = 0; i < run->ntests; i++)
-		print_row(&run->tests[i], f);
+		print_row(&run->tests[i], nw, f);
 	if (run->profile && run->profile->kind == BENCH_PROFILE_HDPARM)
 		print_hdparm(run, f);
 	if (run->profile && run->profile->kind == BENCH_PROFILE_DD)

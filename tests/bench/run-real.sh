@@ -66,6 +66,16 @@ grep_out "Timing cached reads:" out "hdparm cached line"
 grep_out "Timing buffered disk reads:" out "hdparm buffered line"
 grep_out "Timing O_DIRECT disk reads:" out "hdparm O_DIRECT line"
 grep_out "a memory figure" out "hdparm -T is labelled a memory figure"
+# hdparm's pause between flushing and timing each disk read (3 s; --interval sets it)
+t0=$(date +%s.%N)
+sb bench "$d" --profile hdparm --size 8m --time 0.1s --interval 1s --engine psync --json
+t1=$(date +%s.%N)
+expect_rc 0 "hdparm with a 1 s pause"
+json "d['interval_s'] == 1 and all(t['ios'] > 0 for t in d['tests'])" "hdparm pause recorded"
+check "hdparm pauses before both disk reads" \
+	python3 -c "import sys; sys.exit(0 if $t1 - $t0 >= 2 else 1)"
+sb bench "$d" --profile hdparm --size 8m --time 0.1s --engine psync --json
+json "d['interval_s'] == 3" "hdparm's own pause is 3 s"
 sb bench "$d" --profile dd --size 8m --engine psync
 grep_out "8388608 bytes (8.4 MB, 8.0 MiB) copied, .* s, .* [MG]B/s" out "dd line"
 sb bench "$d" --profile sdcard --size 8m --engine psync --json
