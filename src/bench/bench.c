@@ -298,7 +298,6 @@ int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct be
 
 static void pause_for(struct bench_run *run, uint64_t left)
 {
-
 	while (left && !run_stopped(run)) {
 		uint64_t step = left > 100000000ull ? 100000000ull : left;
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)step };
@@ -418,8 +417,11 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 		}
 		/* hdparm lets I/O settle for 3 s after flushing, before it times a disk read: the
 		 * hdparm profile's interval is that pause, not one between tests. */
-		if (tt->kind == BENCH_TEST_HDPARM_DISK && job.ops != &bench_engine_null)
+		if (tt->kind == BENCH_TEST_HDPARM_DISK && job.ops != &bench_engine_null) {
 			pause_for(run, run->interval_ns);
+			if (run_stopped(run))
+				break;
+		}
 		ret = bench_job_run(&job, jr);
 		if (!r->engine_detail[0])
 			str_copy(r->engine_detail, sizeof(r->engine_detail), jr->engine_desc);

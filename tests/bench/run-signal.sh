@@ -42,4 +42,24 @@ expect_rc 130 "SIGINT with --json"
 json "d['interrupted'] is True and d['tests'][0]['ios'] > 0" "JSON after SIGINT"
 check "test file removed (json)" [ -z "$(ls -A "$d")" ]
 
+# SIGINT during hdparm's pause before a disk read: it stops there, and no disk read is timed
+# shellcheck disable=SC2086
+$run "$bin" bench "$d" --no-save --json --engine psync --size 8m --profile hdparm \
+	--time 0.2s --interval 20s >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -INT $pid
+waited=0
+while kill -0 $pid 2>/dev/null && [ $waited -lt 100 ]; do
+	sleep 0.1
+	waited=$((waited + 1))
+done
+wait $pid
+rc=$?
+expect_rc 130 "SIGINT in hdparm's pause"
+check "SIGINT in hdparm's pause: stopped within 10 s" [ $waited -lt 100 ]
+json "d['interrupted'] is True and d['tests'][0]['ios'] > 0 and d['tests'][1]['ios'] == 0" \
+	"SIGINT in hdparm's pause: cached reads kept, no disk read timed"
+check "test file removed (hdparm)" [ -z "$(ls -A "$d")" ]
+
 finish
