@@ -102,6 +102,15 @@ int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why,
 			t->time_ns = run->time_ns;
 		hist_init(&run->tests[i].lat);
 	}
+	/* Custom tests may each set time= and runs=; where they all agree, so does the run. */
+	for (i = 1; i < n && run->tests[i].test.runs == run->tests[0].test.runs; i++)
+		;
+	if (i == n)
+		run->runs = run->tests[0].test.runs;
+	for (i = 1; i < n && run->tests[i].test.time_ns == run->tests[0].test.time_ns; i++)
+		;
+	if (i == n && run->tests[0].test.time_ns)
+		run->time_ns = run->tests[0].test.time_ns;
 	run->null_model = o->null_model;
 	run->started_at = time(NULL);
 	return 0;
@@ -269,6 +278,9 @@ int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct be
 	ret = bench_target_open(sr, o->target, &to, t, why, whycap);
 	if (ret)
 		return ret;
+	if (t->in_memory)
+		run_note(run, "%s is %s: these figures are the memory's, not a drive's",
+			 t->path, t->in_memory);
 	if (t->kind == BENCH_TARGET_DIR) {
 		ret = bench_target_create_file(t, run->file_size, why, whycap);
 		if (ret)

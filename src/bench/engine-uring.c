@@ -163,6 +163,13 @@ static void uring_close(struct bench_engine *e)
 {
 	if (!e)
 		return;
+	/* The ring lets go of what is registered in a kernel worker after it is closed, a
+	 * moment later; unregistering waits, so the file is free (to unmount, to mkfs) as soon
+	 * as sbcdisk has exited. */
+	if (e->fixed_file)
+		io_uring_unregister_files(&e->ring);
+	if (e->fixed_buf)
+		io_uring_unregister_buffers(&e->ring);
 	io_uring_queue_exit(&e->ring);
 	free(e);
 }

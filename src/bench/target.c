@@ -5,6 +5,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -152,6 +153,27 @@ static int target_open_kind(struct bench_target *t, const struct inventory *inv,
 	return 0;
 }
 
+/* Memory that looks like storage: measuring it measures RAM (a /tmp on tmpfs, zram). */
+static const char *target_in_memory(const struct bench_target *t)
+{
+	struct statfs fs;
+
+	if (t->kind == BENCH_TARGET_BLOCKDEV) {
+		if (!strncmp(t->disk, "zram", 4))
+			return "zram, compressed RAM";
+		if (!strncmp(t->disk, "ram", 3) && t->disk[3] >= '0' && t->disk[3] <= '9')
+			return "a RAM disk";
+		return NULL;
+	}
+	if (statfs(t->path, &fs))
+		return NULL;
+	if (fs.f_type == 0x01021994) /* TMPFS_MAGIC */
+		return "on tmpfs";
+	if (fs.f_type == (typeof(fs.f_type))0x858458f6) /* RAMFS_MAGIC */
+		return "on ramfs";
+	return NULL;
+}
+
 int bench_target_open(struct sysroot *sr, const char *path, const struct bench_target_opts *o,
 		      struct bench_target *t, char *why, size_t whycap)
 {
@@ -176,6 +198,8 @@ int bench_target_open(struct sysroot *sr, const char *path, const struct bench_t
 		inv = NULL;
 	ret = target_open_kind(t, inv, &st, o, why, whycap);
 	probe_inventory_free(inv);
+	if (!ret)
+		t->in_memory = target_in_memory(t);
 	return ret;
 }
 

@@ -29,6 +29,7 @@ struct bench_target {
 	char device[64];        /* "vda", "mmcblk0p2" */
 	char disk[64];          /* "vda", "mmcblk0" */
 	char attachment[256];   /* how the disk is attached ("usb 5000M uas ..."), "" unknown */
+	const char *in_memory;  /* "on tmpfs", "a RAM disk"...: memory, not a drive; or NULL */
 };
 
 struct bench_target_opts {

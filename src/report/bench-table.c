@@ -167,6 +167,7 @@ static void print_footer(const struct bench_run *run, FILE *f)
 	double user = 0, sys = 0;
 	char size[32], when[32];
 	struct tm tm;
+	bool mixed_runs = false, mixed_time = false;
 	unsigned i;
 
 	fputc('\n', f);
@@ -188,8 +189,18 @@ static void print_footer(const struct bench_run *run, FILE *f)
 	size_to_human(run->file_size, size, sizeof(size));
 	gmtime_r(&run->started_at, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	fprintf(f, "Profile: %s  Test: %s (x%u) ", run->profile_name, size, run->runs);
-	if (run->time_ns)
+	for (i = 0; i < run->ntests; i++) {
+		mixed_runs |= run->tests[i].test.runs != run->runs;
+		mixed_time |= run->tests[i].test.time_ns && run->tests[i].test.time_ns != run->time_ns;
+	}
+	fprintf(f, "Profile: %s  Test: %s ", run->profile_name, size);
+	if (mixed_runs)
+		fprintf(f, "(runs per test) ");
+	else
+		fprintf(f, "(x%u) ", run->runs);
+	if (mixed_time)
+		fprintf(f, "[Measure: per test / Interval: %.3g s]", (double)run->interval_ns / 1e9);
+	else if (run->time_ns)
 		fprintf(f, "[Measure: %.3g s / Interval: %.3g s]", (double)run->time_ns / 1e9,
 			(double)run->interval_ns / 1e9);
 	else

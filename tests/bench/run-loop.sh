@@ -42,7 +42,13 @@ if mkfs.ext4 -q -F "$loop" >/dev/null 2>&1 && mkdir -p "$tmp/mnt" && mount "$loo
 	expect_rc 0 "a directory on the loop device"
 	json "d['target']['device'] == '${loop##*/}' and d['target']['disk'] == '${loop##*/}'" \
 		"device of a directory"
-	umount "$tmp/mnt"
+	# the filesystem is free as soon as sbcdisk has exited: io_uring drops registered
+	# files in a kernel worker after the ring is closed, unless they are unregistered first
+	if have_uring; then
+		sb bench "$tmp/mnt" --engine io_uring --size 4m --test rw=randread,bs=4k,time=0.1s
+		expect_rc 0 "io_uring on a directory of the loop device"
+	fi
+	check "unmounts at once after sbcdisk exits" umount "$tmp/mnt"
 else
 	echo "note: mount check skipped (mkfs.ext4 or mount failed)"
 fi
@@ -57,6 +63,16 @@ expect_rc 1 "device held exclusively"
 grep_out "in use" err "exclusive open message"
 kill $holder
 wait $holder 2>/dev/null
+
+# a directory on tmpfs is memory, and the output says so
+if mkdir -p "$tmp/ram" && mount -t tmpfs -o size=32m tmpfs "$tmp/ram"; then
+	cleanups=("umount '$tmp/ram'" "${cleanups[@]}")
+	sb bench "$tmp/ram" --json --engine psync --size 4m --test rw=randread,bs=4k,time=0.1s
+	expect_rc 0 "a directory on tmpfs"
+	json "any(n == '$tmp/ram is on tmpfs: these figures are the memory\'s, not a drive\'s' for n in d['notes'])" \
+		"tmpfs is named as memory"
+	umount "$tmp/ram"
+fi
 
 # a device that fails mid-run: a loop device over a sparse file larger than its tmpfs runs
 # out of space; the write test must end with one clear message and exit 1

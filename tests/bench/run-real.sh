@@ -85,6 +85,13 @@ json "[c['required'] for c in d['checks']] == [1500, 500, 10, 4000, 2000, 10]" \
 sb bench "$d" --profile sustained --size 8m --engine psync --json
 json "d['tests'][0]['ios'] == 8 and d['tests'][0]['series'] == []" "sustained writes --size"
 
+# the footer tells what the custom tests asked for
+sb bench "$d" --engine psync --size 4m --test rw=randread,bs=4k,time=0.2s,runs=2
+grep_out "(x2) \[Measure: 0.2 s / Interval: 0 s\]" out "footer: the tests' time and runs"
+sb bench "$d" --engine psync --size 4m --test rw=randread,bs=4k,time=0.2s,runs=2 \
+	--test rw=read,bs=1m,time=0.1s
+grep_out "(runs per test) \[Measure: per test" out "footer: tests that differ"
+
 # an existing file is read, never written
 head -c 4194304 /dev/urandom >"$tmp/file"
 sum1=$(sha256sum <"$tmp/file")
