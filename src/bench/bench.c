@@ -430,6 +430,13 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 		/* hdparm lets I/O settle for 3 s after flushing, before it times a disk read: the
 		 * hdparm profile's interval is that pause, not one between tests. */
 		if (tt->kind == BENCH_TEST_HDPARM_DISK && job.ops != &bench_engine_null) {
+			struct bench_progress p = { .phase = tt->name, .rw = bench_rw_name(tt->rw),
+						    .run = i + 1, .runs = tt->runs,
+						    .left_s = (double)run->interval_ns / 1e9,
+						    .settling = true };
+
+			if (run->progress && run->interval_ns)
+				run->progress(run->progress_arg, &p);
 			pause_for(run, run->interval_ns);
 			if (run_stopped(run))
 				break;

@@ -76,6 +76,7 @@ struct bench_progress {
 	unsigned run, runs;       /* 1-based */
 	double bw;                /* bytes/s of the last interval */
 	double left_s;            /* estimate for this test; < 0 unknown */
+	bool settling;            /* hdparm's pause before a disk read: left_s is the pause */
 };
 
 typedef void (*bench_progress_fn)(void *arg, const struct bench_progress *p);

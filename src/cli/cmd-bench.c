@@ -69,6 +69,12 @@ static void progress_line(void *arg, const struct bench_progress *p)
 	fprintf(stderr, "\r\033[K%s %s", p->phase, p->rw && strcmp(p->phase, "preparing") ? p->rw : "");
 	if (p->runs > 1)
 		fprintf(stderr, "  run %u/%u", p->run, p->runs);
+	if (p->settling) {
+		fprintf(stderr, "  letting I/O settle for %.0f s first, as hdparm does", p->left_s);
+		fflush(stderr);
+		st->shown = true;
+		return;
+	}
 	fprintf(stderr, "  %.1f MB/s", p->bw / 1e6);
 	if (p->left_s >= 0)
 		fprintf(stderr, "  %.0f s left", p->left_s);
