@@ -5,6 +5,17 @@
 
 d=$tmp/d
 mkdir "$d"
+
+# wait_stopped PID: wait up to 10 s for it to end; its exit status in rc, tenths waited in waited
+wait_stopped() {
+	waited=0
+	while kill -0 "$1" 2>/dev/null && [ $waited -lt 100 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	wait "$1"
+	rc=$?
+}
 for sig in INT TERM; do
 	want=130
 	[ $sig = TERM ] && want=143
@@ -14,13 +25,7 @@ for sig in INT TERM; do
 	pid=$!
 	sleep 2
 	kill -$sig $pid
-	waited=0
-	while kill -0 $pid 2>/dev/null && [ $waited -lt 100 ]; do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-	wait $pid
-	rc=$?
+	wait_stopped $pid
 	expect_rc $want "SIG$sig"
 	check "SIG$sig: stopped within 10 s" [ $waited -lt 100 ]
 	check "SIG$sig: test file removed" [ -z "$(ls -A "$d")" ]
@@ -49,13 +54,7 @@ $run "$bin" bench "$d" --no-save --json --engine psync --size 8m --profile hdpar
 pid=$!
 sleep 2
 kill -INT $pid
-waited=0
-while kill -0 $pid 2>/dev/null && [ $waited -lt 100 ]; do
-	sleep 0.1
-	waited=$((waited + 1))
-done
-wait $pid
-rc=$?
+wait_stopped $pid
 expect_rc 130 "SIGINT in hdparm's pause"
 check "SIGINT in hdparm's pause: stopped within 10 s" [ $waited -lt 100 ]
 json "d['interrupted'] is True and d['tests'][0]['ios'] > 0 and d['tests'][1]['ios'] == 0" \
