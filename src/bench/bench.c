@@ -42,6 +42,7 @@ static void run_note(struct bench_run *run, const char *fmt, ...)
 int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why, size_t whycap)
 {
 	const struct bench_test *src;
+	bool same_runs = true, same_time = true;
 	unsigned i, n;
 	int ret;
 
@@ -103,13 +104,13 @@ int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why,
 		hist_init(&run->tests[i].lat);
 	}
 	/* Custom tests may each set time= and runs=; where they all agree, so does the run. */
-	for (i = 1; i < n && run->tests[i].test.runs == run->tests[0].test.runs; i++)
-		;
-	if (i == n)
+	for (i = 1; i < n; i++) {
+		same_runs &= run->tests[i].test.runs == run->tests[0].test.runs;
+		same_time &= run->tests[i].test.time_ns == run->tests[0].test.time_ns;
+	}
+	if (n && same_runs)
 		run->runs = run->tests[0].test.runs;
-	for (i = 1; i < n && run->tests[i].test.time_ns == run->tests[0].test.time_ns; i++)
-		;
-	if (i == n && run->tests[0].test.time_ns)
+	if (n && same_time && run->tests[0].test.time_ns)
 		run->time_ns = run->tests[0].test.time_ns;
 	run->null_model = o->null_model;
 	run->started_at = time(NULL);
