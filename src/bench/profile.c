@@ -90,7 +90,7 @@ const struct bench_profile bench_profiles[] = {
 	  BENCH_PROFILE_PLAIN, P(t_real), 1 * GiB, 3, 5 * SEC, 5 * SEC, true, true },
 	{ "nvme", "CrystalDiskMark's NVMe set: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1",
 	  BENCH_PROFILE_PLAIN, P(t_nvme), 1 * GiB, 3, 5 * SEC, 5 * SEC, false, true },
-	{ "hdparm", "hdparm -T and -t, buffered and O_DIRECT: 2 MiB reads for 2 s and 3 s",
+	{ "hdparm", "hdparm -T and -t (buffered, O_DIRECT): 2 MiB reads for 2 s / 3 s, 3 s pause first",
 	  BENCH_PROFILE_HDPARM, P(t_hdparm), 1 * GiB, 1, 3 * SEC, 3 * SEC, false, true },
 	{ "extended", "the seeds' fio job: SEQ1M Q1, RND512K Q1, RND4K Q1, RND4K Q32",
 	  BENCH_PROFILE_PLAIN, P(t_extended), 1 * GiB, 1, 5 * SEC, 0, false, true },
