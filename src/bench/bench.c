@@ -356,7 +356,8 @@ static void result_finish(struct bench_run *run, struct bench_test_result *r)
 	r->unstable = n > 1 && r->bw_cv > BENCH_CV_WARN;
 }
 
-static int run_test(struct bench_run *run, struct bench_test_result *r, char *why, size_t whycap)
+static int run_test(struct bench_run *run, struct bench_test_result *r, bool first, char *why,
+		    size_t whycap)
 {
 	struct bench_target *t = &run->target;
 	struct bench_test *tt = &r->test;
@@ -428,15 +429,17 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, char *wh
 					 "O_DIRECT figures", t->kind == BENCH_TARGET_BLOCKDEV ?
 					 "BLKFLSBUF" : "POSIX_FADV_DONTNEED", strerrorname_np(-e));
 		}
-		/* hdparm lets I/O settle for 3 s after flushing, before it times a disk read: the
-		 * hdparm profile's interval is that pause, not one between tests. */
-		if (tt->kind == BENCH_TEST_HDPARM_DISK && job.ops != &bench_engine_null) {
+		/* The interval lies between the cache flush and the clock: between tests, as
+		 * CrystalDiskMark pauses, and before every run of a test that settles, as hdparm
+		 * waits 3 s before each timing. */
+		if (run->interval_ns && job.ops != &bench_engine_null &&
+		    (tt->settle || (i == 0 && !first))) {
 			struct bench_progress p = { .phase = tt->name, .rw = bench_rw_name(tt->rw),
 						    .run = i + 1, .runs = tt->runs,
 						    .left_s = (double)run->interval_ns / 1e9,
 						    .settling = true };
 
-			if (run->progress && run->interval_ns)
+			if (tt->settle && run->progress)
 				run->progress(run->progress_arg, &p);
 			pause_for(run, run->interval_ns);
 			if (run_stopped(run))
@@ -512,7 +515,7 @@ static void bench_run_checks(struct bench_run *run)
 
 int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
 {
-	bool nul = run->engine == &bench_engine_null, first = true;
+	bool first = true;
 	unsigned i;
 	int ret = 0;
 
@@ -529,11 +532,8 @@ int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
 					 : "write tests on a block device need --destructive");
 			continue;
 		}
-		if (!first && !nul &&
-		    !(run->profile && run->profile->kind == BENCH_PROFILE_HDPARM))
-			pause_for(run, run->interval_ns);
+		ret = run_test(run, r, first, why, whycap);
 		first = false;
-		ret = run_test(run, r, why, whycap);
 		if (ret)
 			break;
 	}

@@ -45,17 +45,17 @@ static const struct bench_test t_quick[] = {
 	RW("RND4K Q1T1", 0, 4 * KiB, 1, 1),
 };
 /* hdparm -T, -t and -t --direct: read(2) of 2 MiB at QD1, 2 s and 3 s, no warm-up; the
- * profile's interval is hdparm's 3 s pause between flushing and timing a disk read. */
+ * profile's interval is hdparm's 3 s pause between flushing and timing each disk read. */
 static const struct bench_test t_hdparm[] = {
 	{ .name = "cached reads", .kind = BENCH_TEST_HDPARM_CACHED, .rw = BENCH_READ,
 	  .bs = 2 * MiB, .qd = 1, .threads = 1, .time_ns = 2 * SEC, .size = 2 * MiB,
 	  .buffered = true, .sync_engine = true, .no_ramp = true },
 	{ .name = "buffered disk reads", .kind = BENCH_TEST_HDPARM_DISK, .rw = BENCH_READ,
 	  .bs = 2 * MiB, .qd = 1, .threads = 1, .time_ns = 3 * SEC, .size_based = true,
-	  .buffered = true, .sync_engine = true, .no_ramp = true },
+	  .buffered = true, .sync_engine = true, .no_ramp = true, .settle = true },
 	{ .name = "O_DIRECT disk reads", .kind = BENCH_TEST_HDPARM_DISK, .rw = BENCH_READ,
 	  .bs = 2 * MiB, .qd = 1, .threads = 1, .time_ns = 3 * SEC, .size_based = true,
-	  .sync_engine = true, .no_ramp = true },
+	  .sync_engine = true, .no_ramp = true, .settle = true },
 };
 /* Raspberry Pi's SD card test (agnostics sd_bench.fio): 256 MiB, QD32, O_DIRECT; the
  * sequential jobs cover the file once, the random ones stop at 10 s or the file's size. */

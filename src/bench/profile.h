@@ -29,6 +29,7 @@ struct bench_test {
 	bool buffered;        /* through the page cache, dropped first */
 	bool sync_engine;     /* always psync: hdparm reads with read(2) at QD1 */
 	bool no_ramp;
+	bool settle;          /* the interval comes before every run, not only the first */
 };
 
 enum bench_profile_kind {
@@ -48,7 +49,7 @@ struct bench_profile {
 	uint64_t file_size;
 	unsigned runs;
 	uint64_t time_ns;
-	uint64_t interval_ns; /* pause between tests (hdparm: after the flush, before timing) */
+	uint64_t interval_ns; /* pause after a test's cache flush, before its clock */
 	bool best_of;         /* report the best run (peak, real) instead of the mean */
 	bool fill;            /* the test file is written in full before the tests */
 };

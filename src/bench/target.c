@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -167,9 +168,9 @@ static const char *target_in_memory(const struct bench_target *t)
 	}
 	if (statfs(t->path, &fs))
 		return NULL;
-	if (fs.f_type == 0x01021994) /* TMPFS_MAGIC */
+	if (fs.f_type == TMPFS_MAGIC)
 		return "on tmpfs";
-	if (fs.f_type == (typeof(fs.f_type))0x858458f6) /* RAMFS_MAGIC */
+	if (fs.f_type == (typeof(fs.f_type))RAMFS_MAGIC)
 		return "on ramfs";
 	return NULL;
 }
