@@ -42,7 +42,7 @@ static void run_note(struct bench_run *run, const char *fmt, ...)
 int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why, size_t whycap)
 {
 	const struct bench_test *src;
-	bool same_runs = true, same_time = true;
+	bool same_runs = true, same_time = true, all_sync;
 	unsigned i, n;
 	int ret;
 
@@ -112,6 +112,17 @@ int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why,
 		run->runs = run->tests[0].test.runs;
 	if (n && same_time && run->tests[0].test.time_ns)
 		run->time_ns = run->tests[0].test.time_ns;
+	/* The run names the engine that runs its tests: hdparm's reads are read(2), whatever
+	 * engine would have been picked. */
+	all_sync = n > 0;
+	for (i = 0; i < n; i++)
+		all_sync &= run->tests[i].test.sync_engine;
+	if (all_sync && run->engine != &bench_engine_null && run->engine != &bench_engine_psync) {
+		if (o->engine)
+			run_note(run, "the %s profile reads with read(2) as hdparm does: --engine %s "
+				 "does not apply", run->profile_name, run->engine->name);
+		run->engine = &bench_engine_psync;
+	}
 	run->null_model = o->null_model;
 	run->started_at = time(NULL);
 	return 0;

@@ -74,6 +74,14 @@ expect_rc 0 "hdparm with a 1 s pause"
 json "d['interval_s'] == 1 and all(t['ios'] > 0 for t in d['tests'])" "hdparm pause recorded"
 check "hdparm pauses before both disk reads" \
 	python3 -c "import sys; sys.exit(0 if $t1 - $t0 >= 2 else 1)"
+sb bench "$d" --profile hdparm --size 8m --time 0.1s --interval 0 --json
+json "d['engine'] == 'psync' and all(t['engine'] == 'psync' for t in d['tests'])" \
+	"hdparm names the engine that ran, psync, not the one that would be picked"
+if have_uring; then
+	sb bench "$d" --profile hdparm --size 8m --time 0.1s --interval 0 --engine io_uring
+	grep_out "engine psync" out "hdparm with --engine io_uring still reads with psync"
+	grep_out "--engine io_uring does not apply" out "and says --engine does not apply"
+fi
 sb bench "$d" --profile hdparm --size 8m --time 0.1s --engine psync --json
 json "d['interval_s'] == 3" "hdparm's own pause is 3 s"
 sb bench "$d" --profile dd --size 8m --engine psync
