@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -108,9 +108,15 @@ static int blockdev_open(struct bench_target *t, const struct inventory *inv,
 		return ret;
 	}
 	t->fd_direct = open(t->path, (flags & ~O_EXCL) | O_DIRECT | O_CLOEXEC);
-	if (ioctl(t->fd_buffered, BLKGETSIZE64, &bytes) || !bytes) {
-		str_fmt(why, whycap, "cannot read its size");
-		return -EIO;
+	if (ioctl(t->fd_buffered, BLKGETSIZE64, &bytes)) {
+		ret = -errno;
+		str_fmt(why, whycap, "cannot read its size: %s", strerror(-ret));
+		return ret;
+	}
+	if (!bytes) {
+		str_fmt(why, whycap, "it is empty (size 0): no medium in it, an unattached loop "
+			"device, or zram without a disksize");
+		return -ENOMEDIUM;
 	}
 	if (ioctl(t->fd_buffered, BLKSSZGET, &ssz) || ssz < 512)
 		ssz = 512;
@@ -206,7 +212,7 @@ int bench_target_open(struct sysroot *sr, const char *path, const struct bench_t
 
 int bench_target_create_file(struct bench_target *t, uint64_t size, char *why, size_t whycap)
 {
-	struct statvfs vfs;
+	struct statfs fs;
 	struct stat a, b;
 	uint64_t avail, need;
 	int ret;
@@ -216,8 +222,19 @@ int bench_target_create_file(struct bench_target *t, uint64_t size, char *why, s
 		str_fmt(why, whycap, "the test file size is too small");
 		return -EINVAL;
 	}
-	if (statvfs(t->path, &vfs) == 0) {
-		avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (statfs(t->path, &fs) == 0) {
+		if (fs.f_type == (typeof(fs.f_type))RAMFS_MAGIC) {
+			/* ramfs has no size and reports none: what it can take is free memory */
+			struct sysinfo si;
+
+			avail = sysinfo(&si) ? 0 : (uint64_t)si.freeram * si.mem_unit;
+		} else if (!fs.f_blocks) {
+			str_fmt(why, whycap, "its file system stores nothing (like /proc or /sys): "
+				"choose a directory on the drive to measure");
+			return -EROFS;
+		} else {
+			avail = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
+		}
 		need = size + size / 50 + 16 * 1048576ull; /* keep a margin for metadata */
 		if (avail < need) {
 			char h1[32], h2[32];

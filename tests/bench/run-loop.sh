@@ -73,6 +73,24 @@ if mkdir -p "$tmp/ram" && mount -t tmpfs -o size=32m tmpfs "$tmp/ram"; then
 		"tmpfs is named as memory"
 	umount "$tmp/ram"
 fi
+# ramfs reports no size at all: what it can take is free memory, and it is named as memory
+if mkdir -p "$tmp/ramfs" && mount -t ramfs ramfs "$tmp/ramfs"; then
+	cleanups=("umount '$tmp/ramfs'" "${cleanups[@]}")
+	sb bench "$tmp/ramfs" --json --engine psync --size 4m --test rw=randread,bs=4k,time=0.1s
+	expect_rc 0 "a directory on ramfs"
+	json "any(n.endswith('is on ramfs: these figures are the memory\\'s, not a drive\\'s') for n in d['notes'])" \
+		"ramfs is named as memory"
+	check "ramfs: test file removed" [ -z "$(ls -A "$tmp/ramfs")" ]
+	umount "$tmp/ramfs"
+fi
+
+# a loop device with nothing attached is empty, and says so
+free_loop=$(losetup -f 2>/dev/null)
+if [ -b "$free_loop" ]; then
+	sb bench "$free_loop" --test rw=read,bs=1m,time=0.1s
+	expect_rc 1 "an unattached loop device"
+	grep_out "it is empty (size 0)" err "unattached loop device message"
+fi
 
 # a device that fails mid-run: a loop device over a sparse file larger than its tmpfs runs
 # out of space; the write test must end with one clear message and exit 1

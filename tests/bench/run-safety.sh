@@ -73,6 +73,10 @@ grep_out "sbcdisk: bench: target '$tmp/missing': No such file or directory" err 
 mkfifo "$tmp/fifo"
 sb bench "$tmp/fifo" --test rw=read,time=0.1s
 expect_rc 1 "fifo target"
+# a directory whose file system stores nothing
+sb bench /proc --test rw=read,time=0.1s --size 1m
+expect_rc 1 "a directory on /proc"
+grep_out "its file system stores nothing" err "/proc message"
 
 # too little free space is found before anything is written
 if [ "$(id -u)" = 0 ] && [ -z "$run" ] && mkdir "$tmp/small" &&
