@@ -43,7 +43,10 @@ static void usage(FILE *f)
 		"                   /var/lib/sbcdisk/results.db as root, else\n"
 		"                   $XDG_DATA_HOME/sbcdisk/results.db)\n"
 		"  --no-save        do not save the run\n"
-		"  -h, --help       this help\n");
+		"  -h, --help       this help\n"
+		"\n"
+		"With the global --json: the documented JSON document (schema 1), and no\n"
+		"progress line.\n");
 }
 
 static void profiles_help(void)
