@@ -64,6 +64,32 @@ grep_out "in use" err "exclusive open message"
 kill $holder
 wait $holder 2>/dev/null
 
+# a partition of the device is mounted: the whole device is refused, nothing written. This
+# kernel makes no partitions on loop devices, so a sysroot tells the inventory that the real
+# loop device has a partition mounted (bench opens the real node and finds it in the
+# inventory by its device number).
+name=${loop##*/}
+majmin=$(cat "/sys/block/$name/dev")
+cat >"$tmp/part.desc" <<DESC
+kernel 6.12.0
+stdmounts
+disk /sys/devices/virtual/block/$name $majmin 65536 loop=$tmp/disk.img
+part 1 259:77 2048 32768
+mount 259:77 /dev/${name}p1 /media/data ext4
+DESC
+if python3 "$src/tools/mksysroot" "$tmp/part.desc" "$tmp/partroot" >/dev/null; then
+	sum0=$(sha256sum <"$loop")
+	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+	$run "$bin" --sysroot "$tmp/partroot" bench "$loop" --no-save --destructive \
+		--test rw=write,bs=4k,time=0.1s --size 1m >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 1 "a partition of the device is mounted"
+	grep_out "it is mounted on /media/data" err "mounted partition message"
+	check "mounted partition: the device is unchanged" [ "$(sha256sum <"$loop")" = "$sum0" ]
+else
+	fail "mksysroot failed for the partition tree"
+fi
+
 # a directory on tmpfs is memory, and the output says so
 if mkdir -p "$tmp/ram" && mount -t tmpfs -o size=32m tmpfs "$tmp/ram"; then
 	cleanups=("umount '$tmp/ram'" "${cleanups[@]}")
