@@ -57,12 +57,15 @@ int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why,
 		}
 		ret = run->engine->probe();
 		if (ret) {
-			str_fmt(why, whycap, "engine '%s' cannot run here: %s", o->engine,
-				strerror(-ret));
+			bench_engine_why_not(run->engine, ret, why, whycap);
 			return ret;
 		}
 	} else {
-		run->engine = bench_engine_pick();
+		char no_uring[96];
+
+		run->engine = bench_engine_pick(no_uring, sizeof(no_uring));
+		if (no_uring[0])
+			run_note(run, "%s: the psync engine measures instead", no_uring);
 	}
 	if (o->ncustom) {
 		str_copy(run->profile_name, sizeof(run->profile_name), "custom");

@@ -1,5 +1,7 @@
 /* engine.c - the table of engines and the run-time choice between them.
  * io_uring can be missing (old kernel), disabled (sysctl, seccomp) or absent (qemu-user). */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/engine.h"
@@ -21,11 +23,29 @@ const struct bench_engine_ops *bench_engine_find(const char *name)
 	return NULL;
 }
 
-const struct bench_engine_ops *bench_engine_pick(void)
+const struct bench_engine_ops *bench_engine_pick(char *why, size_t whycap)
 {
-	if (!getenv("SBCDISK_NO_IO_URING") && bench_engine_uring.probe() == 0)
+	int ret;
+
+	*why = 0;
+	if (getenv("SBCDISK_NO_IO_URING"))
+		return &bench_engine_psync;
+	ret = bench_engine_uring.probe();
+	if (!ret)
 		return &bench_engine_uring;
+	bench_engine_why_not(&bench_engine_uring, ret, why, whycap);
 	return &bench_engine_psync;
+}
+
+void bench_engine_why_not(const struct bench_engine_ops *ops, int err, char *why, size_t whycap)
+{
+	if (err == -ENOSYS)
+		str_fmt(why, whycap, "%s is not there (an old kernel, or qemu-user)", ops->name);
+	else if (err == -EPERM)
+		str_fmt(why, whycap, "%s is refused here (kernel.io_uring_disabled or a seccomp "
+			"filter)", ops->name);
+	else
+		str_fmt(why, whycap, "%s cannot start here: %s", ops->name, strerror(-err));
 }
 
 const char *bench_engine_names(void)

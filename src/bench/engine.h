@@ -62,8 +62,11 @@ extern const struct bench_engine_ops bench_engine_null;
 
 /* By name ("io_uring", "psync", "null"); NULL when unknown. */
 const struct bench_engine_ops *bench_engine_find(const char *name);
-/* io_uring where the kernel lets us use it, else psync. */
-const struct bench_engine_ops *bench_engine_pick(void);
+/* io_uring where the kernel lets us use it, else psync, and in why the reason io_uring was
+ * not taken (empty when it was, or when SBCDISK_NO_IO_URING asked for psync). */
+const struct bench_engine_ops *bench_engine_pick(char *why, size_t whycap);
+/* Why ops->probe() failed with err, in words a user can act on. */
+void bench_engine_why_not(const struct bench_engine_ops *ops, int err, char *why, size_t whycap);
 /* "io_uring, psync, null" for messages. */
 const char *bench_engine_names(void);
 

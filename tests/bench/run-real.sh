@@ -50,7 +50,28 @@ json "d['engine'] == 'psync'" "psync when io_uring is unavailable"
 if ! have_uring; then
 	sb bench "$d" --engine io_uring --size 4m --test rw=randread,bs=4k,time=0.1s
 	expect_rc 1 "forcing io_uring where it cannot run"
-	grep_out "engine 'io_uring' cannot run here" err "io_uring refusal message"
+	grep_out "io_uring is not there\|io_uring is refused here" err "io_uring refusal message"
+	sb bench "$d" --json --size 4m --test rw=randread,bs=4k,time=0.1s
+	json "any('the psync engine measures instead' in n for n in d['notes'])" \
+		"the automatic choice says why it is psync"
+else
+	# a seccomp filter that refuses io_uring, as container runtimes' default profiles do
+	nouring="$src/tests/bench/seccomp-no-uring.py"
+	"$nouring" "$bin" bench "$d" --no-save --json --size 4m \
+		--test rw=randread,bs=4k,time=0.1s >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0 "io_uring refused by seccomp: psync"
+	json "d['engine'] == 'psync' and d['tests'][0]['ios'] > 0" "psync ran under seccomp"
+	json "'io_uring is refused here (kernel.io_uring_disabled or a seccomp filter): the psync engine measures instead' in d['notes']" \
+		"the note says why"
+	"$nouring" "$bin" bench "$d" --no-save --engine io_uring --size 4m \
+		--test rw=randread,bs=4k,time=0.1s >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 1 "forcing io_uring under seccomp"
+	check "forcing io_uring under seccomp: one line saying why" \
+		[ "$(cat "$tmp/err")" = "sbcdisk: bench: io_uring is refused here (kernel.io_uring_disabled or a seccomp filter)" ]
+	sb bench "$d" --json --size 4m --test rw=randread,bs=4k,time=0.1s
+	json "not any('measures instead' in n for n in d['notes'])" "no note when io_uring ran"
 fi
 
 # every profile, tiny
