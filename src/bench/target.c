@@ -133,7 +133,10 @@ static int target_open_kind(struct bench_target *t, const struct inventory *inv,
 		t->kind = BENCH_TARGET_DIR;
 		t->writable = true;
 		target_describe(t, inv, st->st_dev);
-		return str_fmt(t->file, sizeof(t->file), "%s/%s", t->path, BENCH_TEST_FILE_NAME)
+		size_t n = strlen(t->path);
+
+		return str_fmt(t->file, sizeof(t->file), "%s%s%s", t->path,
+			       n && t->path[n - 1] == '/' ? "" : "/", BENCH_TEST_FILE_NAME)
 			       ? -ENAMETOOLONG
 			       : 0;
 	}

@@ -50,6 +50,8 @@ ln -s "$tmp/victim" "$d/sbcdisk-bench.tmp"
 sb bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
 expect_rc 1 "symlink at the test file"
 grep_out "is a symbolic link: refusing" err "symlink refusal message"
+sb bench "$d/" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+grep_out "'$d/sbcdisk-bench.tmp' is a symbolic link" err "a target with a trailing / names the file once"
 check "symlink target not created" [ ! -e "$tmp/victim" ]
 check "symlink kept" [ -L "$d/sbcdisk-bench.tmp" ]
 echo precious >"$tmp/victim"
