@@ -32,6 +32,7 @@ static void run_note(struct bench_run *run, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	str_sanitize(buf); /* a path in it may hold anything; a cut may split a character */
 	for (i = 0; i < run->nnotes; i++)
 		if (!strcmp(run->notes[i], buf))
 			return;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/log.h"
 
 const struct cli_command cli_commands[] = {
 	{ "list", cmd_list, "every block device and how it is attached" },
@@ -30,13 +31,14 @@ const struct cli_command *cli_command_find(const char *name)
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 
-	fprintf(stderr, "sbcdisk: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'sbcdisk %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	log_error("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", msg);
+	fprintf(stderr, "Try 'sbcdisk %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 

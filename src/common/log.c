@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "log.h"
+#include "util.h"
 
 static enum log_level level = LOG_NORMAL;
 
@@ -17,12 +18,17 @@ enum log_level log_get_level(void)
 	return level;
 }
 
+/* One line each: a path or value the user gave (or the system reported) may hold a newline,
+ * an escape sequence or bytes that are not UTF-8; they are shown as '?'. */
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "sbcdisk: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char line[4096];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	str_sanitize(line);
+	fprintf(stderr, "sbcdisk: %s%s\n", prefix, line);
 }
+
 
 void log_error(const char *fmt, ...)
 {

@@ -23,12 +23,14 @@ static int name_width(const struct bench_run *run)
 static void print_header(const struct bench_run *run, int nw, FILE *f)
 {
 	const struct bench_target *t = &run->target;
-	char size[32];
+	char size[32], path[sizeof(t->path)];
 	unsigned i;
 
 	size_to_human(run->file_size, size, sizeof(size));
 	fprintf(f, "sbcdisk bench: profile %s, engine %s\n", run->profile_name, run->engine->name);
-	fprintf(f, "Target: %s (%s", t->path, bench_target_kind_name(t->kind));
+	str_copy(path, sizeof(path), t->path);
+	str_sanitize(path);
+	fprintf(f, "Target: %s (%s", path, bench_target_kind_name(t->kind));
 	if (t->kind == BENCH_TARGET_DIR)
 		fprintf(f, ", test file %s", size);
 	if (t->has_device)

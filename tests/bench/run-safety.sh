@@ -75,6 +75,20 @@ grep_out "sbcdisk: bench: target '$tmp/missing': No such file or directory" err 
 mkfifo "$tmp/fifo"
 sb bench "$tmp/fifo" --test rw=read,time=0.1s
 expect_rc 1 "fifo target"
+# a path with a newline, an escape sequence and a byte that is not UTF-8: the JSON is still
+# UTF-8, the table and an error each keep to one line, and the bytes show as '?'
+odd="$tmp/$(printf 'we\nird\033[31m\377')"
+mkdir "$odd"
+sb bench "$odd" --json --engine psync --size 1m --test rw=read,bs=64k,time=0.1s
+expect_rc 0 "an odd directory name"
+json "d['target']['path'] == '$tmp/we?ird?[31m?'" "an odd name in JSON"
+sb bench "$odd" --engine psync --size 1m --test rw=read,bs=64k,time=0.1s
+grep_out "^Target: $tmp/we?ird?\[31m? (dir" out "an odd name in the table, one line"
+rmdir "$odd"
+sb bench "$odd" --test rw=read,time=0.1s
+check "an odd missing target: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+grep_out "target '$tmp/we?ird?\[31m?': No such file" err "an odd missing target: shown with '?'"
+
 # a directory whose file system stores nothing
 sb bench /proc --test rw=read,time=0.1s --size 1m
 expect_rc 1 "a directory on /proc"
