@@ -391,6 +391,7 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 		.null_model = run->null_model,
 		.tick = job_tick,
 		.interrupted = run->stop,
+		.end_sync = tt->end_sync && bench_rw_is_write(tt->rw),
 	};
 	struct tick_ctx c = { .run = run, .r = r, .phase = tt->name };
 	bool one_pass;

@@ -44,6 +44,7 @@ struct bench_job {
 	bench_tick_fn tick;
 	void *tick_arg;
 	uint64_t tick_ns;      /* 0: 250 ms */
+	bool end_sync;         /* fdatasync(fd) after the last I/O, inside the measured window */
 	volatile sig_atomic_t *interrupted; /* set by a signal handler: stop now */
 };
 
@@ -52,6 +53,7 @@ struct bench_job_result {
 	uint64_t bytes;        /* measured bytes */
 	double bw;             /* bytes/s: the sum over workers of bytes / window */
 	uint64_t window_ns;    /* the longest measured window of a worker */
+	uint64_t sync_ns;      /* the end_sync's part of it */
 	double cpu_user_s;
 	double cpu_sys_s;
 	bool stopped;          /* ended by a tick, the limit or an interruption before time_ns */

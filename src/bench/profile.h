@@ -30,6 +30,7 @@ struct bench_test {
 	bool sync_engine;     /* always psync: hdparm reads with read(2) at QD1 */
 	bool no_ramp;
 	bool settle;          /* the interval comes before every run, not only the first */
+	bool end_sync;        /* a write's clock runs on through an fdatasync (fio end_fsync=1) */
 };
 
 enum bench_profile_kind {

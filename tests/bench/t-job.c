@@ -1,8 +1,10 @@
 /* t-job.c - the job runner with the null engine: exact I/O counts and rates from a virtual
  * clock, warm-up left out, sequential and random offsets, limits, thread-per-depth engines. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "bench/job.h"
 #include "t.h"
@@ -186,6 +188,33 @@ int main(void)
 	j.threads = 4;
 	T_EQ_INT(bench_job_run(&j, &res), 0);
 	T_EQ_INT(res.ios, 4 * 80000);
+
+	/* end_sync: the clock runs on through an fdatasync of the target (fio's end_fsync), whose
+	 * failure is the run's; /dev/null takes the writes but cannot be synced */
+	{
+		char path[] = "/tmp/t-job-sync.XXXXXX";
+		int fd = mkstemp(path);
+		struct bench_job w = { .ops = &bench_engine_psync, .rw = BENCH_WRITE, .bs = 65536,
+				       .qd = 1, .threads = 1, .region_bytes = 1 << 20,
+				       .limit_bytes = 1 << 20, .seed = 1, .end_sync = true };
+
+		T_CHECK(fd >= 0);
+		unlink(path);
+		w.fd = fd;
+		T_EQ_INT(bench_job_run(&w, &res), 0);
+		T_EQ_INT(res.bytes, 1 << 20);
+		T_CHECK(res.sync_ns > 0);
+		T_CHECK(res.window_ns > res.sync_ns);
+		T_NEAR(res.bw, (double)res.bytes * 1e9 / (double)res.window_ns, 1e-9);
+		close(fd);
+		fd = open("/dev/null", O_WRONLY);
+		w.fd = fd;
+		T_EQ_INT(bench_job_run(&w, &res), -EINVAL);
+		w.end_sync = false;
+		T_EQ_INT(bench_job_run(&w, &res), 0);
+		T_EQ_INT(res.sync_ns, 0);
+		close(fd);
+	}
 
 	/* bad jobs */
 	j.bs = 0;

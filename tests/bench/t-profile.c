@@ -115,6 +115,9 @@ int main(void)
 			T_CHECK(x->bs >= 512 && x->bs % 512 == 0 && x->qd && x->threads);
 			T_CHECK(x->name[0]);
 			T_CHECK(p->time_ns || x->time_ns || x->size_based);
+			/* only the SD card test's writes end with fio's end_fsync, as agnostics' do */
+			T_EQ_INT(x->end_sync, p->kind == BENCH_PROFILE_SDCARD &&
+						      bench_rw_is_write(x->rw));
 		}
 	}
 	T_EQ_INT(n, 10);
