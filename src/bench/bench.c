@@ -529,11 +529,10 @@ static void bench_run_checks(struct bench_run *run)
 	check_add(run, "A2 sequential write", "MB/s", 10, sw, true);
 }
 
-int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
+static int run_tests(struct bench_run *run, bool *first, char *why, size_t whycap)
 {
-	bool first = true;
 	unsigned i;
-	int ret = 0;
+	int ret;
 
 	for (i = 0; i < run->ntests; i++) {
 		struct bench_test_result *r = &run->tests[i];
@@ -548,12 +547,66 @@ int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
 					 : "write tests on a block device need --destructive");
 			continue;
 		}
-		ret = run_test(run, r, first, why, whycap);
-		first = false;
+		ret = run_test(run, r, *first, why, whycap);
+		*first = false;
 		if (ret)
-			break;
+			return ret;
 	}
-	bench_run_checks(run);
+	return 0;
+}
+
+/* Forget the figures of an attempt, keep the tests as resolved. */
+static void results_clear(struct bench_run *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->ntests; i++) {
+		struct bench_test_result *r = &run->tests[i];
+		struct bench_test t = r->test;
+
+		free(r->series);
+		memset(r, 0, sizeof(*r));
+		r->test = t;
+		hist_init(&r->lat);
+	}
+}
+
+/* Raspberry Pi's SD card test runs its job up to three times and stops at the first run that
+ * passes A1; a card that passes only on its second try passes there too. */
+#define SDCARD_ATTEMPTS 3
+
+static bool a1_passed(const struct bench_run *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->nchecks; i++)
+		if (str_starts(run->checks[i].name, "A1 ") && !run->checks[i].pass)
+			return false;
+	return true;
+}
+
+int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
+{
+	bool first = true, retry = run->profile && run->profile->kind == BENCH_PROFILE_SDCARD &&
+				   run->target.writable;
+	unsigned attempt = 1;
+	int ret;
+
+	for (;;) {
+		ret = run_tests(run, &first, why, whycap);
+		bench_run_checks(run);
+		if (ret || run_stopped(run) || !retry || a1_passed(run) ||
+		    attempt == SDCARD_ATTEMPTS)
+			break;
+		attempt++;
+		results_clear(run);
+	}
+	if (attempt > 1 && !ret && !run_stopped(run) && a1_passed(run))
+		run_note(run, "A1 passed on attempt %u; Raspberry Pi's SD card test also tries "
+			 "up to %d times", attempt, SDCARD_ATTEMPTS);
+	else if (attempt > 1 && !ret && !run_stopped(run))
+		run_note(run, "A1 not passed in %u attempts, as Raspberry Pi's SD card test tries; "
+			 "the figures are the last attempt's", attempt);
 	if (run_stopped(run)) {
 		run->interrupted = true;
 		return -EINTR;
