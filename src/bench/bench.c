@@ -161,15 +161,16 @@ struct tick_ctx {
 	uint64_t limit;          /* size-based: bytes */
 	uint64_t last_bytes;
 	uint64_t last_ns;
-	uint64_t sample_ns;      /* sustained: series interval; 0 none */
-	uint64_t next_sample;
+	uint64_t sample_ns;      /* sustained: shortest series interval; 0 none */
+	uint64_t sample_at;      /* the last sample's time */
 	uint64_t sample_bytes;
 	bool fell;
 };
 
-bool bench_series_settled(const struct bench_sample *s, unsigned n, bool *fell)
+bool bench_series_settled(const struct bench_sample *s, unsigned n, double block_bytes,
+			  bool *fell)
 {
-	double mean = 0, lo = INFINITY, hi = 0, peak = 0;
+	double mean = 0, lo = INFINITY, hi = 0, peak = 0, step = 0;
 	unsigned i, k = 5;
 
 	if (n < 10)
@@ -177,21 +178,48 @@ bool bench_series_settled(const struct bench_sample *s, unsigned n, bool *fell)
 	for (i = 0; i < n; i++)
 		peak = fmax(peak, s[i].bw);
 	for (i = n - k; i < n; i++) {
+		double dt = s[i].t_s - s[i - 1].t_s;
+
 		mean += s[i].bw / k;
 		lo = fmin(lo, s[i].bw);
 		hi = fmax(hi, s[i].bw);
+		if (dt > 0)
+			step = fmax(step, block_bytes / dt);
 	}
-	if (mean < 0.8 * peak)
+	if (peak - mean > 0.2 * peak + step)
 		*fell = true;
-	return *fell && mean > 0 && hi - lo <= 0.2 * mean;
+	return *fell && mean > 0 && hi - lo <= 0.2 * mean + 2 * step;
+}
+
+void bench_series_fall(const struct bench_sample *s, unsigned n, struct bench_fall *f)
+{
+	double peak = 0, mid, prev = 0;
+	unsigned i, j = 0, k = n < 5 ? n : 5;
+
+	f->fast_bw = f->slow_bw = f->end_s = f->end_bytes = 0;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		peak = fmax(peak, s[i].bw);
+	for (i = n - k; i < n; i++)
+		f->slow_bw += s[i].bw / k;
+	mid = (peak + f->slow_bw) / 2;
+	for (i = 0; i < n; i++)
+		if (s[i].bw >= mid)
+			j = i;
+	for (i = 0; i <= j; i++) {
+		f->end_bytes += s[i].bw * (s[i].t_s - prev);
+		prev = s[i].t_s;
+	}
+	f->end_s = s[j].t_s;
+	f->fast_bw = f->end_s > 0 ? f->end_bytes / f->end_s : 0;
 }
 
 static bool sample_add(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
 {
 	struct bench_test_result *r = c->r;
 	struct bench_sample *s;
-	double bw = (double)(bytes - c->sample_bytes) * 1e9 /
-		    (double)(elapsed_ns - (c->next_sample - c->sample_ns));
+	double bw = (double)(bytes - c->sample_bytes) * 1e9 / (double)(elapsed_ns - c->sample_at);
 
 	if (r->nseries >= 86400)
 		return false;
@@ -203,8 +231,8 @@ static bool sample_add(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
 	s[r->nseries].bw = bw;
 	r->nseries++;
 	c->sample_bytes = bytes;
-	c->next_sample = elapsed_ns + c->sample_ns;
-	return bench_series_settled(r->series, r->nseries, &c->fell);
+	c->sample_at = elapsed_ns;
+	return bench_series_settled(r->series, r->nseries, r->test.bs, &c->fell);
 }
 
 static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)
@@ -227,7 +255,11 @@ static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)
 		p.left_s = elapsed_ns < c->total_ns ? (double)(c->total_ns - elapsed_ns) / 1e9 : 0;
 	else if (c->limit && p.bw > 0)
 		p.left_s = (double)(c->limit > bytes ? c->limit - bytes : 0) / p.bw;
-	if (c->sample_ns && elapsed_ns >= c->next_sample)
+	/* A sample spans a second, or longer until it holds 16 blocks (8 s at most): a slow
+	 * card's second holds a handful of 1 MiB writes, too few to tell its rate from noise. */
+	if (c->sample_ns && elapsed_ns >= c->sample_at + c->sample_ns &&
+	    (bytes - c->sample_bytes >= 16ull * c->r->test.bs ||
+	     elapsed_ns >= c->sample_at + 8 * c->sample_ns))
 		stop = sample_add(c, elapsed_ns, bytes);
 	if (c->run->progress)
 		c->run->progress(c->run->progress_arg, &p);
@@ -430,8 +462,8 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 	job.tick_arg = &c;
 	for (i = 0; i < tt->runs && !run_stopped(run); i++) {
 		c.runi = i;
-		c.last_bytes = c.last_ns = c.sample_bytes = 0;
-		c.next_sample = c.sample_ns;
+		c.last_bytes = c.last_ns = c.sample_bytes = c.sample_at = 0;
+		c.fell = false;
 		c.total_ns = tt->time_ns ? job.ramp_ns + tt->time_ns : 0;
 		c.limit = job.limit_bytes;
 		job.seed = (uint64_t)time(NULL) * 7919u + i * 104729u + (uint64_t)getpid();
@@ -473,6 +505,11 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 		}
 		r->cpu_user_s += jr->cpu_user_s;
 		r->cpu_sys_s += jr->cpu_sys_s;
+		if (r->has_series && c.fell) {
+			r->fall.fell = true;
+			r->fall.settled = jr->stopped && !run_stopped(run) && !jr->error;
+			bench_series_fall(r->series, r->nseries, &r->fall);
+		}
 		if (ret) {
 			str_fmt(why, whycap, "%s %s: %s", tt->name, bench_rw_name(tt->rw),
 				strerror(-ret));

@@ -20,6 +20,16 @@ struct bench_sample {
 	double bw;            /* bytes/s over the interval */
 };
 
+/* What the sustained profile's series says about a fast write cache. */
+struct bench_fall {
+	bool fell;               /* the rate fell below 80 % of its peak */
+	bool settled;            /* ... and held at the lower rate, which ended the test */
+	double fast_bw;          /* bytes/s up to the end of the fast part */
+	double slow_bw;          /* bytes/s of the last five samples */
+	double end_s;            /* the fast part's end, from the start of the test */
+	double end_bytes;        /* written by then */
+};
+
 struct bench_test_result {
 	struct bench_test test;  /* as run: time, runs and size resolved */
 	const char *engine;      /* the engine that ran it */
@@ -41,6 +51,7 @@ struct bench_test_result {
 	bool has_series;         /* sustained profile: the rate over time */
 	struct bench_sample *series;
 	unsigned nseries;
+	struct bench_fall fall;  /* sustained: read from the series */
 };
 
 struct bench_check {
@@ -119,8 +130,15 @@ int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct be
 int bench_run_execute(struct bench_run *run, char *why, size_t whycap);
 
 /* The sustained profile's stop rule: the rate fell below 80 % of its peak (*fell stays set)
- * and the last five samples agree within 20 % of their mean; the cache has run out. */
-bool bench_series_settled(const struct bench_sample *s, unsigned n, bool *fell);
+ * and the last five samples agree within 20 % of their mean; the cache has run out. A sample
+ * counts whole blocks of block_bytes, so it cannot tell rates closer than one block over its
+ * interval (a card writing 5 blocks a second samples 4, 5, 6): the rule allows one such step
+ * on the fall and two on the agreement. */
+bool bench_series_settled(const struct bench_sample *s, unsigned n, double block_bytes,
+			  bool *fell);
+/* Where the fast part of a series that fell ends: the last sample at or above the middle of
+ * the peak and the last five samples' mean. f->fell and f->settled are the caller's. */
+void bench_series_fall(const struct bench_sample *s, unsigned n, struct bench_fall *f);
 
 /* Close the target (removing the test file) and free the results. */
 void bench_run_release(struct bench_run *run);

@@ -50,6 +50,14 @@ static struct json_object *test_to_json(const struct bench_test_result *r)
 			json_object_array_add(a, s);
 		}
 		json_object_object_add(o, "series", a);
+		a = json_object_new_object();
+		json_add_bool(a, "fell", true, r->fall.fell);
+		json_add_bool(a, "settled", true, r->fall.settled);
+		json_add_u64(a, "fast_bw_bytes_per_s", r->fall.fell, (uint64_t)r->fall.fast_bw);
+		json_add_u64(a, "slow_bw_bytes_per_s", r->fall.fell, (uint64_t)r->fall.slow_bw);
+		json_add_double(a, "end_s", r->fall.fell, r->fall.end_s);
+		json_add_u64(a, "end_bytes", r->fall.fell, (uint64_t)r->fall.end_bytes);
+		json_object_object_add(o, "cache", a);
 	}
 	return o;
 }

@@ -130,12 +130,20 @@ static void print_dd(const struct bench_run *run, FILE *f)
 		a, b, r->seconds, rate, si[u]);
 }
 
-static void print_series(const struct bench_test_result *r, FILE *f)
+static void print_series(const struct bench_run *run, const struct bench_test_result *r,
+			 FILE *f)
 {
 	unsigned i, step;
+	char written[32];
 
-	if (!r->nseries)
+	if (!r->has_series)
 		return;
+	if (!r->nseries) {
+		if (!run->interrupted)
+			fprintf(f, "\nThe write took under a second: too short to see a cache run out "
+				"(a larger --size writes further).\n");
+		return;
+	}
 	step = r->nseries > 30 ? (r->nseries + 29) / 30 : 1;
 	fprintf(f, "\nWrite rate over time (MB/s):\n");
 	for (i = 0; i < r->nseries; i += step)
@@ -143,6 +151,21 @@ static void print_series(const struct bench_test_result *r, FILE *f)
 	if ((r->nseries - 1) % step)
 		fprintf(f, "  %7.1f s %10.1f\n", r->series[r->nseries - 1].t_s,
 			r->series[r->nseries - 1].bw / 1e6);
+	size_to_human((uint64_t)(r->fall.fell ? r->fall.end_bytes : (double)r->bytes), written,
+		      sizeof(written));
+	if (run->interrupted)
+		return;
+	if (r->fall.fell && r->fall.settled)
+		fprintf(f, "The rate fell from %.1f to %.1f MB/s after %.0f s (%s written): the "
+			"drive's fast write cache ran out there. Stopped once the lower rate "
+			"held.\n", r->fall.fast_bw / 1e6, r->fall.slow_bw / 1e6, r->fall.end_s,
+			written);
+	else if (r->fall.fell)
+		fprintf(f, "The rate fell from %.1f MB/s after %.0f s (%s written) and had not "
+			"settled by the end.\n", r->fall.fast_bw / 1e6, r->fall.end_s, written);
+	else
+		fprintf(f, "The rate held over the %s written: no fast cache ran out within it "
+			"(a larger --size writes further).\n", written);
 }
 
 static void print_checks(const struct bench_run *run, FILE *f)
@@ -228,7 +251,7 @@ int bench_table_print(const struct bench_run *run, FILE *f)
 	if (run->profile && run->profile->kind == BENCH_PROFILE_DD)
 		print_dd(run, f);
 	for (i = 0; i < run->ntests; i++)
-		print_series(&run->tests[i], f);
+		print_series(run, &run->tests[i], f);
 	print_checks(run, f);
 	print_footer(run, f);
 	return ferror(f) ? -EIO : 0;

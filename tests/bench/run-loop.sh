@@ -161,6 +161,37 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 	throttled 3000 800
 	json "all(c['pass'] for c in d['checks'][:3])" "a device at 3000/800 IOPS passes A1"
 	json "not any('attempt' in n for n in d['notes'])" "and passes at the first attempt"
+	echo "$majmin 0" >"$cg/blkio.throttle.read_iops_device"
+	echo "$majmin 0" >"$cg/blkio.throttle.write_iops_device"
+
+	# A drive whose fast write cache runs out: the throttle drops its write rate to a fifth
+	# after 2 s. The sustained profile stops once the lower rate holds, long before --size,
+	# and says where the fast part ended. (A loop device over tmpfs: nothing reaches a disk.)
+	if mkdir -p "$tmp/sus" && mount -t tmpfs -o size=1100m tmpfs "$tmp/sus"; then
+		cleanups=("umount '$tmp/sus'" "${cleanups[@]}")
+		truncate -s 1g "$tmp/sus/disk.img"
+		sus=$(losetup -f --show "$tmp/sus/disk.img")
+		cleanups=("losetup -d '$sus'" "${cleanups[@]}")
+		susmm=$(cat "/sys/block/${sus##*/}/dev")
+		echo "$susmm 200000000" >"$cg/blkio.throttle.write_bps_device"
+		(sleep 2 && echo "$susmm 40000000" >"$cg/blkio.throttle.write_bps_device") &
+		# shellcheck disable=SC2016 # $$ is the inner shell's
+		timeout 120 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
+			"$bin" bench "$sus" --no-save --json --destructive --profile sustained \
+			--size 1g >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		wait
+		expect_rc 0 "sustained on a drive whose cache runs out"
+		json "d['tests'][0]['cache']['fell'] and d['tests'][0]['cache']['settled']" \
+			"sustained: the fall is found and the test stops there"
+		json "d['tests'][0]['ios'] * 1048576 < 1 << 30" "sustained: long before --size"
+		json "1 <= d['tests'][0]['cache']['end_s'] <= 4" "sustained: the fast part's end"
+		json "d['tests'][0]['cache']['slow_bw_bytes_per_s'] < 0.4 * d['tests'][0]['cache']['fast_bw_bytes_per_s']" \
+			"sustained: the rates before and after"
+		echo "$susmm 0" >"$cg/blkio.throttle.write_bps_device"
+		losetup -d "$sus"
+		umount "$tmp/sus"
+	fi
 else
 	echo "note: throttled sdcard test skipped (no cgroup v1 blkio throttle)"
 fi

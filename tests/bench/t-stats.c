@@ -192,18 +192,55 @@ int main(void)
 			s[n].bw = n < 15 ? 400e6 : 100e6 + (n % 2) * 5e6;
 		}
 		for (n = 1; n <= 40; n++)
-			if (bench_series_settled(s, n, &fell))
+			if (bench_series_settled(s, n, 0, &fell))
 				break;
 		T_EQ_INT(n, 20); /* five slow samples after the fall */
 		T_CHECK(fell);
 		fell = false;
 		for (n = 0; n < 40; n++)
 			s[n].bw = 200e6 + (n % 3) * 10e6; /* steady from the start: never "fell" */
-		T_CHECK(!bench_series_settled(s, 40, &fell));
+		T_CHECK(!bench_series_settled(s, 40, 0, &fell));
 		T_CHECK(!fell);
 		for (n = 0; n < 40; n++)
 			s[n].bw = n < 10 ? 400e6 : (n % 2 ? 50e6 : 150e6); /* fell, but erratic */
-		T_CHECK(!bench_series_settled(s, 40, &fell));
+		T_CHECK(!bench_series_settled(s, 40, 0, &fell));
+
+		/* a slow card, 1 MiB blocks sampled each second: 20 a second, then 4 to 6; whole
+		 * blocks per sample spread by two steps, which is agreement at this resolution */
+		const double mib = 1048576;
+		static const int slow[] = { 5, 4, 6, 5, 4, 5, 6, 4, 5, 5 };
+
+		fell = false;
+		for (n = 0; n < 40; n++)
+			s[n].bw = (n < 5 ? 20 : slow[n % 10]) * mib;
+		for (n = 1; n <= 40; n++)
+			if (bench_series_settled(s, n, mib, &fell))
+				break;
+		T_EQ_INT(n, 10);
+		T_CHECK(!bench_series_settled(s, 10, 0, &fell)); /* without the step: never */
+		/* a steady 2 blocks a second with the odd 3 has not fallen: one step is noise */
+		fell = false;
+		for (n = 0; n < 40; n++)
+			s[n].bw = (n % 7 ? 2 : 3) * mib;
+		T_CHECK(!bench_series_settled(s, 40, mib, &fell));
+		T_CHECK(!fell);
+		T_CHECK(bench_series_settled(s, 40, 0, &fell) || fell); /* which 20 % alone misreads */
+
+		/* where the fast part ends: 15 s at 400 MB/s (6 GB), then about 100 MB/s */
+		struct bench_fall fall;
+
+		for (n = 0; n < 40; n++)
+			s[n].bw = n < 15 ? 400e6 : 100e6 + (n % 2) * 5e6;
+		bench_series_fall(s, 20, &fall);
+		T_NEAR(fall.end_s, 15, 1e-9);
+		T_NEAR(fall.end_bytes, 6e9, 1);
+		T_NEAR(fall.fast_bw, 400e6, 1e-3);
+		T_NEAR(fall.slow_bw, 103e6, 1e-3); /* 105, 100, 105, 100, 105 */
+		s[17].bw = 300e6; /* a burst after the fall ends the fast part there */
+		bench_series_fall(s, 20, &fall);
+		T_NEAR(fall.end_s, 18, 1e-9);
+		bench_series_fall(s, 0, &fall);
+		T_NEAR(fall.end_bytes, 0, 0);
 	}
 
 	rmdir(dir);
