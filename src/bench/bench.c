@@ -243,6 +243,7 @@ static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)
 		.rw = bench_rw_name(c->r->test.rw),
 		.run = c->runi + 1,
 		.runs = c->r->test.runs,
+		.attempt = c->run->attempt,
 		.left_s = -1,
 	};
 	bool stop = false;
@@ -485,7 +486,7 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 			struct bench_progress p = { .phase = tt->name, .rw = bench_rw_name(tt->rw),
 						    .run = i + 1, .runs = tt->runs,
 						    .left_s = (double)run->interval_ns / 1e9,
-						    .settling = true };
+						    .settling = true, .attempt = run->attempt };
 
 			if (tt->settle && run->progress)
 				run->progress(run->progress_arg, &p);
@@ -608,10 +609,6 @@ static void results_clear(struct bench_run *run)
 	}
 }
 
-/* Raspberry Pi's SD card test runs its job up to three times and stops at the first run that
- * passes A1; a card that passes only on its second try passes there too. */
-#define SDCARD_ATTEMPTS 3
-
 static bool a1_passed(const struct bench_run *run)
 {
 	unsigned i;
@@ -626,21 +623,21 @@ int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
 {
 	bool first = true, retry = run->profile && run->profile->kind == BENCH_PROFILE_SDCARD &&
 				   run->target.writable;
-	unsigned attempt = 1;
+	unsigned attempt;
 	int ret;
 
-	for (;;) {
+	for (run->attempt = 1;; run->attempt++) {
 		ret = run_tests(run, &first, why, whycap);
 		bench_run_checks(run);
 		if (ret || run_stopped(run) || !retry || a1_passed(run) ||
-		    attempt == SDCARD_ATTEMPTS)
+		    run->attempt == BENCH_SDCARD_ATTEMPTS)
 			break;
-		attempt++;
 		results_clear(run);
 	}
+	attempt = run->attempt;
 	if (attempt > 1 && !ret && !run_stopped(run) && a1_passed(run))
 		run_note(run, "A1 passed on attempt %u; Raspberry Pi's SD card test also tries "
-			 "up to %d times", attempt, SDCARD_ATTEMPTS);
+			 "up to %d times", attempt, BENCH_SDCARD_ATTEMPTS);
 	else if (attempt > 1 && !ret && !run_stopped(run))
 		run_note(run, "A1 not passed in %u attempts, as Raspberry Pi's SD card test tries; "
 			 "the figures are the last attempt's", attempt);

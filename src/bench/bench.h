@@ -88,7 +88,12 @@ struct bench_progress {
 	double bw;                /* bytes/s of the last interval */
 	double left_s;            /* estimate for this test; < 0 unknown */
 	bool settling;            /* hdparm's pause before a disk read: left_s is the pause */
+	unsigned attempt;         /* sdcard: the attempt at A1, 1-based, of BENCH_SDCARD_ATTEMPTS */
 };
+
+/* Raspberry Pi's SD card test runs its job up to three times and stops at the first run that
+ * passes A1; the sdcard profile does the same. */
+#define BENCH_SDCARD_ATTEMPTS 3
 
 typedef void (*bench_progress_fn)(void *arg, const struct bench_progress *p);
 
@@ -110,6 +115,7 @@ struct bench_run {
 	char notes[BENCH_MAX_NOTES][200];
 	bool interrupted;
 	bool done;                /* every test ran */
+	unsigned attempt;         /* sdcard: the attempt at A1, 1-based */
 	/* set by the caller */
 	volatile sig_atomic_t *stop;
 	bench_progress_fn progress;

@@ -72,6 +72,8 @@ static void progress_line(void *arg, const struct bench_progress *p)
 	fprintf(stderr, "\r\033[K%s %s", p->phase, p->rw && strcmp(p->phase, "preparing") ? p->rw : "");
 	if (p->runs > 1)
 		fprintf(stderr, "  run %u/%u", p->run, p->runs);
+	if (p->attempt > 1)
+		fprintf(stderr, "  attempt %u/%d at A1", p->attempt, BENCH_SDCARD_ATTEMPTS);
 	if (p->settling) {
 		fprintf(stderr, "  letting I/O settle for %.0f s first, as hdparm does", p->left_s);
 		fflush(stderr);

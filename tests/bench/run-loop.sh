@@ -143,17 +143,20 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 	mkdir "$cg/sbcdisk-test.$$" 2>/dev/null; then
 	cg=$cg/sbcdisk-test.$$
 	cleanups=("rmdir '$cg'" "${cleanups[@]}")
-	throttled() { # READ-IOPS WRITE-IOPS: the sdcard profile on $loop at those limits
+	# shellcheck disable=SC2016 # $$ and $@ are the script's
+	printf '#!/bin/sh\necho $$ >"%s/cgroup.procs" && exec "$@"\n' "$cg" >"$tmp/in-cg"
+	chmod +x "$tmp/in-cg"
+	throttled() { # READ-IOPS WRITE-IOPS: the sdcard profile on $loop at those limits, with
+		# stderr on a terminal (script(1)) so that the progress line is shown; JSON to out
 		echo "$majmin $1" >"$cg/blkio.throttle.read_iops_device"
 		echo "$majmin $2" >"$cg/blkio.throttle.write_iops_device"
-		# shellcheck disable=SC2016 # $$ is the inner shell's
-		timeout 120 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
-			"$bin" bench "$loop" --no-save --json --destructive --profile sdcard \
-			--size 4m >"$tmp/out" 2>"$tmp/err"
+		timeout 120 script -qec "'$tmp/in-cg' '$bin' bench '$loop' --no-save --json \
+			--destructive --profile sdcard --size 4m >'$tmp/out'" /dev/null >"$tmp/tty" 2>&1
 		rc=$?
 	}
 	throttled 1200 400
 	expect_rc 0 "sdcard on a slow device"
+	grep_out "attempt 3/3 at A1" tty "slow device: the progress line names the attempt"
 	json "[c['pass'] for c in d['checks']][:2] == [False, False]" "slow device: A1 fails"
 	json "abs(d['checks'][0]['measured'] - 1200) < 120 and abs(d['checks'][1]['measured'] - 400) < 40" \
 		"slow device: the figures are the throttle's"
