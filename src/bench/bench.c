@@ -97,6 +97,12 @@ int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why,
 	if (!run->tests)
 		return -ENOMEM;
 	run->ntests = n;
+	/* One series, one cache to run out: a second pass would write over what the first left
+	 * in the drive's cache, and its samples would join the first's. */
+	if (run->profile && run->profile->kind == BENCH_PROFILE_SUSTAINED && run->runs > 1) {
+		run_note(run, "the sustained profile writes once: --runs does not apply");
+		run->runs = 1;
+	}
 	for (i = 0; i < n; i++) {
 		struct bench_test *t = &run->tests[i].test;
 

@@ -113,6 +113,10 @@ json "[c['required'] for c in d['checks']] == [1500, 500, 10, 4000, 2000, 10]" \
 	"sdcard thresholds"
 sb bench "$d" --profile sustained --size 8m --engine psync --json
 json "d['tests'][0]['ios'] == 8 and d['tests'][0]['series'] == []" "sustained writes --size"
+sb bench "$d" --profile sustained --size 8m --engine psync --runs 2 --json
+json "d['tests'][0]['runs'] == 1 and d['tests'][0]['ios'] == 8" "sustained writes once"
+json "'the sustained profile writes once: --runs does not apply' in d['notes']" \
+	"sustained says --runs does not apply"
 
 # the footer tells what the custom tests asked for
 sb bench "$d" --engine psync --size 4m --test rw=randread,bs=4k,time=0.2s,runs=2
