@@ -32,7 +32,7 @@ static void run_note(struct bench_run *run, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	str_sanitize(buf); /* a path in it may hold anything; a cut may split a character */
+	str_sanitize(buf); /* the cut at 200 bytes may split a character */
 	for (i = 0; i < run->nnotes; i++)
 		if (!strcmp(run->notes[i], buf))
 			return;
@@ -335,7 +335,7 @@ int bench_run_prepare(struct bench_run *run, struct sysroot *sr, const struct be
 		return ret;
 	if (t->in_memory)
 		run_note(run, "%s is %s: these figures are the memory's, not a drive's",
-			 t->path, t->in_memory);
+			 t->shown, t->in_memory);
 	if (t->kind == BENCH_TARGET_DIR) {
 		ret = bench_target_create_file(t, run->file_size, why, whycap);
 		if (ret)
@@ -629,7 +629,6 @@ int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
 {
 	bool first = true, retry = run->profile && run->profile->kind == BENCH_PROFILE_SDCARD &&
 				   run->target.writable;
-	unsigned attempt;
 	int ret;
 
 	for (run->attempt = 1;; run->attempt++) {
@@ -640,13 +639,14 @@ int bench_run_execute(struct bench_run *run, char *why, size_t whycap)
 			break;
 		results_clear(run);
 	}
-	attempt = run->attempt;
-	if (attempt > 1 && !ret && !run_stopped(run) && a1_passed(run))
-		run_note(run, "A1 passed on attempt %u; Raspberry Pi's SD card test also tries "
-			 "up to %d times", attempt, BENCH_SDCARD_ATTEMPTS);
-	else if (attempt > 1 && !ret && !run_stopped(run))
-		run_note(run, "A1 not passed in %u attempts, as Raspberry Pi's SD card test tries; "
-			 "the figures are the last attempt's", attempt);
+	if (run->attempt > 1 && !ret && !run_stopped(run)) {
+		if (a1_passed(run))
+			run_note(run, "A1 passed on attempt %u; Raspberry Pi's SD card test also "
+				 "tries up to %d times", run->attempt, BENCH_SDCARD_ATTEMPTS);
+		else
+			run_note(run, "A1 not passed in %u attempts, as Raspberry Pi's SD card test "
+				 "tries; the figures are the last attempt's", run->attempt);
+	}
 	if (run_stopped(run)) {
 		run->interrupted = true;
 		return -EINTR;

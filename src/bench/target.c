@@ -198,6 +198,8 @@ int bench_target_open(struct sysroot *sr, const char *path, const struct bench_t
 		str_fmt(why, whycap, "the path is too long");
 		return -ENAMETOOLONG;
 	}
+	str_copy(t->shown, sizeof(t->shown), t->path);
+	str_sanitize(t->shown);
 	if (stat(t->path, &st)) {
 		ret = -errno;
 		str_fmt(why, whycap, "%s", strerror(-ret));

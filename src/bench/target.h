@@ -17,6 +17,7 @@ enum bench_target_kind { BENCH_TARGET_DIR, BENCH_TARGET_FILE, BENCH_TARGET_BLOCK
 struct bench_target {
 	enum bench_target_kind kind;
 	char path[PATH_MAX];    /* the target as given, or the default directory */
+	char shown[PATH_MAX];   /* path for output: '?' for control bytes and bytes not UTF-8 */
 	char file[PATH_MAX];    /* the test file (dir targets) */
 	int fd_direct;          /* O_DIRECT, or -1 where the filesystem refuses it */
 	int fd_buffered;

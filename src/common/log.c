@@ -29,7 +29,6 @@ static void vlog(const char *prefix, const char *fmt, va_list ap)
 	fprintf(stderr, "sbcdisk: %s%s\n", prefix, line);
 }
 
-
 void log_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -66,7 +66,7 @@ struct json_object *bench_result_to_json(const struct bench_run *run)
 {
 	struct json_object *o = json_object_new_object(), *t, *a;
 	const struct bench_target *tg = &run->target;
-	char when[32], path[sizeof(tg->path)];
+	char when[32];
 	struct tm tm;
 	unsigned i;
 
@@ -75,9 +75,7 @@ struct json_object *bench_result_to_json(const struct bench_run *run)
 	json_add_i64(o, "schema", true, BENCH_SCHEMA);
 	json_add_str(o, "engine", run->engine->name);
 	t = json_object_new_object();
-	str_copy(path, sizeof(path), tg->path);
-	str_sanitize(path); /* JSON is UTF-8: a path may hold any bytes */
-	json_add_str(t, "path", path);
+	json_add_str(t, "path", tg->shown); /* JSON is UTF-8; a path may hold any bytes */
 	json_add_str(t, "kind", bench_target_kind_name(tg->kind));
 	json_add_str(t, "device", tg->has_device ? tg->device : NULL);
 	json_add_str(t, "disk", tg->has_device && tg->disk[0] ? tg->disk : NULL);

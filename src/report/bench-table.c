@@ -23,14 +23,12 @@ static int name_width(const struct bench_run *run)
 static void print_header(const struct bench_run *run, int nw, FILE *f)
 {
 	const struct bench_target *t = &run->target;
-	char size[32], path[sizeof(t->path)];
+	char size[32];
 	unsigned i;
 
 	size_to_human(run->file_size, size, sizeof(size));
 	fprintf(f, "sbcdisk bench: profile %s, engine %s\n", run->profile_name, run->engine->name);
-	str_copy(path, sizeof(path), t->path);
-	str_sanitize(path);
-	fprintf(f, "Target: %s (%s", path, bench_target_kind_name(t->kind));
+	fprintf(f, "Target: %s (%s", t->shown, bench_target_kind_name(t->kind));
 	if (t->kind == BENCH_TARGET_DIR)
 		fprintf(f, ", test file %s", size);
 	if (t->has_device)

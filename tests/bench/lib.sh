@@ -41,6 +41,32 @@ json() {
 
 grep_out() { if grep -q -- "$1" "$tmp/$2"; then ok; else fail "$3: no '$1' in $2"; fi; }
 
+# tty_run CMD...: CMD with its stderr on a pseudo-terminal (so that sbcdisk shows its progress
+# line); stdout in $tmp/out, what the terminal got in $tmp/tty, the exit status in rc
+tty_run() {
+	timeout 120 python3 - "$tmp" "$@" <<'PY'
+import os, pty, subprocess, sys
+tmp, cmd = sys.argv[1], sys.argv[2:]
+master, slave = pty.openpty()
+with open(tmp + "/out", "wb") as out:
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=slave)
+os.close(slave)
+got = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:  # EIO: the child has closed the terminal
+        break
+    if not chunk:
+        break
+    got += chunk
+with open(tmp + "/tty", "wb") as f:
+    f.write(got)
+sys.exit(p.wait())
+PY
+	rc=$?
+}
+
 finish() {
 	echo "$checks checks, $failures failed"
 	[ "$failures" -eq 0 ]

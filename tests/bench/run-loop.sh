@@ -143,16 +143,16 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 	mkdir "$cg/sbcdisk-test.$$" 2>/dev/null; then
 	cg=$cg/sbcdisk-test.$$
 	cleanups=("rmdir '$cg'" "${cleanups[@]}")
+	# in-cg CMD...: CMD in that group
 	# shellcheck disable=SC2016 # $$ and $@ are the script's
 	printf '#!/bin/sh\necho $$ >"%s/cgroup.procs" && exec "$@"\n' "$cg" >"$tmp/in-cg"
 	chmod +x "$tmp/in-cg"
 	throttled() { # READ-IOPS WRITE-IOPS: the sdcard profile on $loop at those limits, with
-		# stderr on a terminal (script(1)) so that the progress line is shown; JSON to out
+		# stderr on a terminal so that the progress line is shown; the JSON in out
 		echo "$majmin $1" >"$cg/blkio.throttle.read_iops_device"
 		echo "$majmin $2" >"$cg/blkio.throttle.write_iops_device"
-		timeout 120 script -qec "'$tmp/in-cg' '$bin' bench '$loop' --no-save --json \
-			--destructive --profile sdcard --size 4m >'$tmp/out'" /dev/null >"$tmp/tty" 2>&1
-		rc=$?
+		tty_run "$tmp/in-cg" "$bin" bench "$loop" --no-save --json --destructive \
+			--profile sdcard --size 4m
 	}
 	throttled 1200 400
 	expect_rc 0 "sdcard on a slow device"
@@ -178,10 +178,8 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 		susmm=$(cat "/sys/block/${sus##*/}/dev")
 		echo "$susmm 200000000" >"$cg/blkio.throttle.write_bps_device"
 		(sleep 2 && echo "$susmm 40000000" >"$cg/blkio.throttle.write_bps_device") &
-		# shellcheck disable=SC2016 # $$ is the inner shell's
-		timeout 120 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
-			"$bin" bench "$sus" --no-save --json --destructive --profile sustained \
-			--size 1g >"$tmp/out" 2>"$tmp/err"
+		timeout 120 "$tmp/in-cg" "$bin" bench "$sus" --no-save --json --destructive \
+			--profile sustained --size 1g >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		wait
 		expect_rc 0 "sustained on a drive whose cache runs out"

@@ -6,31 +6,10 @@
 d=$tmp/d
 mkdir "$d"
 
-# on_tty ARGS...: sbcdisk with its stderr on a pseudo-terminal; stdout in $tmp/out, what the
-# terminal got in $tmp/tty, the exit status in rc
+# on_tty ARGS...: sbcdisk with its stderr on a pseudo-terminal (lib.sh tty_run)
 on_tty() {
 	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 120 python3 - "$tmp" $run "$bin" "$@" --no-save <<'PY'
-import os, pty, subprocess, sys
-tmp, cmd = sys.argv[1], sys.argv[2:]
-master, slave = pty.openpty()
-with open(tmp + "/out", "wb") as out:
-    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=slave)
-os.close(slave)
-got = b""
-while True:
-    try:
-        chunk = os.read(master, 4096)
-    except OSError:  # EIO: the child has closed the terminal
-        break
-    if not chunk:
-        break
-    got += chunk
-with open(tmp + "/tty", "wb") as f:
-    f.write(got)
-sys.exit(p.wait())
-PY
-	rc=$?
+	tty_run $run "$bin" "$@" --no-save
 }
 
 on_tty bench "$d" --engine psync --size 8m --test rw=randread,bs=4k,time=1.5s,runs=2
