@@ -7,7 +7,7 @@
 #include "common/paths.h"
 #include "fix/diff.h"
 #include "fix/plan.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "common/util.h"
 
 #define WRAP_COLS 92

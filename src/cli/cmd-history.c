@@ -9,7 +9,7 @@
 #include "common/log.h"
 #include "common/util.h"
 #include "report/csv.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "store/verdict.h"
 
 #define IMPORT_MAX_BYTES (64u << 20)

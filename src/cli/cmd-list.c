@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "probe/probe.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "report/list.h"
 #include "common/util.h"
 

@@ -9,7 +9,7 @@
 
 #include "common/sbuf.h"
 #include "common/sysroot.h"
-#include "fix/fix.h"
+#include "fix/msgs.h"
 
 /* Backups sit beside the file: NAME.sbcdisk-YYYYmmdd-HHMMSS (UTC), "-2".."-9" when a second
  * backup is made within the same second. */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "common/sbuf.h"
-#include "fix/fix.h"
+#include "fix/msgs.h"
 #include "fix/quirks.h"
 
 /* Largest cmdline.txt we read (the firmware's own limit is far below). */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "common/sbuf.h"
-#include "fix/fix.h"
+#include "fix/msgs.h"
 
 #define CONFIG_FILE_MAX (1024 * 1024)
 #define CONFIG_LINES_MAX 20000

@@ -7,7 +7,7 @@
 
 #include "common/sysroot.h"
 #include "fix/bootfile.h"
-#include "fix/fix.h"
+#include "fix/msgs.h"
 #include "fix/quirks.h"
 
 enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO };

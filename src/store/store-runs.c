@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 #include "common/util.h"
-#include "report/json.h"
-#include "store/store-priv.h"
+#include "common/json.h"
+#include "store/store-int.h"
 #include "store/store-schema.h"
 
 #define RUN_COLUMNS                                                                           \

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "store/store-priv.h"
+#include "store/store-int.h"
 #include "store/store-schema.h"
 
 int store_default_path(char *buf, size_t cap)

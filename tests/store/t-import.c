@@ -6,7 +6,7 @@
 #include "common/sbuf.h"
 #include "common/util.h"
 #include "report/csv.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "store/run.h"
 
 #define RUN_OK "{\"started_at\":\"2026-11-30T10:00:00Z\",\"profile\":\"default\",\"tests\":[]}"

@@ -1,7 +1,7 @@
-/* store-priv.h - what the store's files share: the handle and its error helpers.
+/* store-int.h - what the store's files share: the handle and its error helpers.
  * Not for use outside src/store/. */
-#ifndef SBCDISK_STORE_PRIV_H
-#define SBCDISK_STORE_PRIV_H
+#ifndef SBCDISK_STORE_INT_H
+#define SBCDISK_STORE_INT_H
 
 #include <limits.h>
 #include <sqlite3.h>
