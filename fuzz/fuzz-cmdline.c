@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sbuf d = SBUF_INIT(1 << 24);
 	struct usb_id id = { 0x152d, 0x0578 };
 	struct cmdline cl, cl2;
-	struct quirks_merge res;
+	struct usbq_merge res;
 	struct fix_msgs m = { 0 };
 	char ids[32];
 	bool changed;
@@ -59,8 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(changed == (out.len != size || memcmp(out.buf, data, size)));
 		check(!cmdline_parse(out.buf ? out.buf : "", out.len, &cl2));
 		check(quirks_params(&cl2) == 1);
-		check(!cmdline_quirks_get(&cl2, &q) && q.len <= QUIRKS_VALUE_MAX);
-		check(quirks_list_has(q.buf, q.len, id, 'u'));
+		check(!cmdline_quirks_get(&cl2, &q) && q.len <= USBQ_VALUE_MAX);
+		check(usbq_list_has(q.buf, q.len, id, 'u'));
 		memset(&m, 0, sizeof(m));
 		check(!cmdline_quirks_add(&cl2, id, 'u', &m, &changed) && !changed);
 		check(!cmdline_write(&cl2, &again));
@@ -72,12 +72,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cmdline_release(&cl);
 
 	/* the bytes as a quirks value and as a VID:PID argument */
-	if (!quirks_list_add((const char *)data, size, id, 'u', &q, &res))
-		check(quirks_list_has(q.buf, q.len, id, 'u'));
+	if (!usbq_list_add((const char *)data, size, id, 'u', &q, &res))
+		check(usbq_list_has(q.buf, q.len, id, 'u'));
 	if (size < sizeof(ids)) {
 		memcpy(ids, data, size);
 		ids[size] = '\0';
-		quirks_id_parse(ids, &id);
+		usbq_id_parse(ids, &id);
 	}
 	sbuf_release(&out);
 	sbuf_release(&again);

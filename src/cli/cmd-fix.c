@@ -283,7 +283,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (!strcmp(what, "uas")) {
 		if (strchr(arg, ':')) {
-			if (quirks_id_parse(arg, &id))
+			if (usbq_id_parse(arg, &id))
 				return cli_usage_error("fix", "'%s' is not a USB id like 152d:0578",
 						       arg);
 		} else {

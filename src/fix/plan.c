@@ -51,7 +51,7 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
 		return refuse_file(p, ret);
 	ret = cmdline_parse(sbuf_str(&p->file.data), p->file.data.len, &cl);
 	if (!ret)
-		ret = cmdline_quirks_add(&cl, id, QUIRKS_FLAG_IGNORE_UAS, &p->msgs, &p->changed);
+		ret = cmdline_quirks_add(&cl, id, USBQ_FLAG_IGNORE_UAS, &p->msgs, &p->changed);
 	if (!ret)
 		ret = cmdline_write(&cl, &p->after);
 	cmdline_release(&cl);
@@ -221,7 +221,7 @@ int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *befor
 		   char *after, size_t cap, bool *changed, struct fix_msgs *m)
 {
 	struct sbuf cur, nv = SBUF_INIT(4096);
-	struct quirks_merge res;
+	struct usbq_merge res;
 	size_t len;
 	int fd, ret;
 
@@ -238,19 +238,19 @@ int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *befor
 	len = cur.len;
 	while (len && isspace((unsigned char)cur.buf[len - 1]))
 		len--;
-	ret = quirks_list_add(cur.buf ? cur.buf : "", len, id, QUIRKS_FLAG_IGNORE_UAS, &nv, &res);
+	ret = usbq_list_add(cur.buf ? cur.buf : "", len, id, USBQ_FLAG_IGNORE_UAS, &nv, &res);
 	if (!ret && (str_fmt(before, cap, "%.*s", (int)len, cur.buf ? cur.buf : "") ||
 		     str_copy(after, cap, sbuf_str(&nv))))
 		ret = fix_refuse(m, -E2BIG, "%s holds %zu characters: not a quirks list the "
 					    "kernel would keep", PATH_USB_STORAGE_QUIRKS, len);
 	if (ret)
 		goto out;
-	if (nv.len > QUIRKS_VALUE_MAX) {
+	if (nv.len > USBQ_VALUE_MAX) {
 		ret = fix_refuse(m, -ENOSPC, "the running kernel's list would be %zu characters; "
-					     "it takes at most %d", nv.len, QUIRKS_VALUE_MAX);
+					     "it takes at most %d", nv.len, USBQ_VALUE_MAX);
 		goto out;
 	}
-	*changed = res.change != QUIRKS_SAME || res.dups_removed;
+	*changed = res.change != USBQ_SAME || res.dups_removed;
 	if (!apply || !*changed)
 		goto out;
 	fd = sysroot_open_fd(sr, PATH_USB_STORAGE_QUIRKS, O_WRONLY | O_TRUNC);

@@ -8,7 +8,7 @@
 #include "common/sysroot.h"
 #include "fix/bootfile.h"
 #include "fix/msgs.h"
-#include "fix/quirks.h"
+#include "common/usbquirks.h"
 
 enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO };
 
@@ -37,7 +37,7 @@ int fix_plan_apply(struct sysroot *sr, struct fix_plan *p);
 void fix_plan_release(struct fix_plan *p);
 
 /* The running kernel's quirks list: merge id:flag into it, and write it when apply. The
- * values before and after go into before/after (capacity QUIRKS_VALUE_MAX + 1 or more).
+ * values before and after go into before/after (capacity USBQ_VALUE_MAX + 1 or more).
  * 0, -ENOENT (usb-storage not loaded), -ENOSPC (would pass 127) with m->why. */
 int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *before,
 		   char *after, size_t cap, bool *changed, struct fix_msgs *m);
