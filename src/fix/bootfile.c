@@ -7,99 +7,25 @@
 
 #include "fix/bootfile.h"
 #include "fix/atomic.h"
-#include "fix/config.h"
 #include "common/paths.h"
 #include "common/util.h"
 
-int boot_read_raw(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out)
-{
-	struct stat st;
-	int fd, ret;
-
-	sbuf_init(out, cap);
-	fd = sysroot_open_fd(sr, path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st))
-		ret = -errno;
-	else if (!S_ISREG(st.st_mode))
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	else
-		ret = sbuf_read_fd(out, fd); /* bytes as they are: NULs too */
-	close(fd);
-	if (ret)
-		sbuf_release(out);
-	return ret;
-}
-
-/* A file name from configuration (os_prefix, cmdline=) that stays in the boot directory. */
-static bool name_is_safe(const char *s)
-{
-	const unsigned char *p;
-
-	if (s[0] == '/' || strstr(s, ".."))
-		return false;
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x21 || *p == 0x7f || *p == '\\')
-			return false;
-	return true;
-}
-
-int boot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap)
-{
-	struct sbuf raw;
-	size_t i, n = 0;
-	int ret = boot_read_raw(sr, path, 256, &raw);
-
-	if (ret)
-		return ret;
-	for (i = 0; i < raw.len && n + 1 < cap; i++)
-		if (raw.buf[i])
-			out[n++] = raw.buf[i];
-	out[n] = '\0';
-	sbuf_release(&raw);
-	return 0;
-}
-
 int boot_locate(struct sysroot *sr, struct boot_loc *loc, struct fix_msgs *m)
 {
-	char prefix[128] = "", name[128] = "cmdline.txt", v[128];
-	struct config cfg = { 0 };
-	struct sbuf raw;
-	int ret;
+	int ret = boot_loc_find(sr, loc);
 
-	*loc = (struct boot_loc){ 0 };
-	/* raspi-config's rule: /boot/firmware when it has config.txt (Bookworm and later; the
-	 * old /boot may still hold "DO NOT EDIT" placeholders), else /boot */
-	str_copy(loc->fw_dir, sizeof(loc->fw_dir),
-		 sysroot_exists(sr, PATH_BOOT_FIRMWARE "/config.txt") ? PATH_BOOT_FIRMWARE :
-									PATH_BOOT);
-	str_fmt(loc->config, sizeof(loc->config), "%s/config.txt", loc->fw_dir);
-	ret = boot_read_raw(sr, loc->config, CONFIG_FILE_MAX, &raw);
-	if (!ret) {
-		loc->has_config = true;
-		if (!config_parse(raw.buf ? raw.buf : "", raw.len, &cfg)) {
-			if (!config_get(&cfg, "os_prefix", v, sizeof(v)))
-				str_copy(prefix, sizeof(prefix), v);
-			if (!config_get(&cfg, "cmdline", v, sizeof(v)) && v[0]) {
-				str_copy(name, sizeof(name), v);
-				fix_note(m, "config.txt names the command line file: cmdline=%s", v);
-			}
-		}
-		config_release(&cfg);
-		sbuf_release(&raw);
-	}
-	/* what the firmware actually used wins over what config.txt says */
-	/* os_prefix as the firmware published it (NUL bytes removed, as raspi-config does) */
-	if (!boot_read_dt_string(sr, PATH_DT_OS_PREFIX, v, sizeof(v)))
-		str_copy(prefix, sizeof(prefix), v);
-	if (prefix[0])
-		fix_note(m, "os_prefix is '%s': the firmware reads %s%s", prefix, prefix, name);
-	if (!name_is_safe(name) || (prefix[0] && !name_is_safe(prefix)))
-		return fix_refuse(m, -EINVAL, "the command line file '%s%s' (os_prefix, cmdline=) "
-					      "does not stay inside %s", prefix, name, loc->fw_dir);
-	if (str_fmt(loc->cmdline, sizeof(loc->cmdline), "%s/%s%s", loc->fw_dir, prefix, name))
-		return fix_refuse(m, -ENAMETOOLONG, "the command line file name is too long");
+	if (loc->cmdline_set[0])
+		fix_note(m, "config.txt names the command line file: cmdline=%s", loc->cmdline_set);
+	if (loc->prefix[0])
+		fix_note(m, "os_prefix is '%s': the firmware reads %s%s", loc->prefix, loc->prefix,
+			 loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt");
+	if (ret == -EINVAL)
+		return fix_refuse(m, ret, "the command line file '%s%s' (os_prefix, cmdline=) "
+					  "does not stay inside %s", loc->prefix,
+				  loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt",
+				  loc->fw_dir);
+	if (ret)
+		return fix_refuse(m, ret, "the command line file name is too long");
 	return 0;
 }
 
@@ -135,7 +61,7 @@ int boot_file_read(struct sysroot *sr, const char *path, size_t cap, struct boot
 	bf->mode = st.st_mode & 07777;
 	bf->uid = st.st_uid;
 	bf->gid = st.st_gid;
-	ret = boot_read_raw(sr, path, cap, &bf->data);
+	ret = sysroot_read_file(sr, path, cap, &bf->data);
 	if (ret == -EFBIG)
 		return fix_refuse(m, ret, "it is larger than %zu bytes: not a boot file", cap);
 	if (ret)

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "common/sbuf.h"
+#include "common/bootloc.h"
 #include "common/sysroot.h"
 #include "fix/msgs.h"
 
@@ -15,15 +16,7 @@
  * backup is made within the same second. */
 #define BOOT_BACKUP_TAG ".sbcdisk-"
 
-struct boot_loc {
-	char fw_dir[32];          /* the firmware directory: Bookworm's or the older one */
-	char cmdline[PATH_MAX];   /* target path of cmdline.txt, os_prefix and cmdline= applied */
-	char config[PATH_MAX];    /* target path of config.txt */
-	bool has_config;
-};
-
-/* Decide where the boot files are; notes say why (os_prefix, cmdline=). 0 or -errno with
- * m->why. */
+/* boot_loc_find() with notes that say why (os_prefix, cmdline=). 0 or -errno with m->why. */
 int boot_locate(struct sysroot *sr, struct boot_loc *loc, struct fix_msgs *m);
 
 struct boot_file {
@@ -53,11 +46,5 @@ int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, ch
 		       size_t cap);
 /* Remove dir/name (a used backup). 0 or -errno. */
 int boot_file_remove(struct sysroot *sr, const char *dir, const char *name);
-
-/* Read a whole file through the sysroot, NULs kept, at most cap bytes (-EFBIG beyond). */
-int boot_read_raw(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out);
-
-/* A device-tree string property (model, os_prefix) with its NUL bytes removed. 0 or -errno. */
-int boot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap);
 
 #endif

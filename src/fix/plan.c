@@ -90,7 +90,7 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 	ret = boot_file_read(sr, loc.config, CONFIG_FILE_MAX, &p->file, &p->msgs);
 	if (ret)
 		return refuse_file(p, ret);
-	if (!boot_read_dt_string(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) && model[0] &&
+	if (!sysroot_read_dt_string(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) && model[0] &&
 	    !strstr(model, "Raspberry Pi 5") && !strstr(model, "Compute Module 5") &&
 	    !strstr(model, "Raspberry Pi 500"))
 		fix_note(&p->msgs, "this board is a '%s', not a Raspberry Pi 5: the setting only "
@@ -164,7 +164,7 @@ int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
 	if (ret)
 		return refuse_file(p, ret);
 	str_fmt(path, sizeof(path), "%s/%s", p->file.dir, from);
-	ret = boot_read_raw(sr, path, CONFIG_FILE_MAX, &raw);
+	ret = sysroot_read_file(sr, path, CONFIG_FILE_MAX, &raw);
 	if (ret)
 		return fix_refuse(&p->msgs, ret, "cannot read the backup '%s': %s", path,
 				  strerror(-ret));
@@ -227,7 +227,7 @@ int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *befor
 
 	*changed = false;
 	before[0] = after[0] = '\0';
-	ret = boot_read_raw(sr, PATH_USB_STORAGE_QUIRKS, 4096, &cur);
+	ret = sysroot_read_file(sr, PATH_USB_STORAGE_QUIRKS, 4096, &cur);
 	if (ret == -ENOENT)
 		return fix_refuse(m, ret, "%s does not exist: the usb-storage driver is not "
 					  "loaded, so nothing is bound to it yet",
