@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "fix/bootfile.h"
-#include "fix/atomic.h"
+#include "common/atomicfile.h"
 #include "common/paths.h"
 #include "common/util.h"
 
@@ -69,7 +69,7 @@ int boot_file_read(struct sysroot *sr, const char *path, size_t cap, struct boot
 	return 0;
 }
 
-static int dir_open(struct sysroot *sr, const char *dir)
+int boot_dir_open(struct sysroot *sr, const char *dir)
 {
 	return sysroot_open_fd(sr, dir, O_RDONLY | O_DIRECTORY);
 }
@@ -100,42 +100,35 @@ static int stamp_used(struct sysroot *sr, const char *dir, const char *stamp)
 	return used;
 }
 
-int boot_file_backup(struct sysroot *sr, const struct boot_file *bf, char *backup, size_t cap)
+int boot_file_commit(int dfd, struct sysroot *sr, const struct boot_file *bf,
+		     const void *data, size_t len, const void *old, size_t old_len, char *backup,
+		     size_t cap)
 {
+	struct afile_opts o = { .mode = bf->mode, .uid = bf->uid, .gid = bf->gid,
+				.locked = true };
 	char stamp[32];
 	struct tm tm;
 	time_t now = time(NULL);
-	int dfd, ret = -EEXIST, i;
+	int ret = -EEXIST, i;
 
+	backup[0] = '\0';
+	if (!old) /* a plain replacement (mode 0 would mean "the file's own") */
+		return afile_replace_at(dfd, bf->name, data, len, &o);
 	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		return -EINVAL;
-	dfd = dir_open(sr, bf->dir);
-	if (dfd < 0)
-		return dfd;
+	o.backup = backup;
+	o.backup_data = old;
+	o.backup_len = old_len;
 	for (i = stamp_used(sr, bf->dir, stamp) + 1; i <= 9 && ret == -EEXIST; i++) {
 		if (i == 1)
 			ret = str_fmt(backup, cap, "%s" BOOT_BACKUP_TAG "%s", bf->name, stamp);
 		else
 			ret = str_fmt(backup, cap, "%s" BOOT_BACKUP_TAG "%s-%d", bf->name, stamp, i);
 		if (!ret)
-			ret = atomic_create_at(dfd, backup, bf->data.buf ? bf->data.buf : "",
-					       bf->data.len, bf->mode);
+			ret = afile_replace_at(dfd, bf->name, data, len, &o);
 	}
-	close(dfd);
 	if (ret)
 		backup[0] = '\0';
-	return ret;
-}
-
-int boot_file_replace(struct sysroot *sr, const struct boot_file *bf, const void *data,
-		      size_t len)
-{
-	int dfd = dir_open(sr, bf->dir), ret;
-
-	if (dfd < 0)
-		return dfd;
-	ret = atomic_replace_at(dfd, bf->name, data, len, bf->mode, bf->uid, bf->gid);
-	close(dfd);
 	return ret;
 }
 
@@ -177,7 +170,7 @@ int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, ch
 
 int boot_file_remove(struct sysroot *sr, const char *dir, const char *name)
 {
-	int dfd = dir_open(sr, dir), ret = 0;
+	int dfd = boot_dir_open(sr, dir), ret = 0;
 
 	if (dfd < 0)
 		return dfd;

@@ -35,11 +35,17 @@ int boot_file_read(struct sysroot *sr, const char *path, size_t cap, struct boot
 		   struct fix_msgs *m);
 void boot_file_release(struct boot_file *bf);
 
-/* Write a dated backup of bf's current bytes beside it; its name into backup. 0 or -errno. */
-int boot_file_backup(struct sysroot *sr, const struct boot_file *bf, char *backup, size_t cap);
-/* Replace bf's file with data atomically (mode and owner kept). 0 or -errno. */
-int boot_file_replace(struct sysroot *sr, const struct boot_file *bf, const void *data,
-		      size_t len);
+/* The directory dir opened for boot_file_commit() and afile_lock(). An fd or -errno. */
+int boot_dir_open(struct sysroot *sr, const char *dir);
+
+/*
+ * Replace bf's file (in the directory dfd, whose afile_lock() the caller holds) with data,
+ * mode and owner kept. With old: a dated backup of old is committed with it, its name into
+ * backup (empty when none was made). 0 or -errno; on failure neither file changed.
+ */
+int boot_file_commit(int dfd, struct sysroot *sr, const struct boot_file *bf,
+		     const void *data, size_t len, const void *old, size_t old_len, char *backup,
+		     size_t cap);
 
 /* The newest backup of dir/name: its name into out (empty when there is none). 0 or -errno. */
 int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, char *out,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fix/plan.h"
+#include "common/atomicfile.h"
 #include "fix/cmdline.h"
 #include "fix/config.h"
 #include "common/paths.h"
@@ -182,30 +183,58 @@ int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
 	return 0;
 }
 
-int fix_plan_apply(struct sysroot *sr, struct fix_plan *p)
+/* Refuse with the file's name: "cannot write 'F' (nothing was changed): why". */
+static int refuse_write(struct fix_plan *p, int ret, const char *why)
 {
+	return fix_refuse(&p->msgs, ret, "cannot write '%s' (it is unchanged; nothing was "
+					 "changed): %s", p->file.path, why);
+}
+
+/* Under the directory lock: the file still holds what the plan read. 0 or -errno. */
+static int plan_still_valid(struct sysroot *sr, struct fix_plan *p)
+{
+	struct sbuf now;
+	int ret = sysroot_read_file(sr, p->file.path, CONFIG_FILE_MAX, &now);
+
+	if (ret)
+		return refuse_write(p, ret, strerror(-ret));
+	if (now.len != p->file.data.len || memcmp(sbuf_str(&now), sbuf_str(&p->file.data),
+						  now.len))
+		ret = refuse_write(p, -EAGAIN, "it changed while this command ran; run it again");
+	sbuf_release(&now);
+	return ret;
+}
+
+/* A backup made by a fix that was killed before its replacement holds the file as it is:
+ * no change happened, so it goes. */
+static void settle_backup(struct sysroot *sr, int dfd, struct fix_plan *p)
+{
+	char newest[300];
+
+	if (boot_backup_newest(sr, p->file.dir, p->file.name, newest, sizeof(newest)) ||
+	    !newest[0] || !strcmp(newest, p->restore_from))
+		return;
+	if (afile_backup_settle(dfd, p->file.name, newest) == 1)
+		fix_note(&p->msgs, "removed %s: a fix that was interrupted left it, and the file "
+				   "never changed", newest);
+}
+
+static int apply_locked(struct sysroot *sr, int dfd, struct fix_plan *p)
+{
+	const void *old = NULL;
 	int ret;
 
-	p->backup[0] = '\0';
-	if (!p->changed && p->kind != FIX_UNDO)
-		return 0;
-	if (p->kind != FIX_UNDO) {
-		ret = boot_file_backup(sr, &p->file, p->backup, sizeof(p->backup));
-		if (ret)
-			return fix_refuse(&p->msgs, ret, "cannot write a backup of '%s' (nothing "
-							 "was changed): %s", p->file.path,
-					  strerror(-ret));
-	}
+	ret = plan_still_valid(sr, p);
+	if (ret)
+		return ret;
+	settle_backup(sr, dfd, p);
+	if (p->kind != FIX_UNDO || p->keep_current)
+		old = sbuf_str(&p->file.data);
 	if (p->changed) {
-		ret = boot_file_replace(sr, &p->file, sbuf_str(&p->after), p->after.len);
-		if (ret) {
-			/* the original is intact; the backup is an identical copy, drop it */
-			if (p->backup[0])
-				boot_file_remove(sr, p->file.dir, p->backup);
-			p->backup[0] = '\0';
-			return fix_refuse(&p->msgs, ret, "cannot write '%s' (it is unchanged): %s",
-					  p->file.path, strerror(-ret));
-		}
+		ret = boot_file_commit(dfd, sr, &p->file, sbuf_str(&p->after), p->after.len, old,
+				       p->file.data.len, p->backup, sizeof(p->backup));
+		if (ret)
+			return refuse_write(p, ret, strerror(-ret));
 	}
 	if (p->kind == FIX_UNDO) {
 		ret = boot_file_remove(sr, p->file.dir, p->restore_from);
@@ -215,6 +244,28 @@ int fix_plan_apply(struct sysroot *sr, struct fix_plan *p)
 					  p->restore_from, strerror(-ret));
 	}
 	return 0;
+}
+
+int fix_plan_apply(struct sysroot *sr, struct fix_plan *p)
+{
+	int dfd, ret;
+
+	p->backup[0] = '\0';
+	if (!p->changed && p->kind != FIX_UNDO)
+		return 0;
+	dfd = boot_dir_open(sr, p->file.dir);
+	if (dfd < 0)
+		return refuse_write(p, dfd, strerror(-dfd));
+	ret = afile_lock(dfd, false);
+	if (ret == -EBUSY)
+		ret = refuse_write(p, ret, "another sbcdisk is changing the files there; run this "
+					   "again when it has finished");
+	else if (ret)
+		ret = refuse_write(p, ret, strerror(-ret));
+	else
+		ret = apply_locked(sr, dfd, p);
+	close(dfd); /* and with it the lock */
+	return ret;
 }
 
 int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *before,

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fix/atomic.h"
+#include "common/atomicfile.h"
 #include "fix/plan.h"
 #include "common/util.h"
 #include "t.h"
@@ -289,8 +289,8 @@ static void test_read_only(void)
 	T_EQ_INT(entries("boot/firmware"), 2);
 	str_fmt(dir, sizeof(dir), "%s/boot/firmware", t_root);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_EQ_INT(atomic_replace_at(dfd, "cmdline.txt", "x\n", 2, 0644, -1, -1), -EROFS);
-	T_EQ_INT(atomic_create_at(dfd, "new.txt", "x\n", 2, 0644), -EROFS);
+	T_EQ_INT(afile_replace_at(dfd, "cmdline.txt", "x\n", 2, NULL), -EROFS);
+	T_EQ_INT(afile_replace_at(dfd, "new.txt", "x\n", 2, NULL), -EROFS);
 	close(dfd);
 	T_EQ_INT(entries("boot/firmware"), 2);
 	tmpfs_done();
@@ -320,8 +320,8 @@ static void test_full_disk(void)
 	/* the writer alone: the temporary file is removed */
 	str_fmt(dir, sizeof(dir), "%s/boot/firmware", t_root);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_EQ_INT(atomic_replace_at(dfd, "cmdline.txt", big, sizeof(big), 0644, -1, -1), -ENOSPC);
-	T_EQ_INT(atomic_create_at(dfd, "backup", big, sizeof(big), 0644), -ENOSPC);
+	T_EQ_INT(afile_replace_at(dfd, "cmdline.txt", big, sizeof(big), NULL), -ENOSPC);
+	T_EQ_INT(afile_replace_at(dfd, "backup", big, sizeof(big), NULL), -ENOSPC);
 	close(dfd);
 	T_EQ_INT(entries("boot/firmware"), 2);
 	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), pi4_line);
