@@ -129,6 +129,69 @@ static const char *backup_stamp(const char *backup)
 	return t ? t + strlen(BOOT_BACKUP_TAG) : "";
 }
 
+static bool same(const struct sbuf *a, const struct sbuf *b)
+{
+	return a->len == b->len && !memcmp(sbuf_str(a), sbuf_str(b), a->len);
+}
+
+/* Whether now is exactly what `fix uas` makes of before, for one of the ids in now's quirks
+ * list: then nothing was edited after that fix. */
+static bool uas_fix_made(const struct sbuf *before, const struct sbuf *now)
+{
+	struct sbuf q = SBUF_INIT(CMDLINE_FILE_MAX), out = SBUF_INIT(CMDLINE_FILE_MAX);
+	struct cmdline cl = { 0 };
+	const char *p, *e, *end;
+	bool made = false, changed;
+	struct fix_msgs m;
+	struct usb_id id;
+	char entry[16];
+
+	if (cmdline_parse(sbuf_str(now), now->len, &cl) || cmdline_quirks_get(&cl, &q))
+		goto out;
+	for (p = sbuf_str(&q), end = p + q.len; !made && p < end; p = e + 1) {
+		const char *colon;
+
+		e = memchr(p, ',', (size_t)(end - p));
+		if (!e)
+			e = end;
+		colon = memchr(p, ':', (size_t)(e - p));
+		colon = colon ? memchr(colon + 1, ':', (size_t)(e - colon - 1)) : NULL;
+		if (!colon || str_fmt(entry, sizeof(entry), "%.*s", (int)(colon - p), p) ||
+		    usbq_id_parse(entry, &id))
+			continue;
+		cmdline_release(&cl);
+		m = (struct fix_msgs){ 0 };
+		made = !cmdline_parse(sbuf_str(before), before->len, &cl) &&
+		       !cmdline_quirks_add(&cl, id, USBQ_FLAG_IGNORE_UAS, &m, &changed) && changed &&
+		       !cmdline_write(&cl, &out) && same(&out, now);
+	}
+out:
+	cmdline_release(&cl);
+	sbuf_release(&q);
+	sbuf_release(&out);
+	return made;
+}
+
+/* Whether now is exactly what `fix pcie-gen 2` or `3` makes of before. */
+static bool pcie_fix_made(const struct sbuf *before, const struct sbuf *now)
+{
+	struct sbuf out = SBUF_INIT(CONFIG_FILE_MAX + 4096);
+	struct config cfg;
+	bool made = false, changed;
+	struct fix_msgs m;
+	int gen;
+
+	for (gen = 2; gen <= 3 && !made; gen++) {
+		m = (struct fix_msgs){ 0 };
+		made = !config_parse(sbuf_str(before), before->len, &cfg) &&
+		       !config_pcie_gen_set(&cfg, gen, &m, &changed) && changed &&
+		       !config_write(&cfg, &out) && same(&out, now);
+		config_release(&cfg);
+	}
+	sbuf_release(&out);
+	return made;
+}
+
 int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
 {
 	char bc[300] = "", bg[300] = "", path[PATH_MAX];
@@ -174,9 +237,17 @@ int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
 	sbuf_release(&raw);
 	if (ret)
 		return ret;
-	p->changed = p->after.len != p->file.data.len ||
-		     memcmp(sbuf_str(&p->after), sbuf_str(&p->file.data), p->after.len);
+	p->changed = !same(&p->after, &p->file.data);
 	fix_note(&p->msgs, "puts back %s, the newest backup, and then removes it", from);
+	/* never drop the only copy of an edit made after the fix */
+	if (target == loc.cmdline)
+		p->keep_current = p->changed && !uas_fix_made(&p->after, &p->file.data);
+	else
+		p->keep_current = p->changed && !pcie_fix_made(&p->after, &p->file.data);
+	if (p->keep_current)
+		fix_note(&p->msgs, "%s was changed after that fix: its current contents are kept as "
+				   "a new backup beside it (a second 'sbcdisk fix undo --apply' puts "
+				   "them back)", p->file.path);
 	str_fmt(p->next_boot, sizeof(p->next_boot),
 		"At the next boot the firmware and the kernel read %s as it was before the fix "
 		"that made %s.", p->file.path, from);
