@@ -105,22 +105,32 @@ static void step(int n)
 		afile_test_step(n);
 }
 
-/* ".sbcdisk-PID-XXXXXX": the PID of a temporary file, or 0 when name is not one. */
+/* Versions before this writer named their temporary files ".NAME.sbcdisk-tmp-PID-N". */
+#define LEGACY_TMP_TAG ".sbcdisk-tmp-"
+
+/* ".sbcdisk-PID-XXXXXX" (or the older ".NAME.sbcdisk-tmp-PID-N"): the PID of a temporary
+ * file, or 0 when name is not one. */
 static pid_t tmp_pid(const char *name)
 {
-	const char *p = name + strlen(AFILE_TMP_PREFIX), *dash;
+	const char *p = name + strlen(AFILE_TMP_PREFIX), *dash, *legacy;
 	char num[16];
 	uint64_t v;
-	size_t i;
 
-	if (!str_starts(name, AFILE_TMP_PREFIX))
-		return 0;
-	dash = strchr(p, '-');
-	if (!dash || dash == p || (size_t)(dash - p) >= sizeof(num) || strlen(dash + 1) != 6)
-		return 0;
-	for (i = 1; i <= 6; i++)
-		if (!strchr("0123456789abcdef", dash[i]))
+	legacy = name[0] == '.' ? strstr(name + 1, LEGACY_TMP_TAG) : NULL;
+	if (legacy) {
+		p = legacy + strlen(LEGACY_TMP_TAG);
+		dash = strchr(p, '-');
+		if (!dash || !dash[1] || strspn(dash + 1, "0123456789") != strlen(dash + 1))
 			return 0;
+	} else {
+		if (!str_starts(name, AFILE_TMP_PREFIX))
+			return 0;
+		dash = strchr(p, '-');
+		if (!dash || strlen(dash + 1) != 6 || strspn(dash + 1, "0123456789abcdef") != 6)
+			return 0;
+	}
+	if (dash == p || (size_t)(dash - p) >= sizeof(num))
+		return 0;
 	memcpy(num, p, (size_t)(dash - p));
 	num[dash - p] = '\0';
 	if (parse_u64(num, &v) || !v || v > INT32_MAX)

@@ -112,8 +112,8 @@ static void test_long_name(void)
 
 static void test_stale(void)
 {
-	char dead[64], live[64], mine[64], other[64], rel[80];
-	const char *const all[] = { dead, live, mine, other };
+	char dead[64], live[64], mine[64], other[64], rel[80], old[64];
+	const char *const all[] = { dead, live, mine, other, old };
 	pid_t pid = fork();
 	size_t i;
 
@@ -124,13 +124,16 @@ static void test_stale(void)
 	str_fmt(live, sizeof(live), AFILE_TMP_PREFIX "1-0a1b2c"); /* init lives */
 	str_fmt(mine, sizeof(mine), AFILE_TMP_PREFIX "%d-0a1b2c", (int)getpid());
 	str_fmt(other, sizeof(other), AFILE_TMP_PREFIX "%d-notours", (int)pid);
+	/* what the fix's writer before this one left after a kill -9 */
+	str_fmt(old, sizeof(old), ".cmdline.txt.sbcdisk-tmp-%d-0", (int)pid);
 	t_tree_put("d/.sbcdisk-x", "");
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
 		str_fmt(rel, sizeof(rel), "d/%s", all[i]);
 		t_tree_put(rel, "x");
 	}
-	T_EQ_INT(afile_clean_stale(dfd), 1);
+	T_EQ_INT(afile_clean_stale(dfd), 2);
 	T_CHECK(faccessat(dfd, dead, F_OK, 0) && errno == ENOENT);
+	T_CHECK(faccessat(dfd, old, F_OK, 0) && errno == ENOENT);
 	T_EQ_INT(faccessat(dfd, live, F_OK, 0), 0);
 	T_EQ_INT(faccessat(dfd, mine, F_OK, 0), 0);
 	T_EQ_INT(faccessat(dfd, other, F_OK, 0), 0);

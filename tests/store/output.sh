@@ -12,17 +12,18 @@ run history --db "$db" --import "$SBCDISK_SRCDIR/data/seed-results/seed-runs.jso
 expect_rc 0
 cd "$tmp" || exit 1
 
-# refused: the thing stays what it was, the message is one line naming the reason
+# refused: the thing stays what it was (type, inode, size: SQLite itself touches the -shm
+# file's time when it reads), the message is one line naming the reason
 refused() { # WHAT TARGET PATTERN
 	local what=$1 target=$2 pattern=$3 before after
-	before=$(stat -c '%F %i %s %Y' "$target" 2>/dev/null)
+	before=$(stat -c '%F %i %s' "$target" 2>/dev/null)
 	for cmd in "report --db $db 1 -o" "history --db $db --export"; do
 		# shellcheck disable=SC2086 # cmd is two words and options
 		run $cmd "$target"
 		expect_rc 1
 		[ "$(wc -l <"$tmp/err")" = 1 ] || fail "$what: $cmd: not one line: $(cat "$tmp/err")"
 		grep -q "$pattern" "$tmp/err" || fail "$what: $cmd: '$pattern' not in: $(cat "$tmp/err")"
-		after=$(stat -c '%F %i %s %Y' "$target" 2>/dev/null)
+		after=$(stat -c '%F %i %s' "$target" 2>/dev/null)
 		[ "$before" = "$after" ] || fail "$what: $cmd: changed ($before -> $after)"
 	done
 }
