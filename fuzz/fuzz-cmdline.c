@@ -1,5 +1,6 @@
 /* fuzz-cmdline.c - cmdline.txt model and quirks list: any bytes parse and write back
- * identically; a successful edit is idempotent, keeps one parameter within 127 characters. */
+ * identically; a successful edit is idempotent, keeps one parameter within 127 characters,
+ * and doctor's check of the result reads the same value. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -37,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cmdline cl, cl2;
 	struct usbq_merge res;
 	struct fix_msgs m = { 0 };
-	char ids[32];
+	enum usbq_problem p;
+	char ids[32], v[USBQ_VALUE_MAX + 2];
 	bool changed;
 	int ret;
 
@@ -61,6 +63,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(quirks_params(&cl2) == 1);
 		check(!cmdline_quirks_get(&cl2, &q) && q.len <= USBQ_VALUE_MAX);
 		check(usbq_list_has(q.buf, q.len, id, 'u'));
+		/* doctor reads the written line the way fix does: one parameter, the same value */
+		p = usbq_cmdline_check(sbuf_str(&out), v, sizeof(v));
+		check(p != USBQ_REPEATED && p != USBQ_TOO_LONG);
+		check(strlen(v) == q.len && !memcmp(v, q.buf, q.len));
 		memset(&m, 0, sizeof(m));
 		check(!cmdline_quirks_add(&cl2, id, 'u', &m, &changed) && !changed);
 		check(!cmdline_write(&cl2, &again));

@@ -28,9 +28,12 @@ refused() { # WHAT TARGET PATTERN
 	done
 }
 
-mknod "$tmp/null" c 1 3 && chmod 666 "$tmp/null" || fail "mknod"
-refused "a character device" "$tmp/null" "not a regular file"
-[ -c "$tmp/null" ] || fail "the device node was replaced"
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	refused "a character device" "$tmp/null" "not a regular file"
+	[ -c "$tmp/null" ] || fail "the device node was replaced"
+else
+	echo "no CAP_MKNOD: the device node case is not run"
+fi
 mkfifo "$tmp/fifo"
 refused "a FIFO" "$tmp/fifo" "not a regular file"
 [ -p "$tmp/fifo" ] || fail "the FIFO was replaced"
