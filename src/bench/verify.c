@@ -413,33 +413,58 @@ static unsigned probe_offsets(uint64_t limit, uint64_t b, uint64_t *p)
 	return j;
 }
 
-/* The device wraps at 2^k when reading there gives the block written at 0 (f3probe's test
- * for the most common fake, which ignores the high address bits). 0: no wrap found. */
-static int probe_wrap(struct verify_run *run, uint64_t seed, uint64_t *wrap)
+/* Does reading at p give back the block just written at 0? */
+static int probe_wraps_at(struct verify_run *run, uint64_t seed, uint64_t p, bool *wraps)
 {
-	uint64_t b = run->target.align, n = run->target.size, p, held;
+	uint64_t held;
+
+	*wraps = false;
+	run->read_bytes += VERIFY_SECTOR;
+	if (blk_io(run, false, p, VERIFY_SECTOR))
+		return 0; /* unreadable is judged by the spread probe */
+	*wraps = verify_sector_check(run->buf, p, seed, &held) == VERIFY_OVERWRITTEN && !held;
+	if (*wraps) {
+		run->has_alias = true;
+		run->alias_at = p;
+		run->alias_of = 0;
+	}
+	return 0;
+}
+
+/* The device wraps at w when reading there gives the block written at 0: f3probe's test for
+ * the most common fake, which ignores the high address bits, tried at every power of two,
+ * or at the one candidate given (cand). *wrap 0: no wrap found. */
+static int probe_wrap(struct verify_run *run, uint64_t seed, uint64_t cand, uint64_t *wrap)
+{
+	uint64_t b = run->target.align, n = run->target.size, p;
+	bool wraps = false;
 	int ret;
 
 	*wrap = 0;
 	ret = blk_write_block(run, 0, seed);
 	if (!ret)
 		ret = blk_flush(run);
-	for (p = b; !ret && p < n; p <<= 1) {
-		ret = blk_io(run, false, p, VERIFY_SECTOR);
-		run->read_bytes += VERIFY_SECTOR;
-		if (ret) {
-			ret = 0; /* unreadable is judged by the spread probe */
-			continue;
-		}
-		if (verify_sector_check(run->buf, p, seed, &held) == VERIFY_OVERWRITTEN && !held) {
+	for (p = cand ? cand : b; !ret && p < n; p <<= 1) {
+		ret = probe_wraps_at(run, seed, p, &wraps);
+		if (wraps) {
 			*wrap = p;
-			run->has_alias = true;
-			run->alias_at = p;
-			run->alias_of = 0;
 			break;
 		}
+		if (cand)
+			break;
 	}
 	return ret;
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
 }
 
 /* Is the block at m real? It must read back, and no block below it may have changed. */
@@ -460,33 +485,73 @@ static bool probe_test(struct verify_run *run, uint64_t m, uint64_t seed, const 
 	return good;
 }
 
+/* Write the blocks at p[0..np) in order and read them back: the index of the first that
+ * did not read back (np: none). A wrap that is no power of two leaves sectors holding data
+ * written elsewhere: the gcd of those distances, in *period, is where it wraps. */
+static int probe_spread(struct verify_run *run, const uint64_t *p, unsigned np, uint64_t seed,
+			unsigned *first_bad, uint64_t *period)
+{
+	unsigned i;
+	uint64_t held;
+	int ret = 0;
+
+	*first_bad = np;
+	*period = 0;
+	for (i = 0; i < np && !ret; i++)
+		ret = blk_write_block(run, p[i], seed);
+	if (!ret)
+		ret = blk_flush(run);
+	for (i = 0; i < np && !ret; i++) {
+		if (blk_block_good(run, p[i], seed, true))
+			continue;
+		if (*first_bad == np)
+			*first_bad = i;
+		if (verify_sector_check(run->buf, p[i], seed, &held) == VERIFY_OVERWRITTEN)
+			*period = gcd_u64(*period, held > p[i] ? held - p[i] : p[i] - held);
+	}
+	return ret;
+}
+
 static int blk_probe(struct verify_run *run)
 {
-	uint64_t b = run->target.align, n = run->target.size, wrap, limit, lo, hi;
+	uint64_t b = run->target.align, n = run->target.size, wrap, limit, lo, hi, period;
 	uint64_t s2 = run->seed ^ 0x2222222222222222ull, *p;
 	uint64_t t0 = time_now_ns();
-	unsigned np, i, bad, step = 0;
+	unsigned np, bad, step = 0;
 	int ret;
 
 	p = calloc(PROBE_MAX, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	progress_emit(run, "probing", 0, 0, t0, true);
-	ret = probe_wrap(run, run->seed ^ 0x1111111111111111ull, &wrap);
+	ret = probe_wrap(run, run->seed ^ 0x1111111111111111ull, 0, &wrap);
 	if (ret)
 		goto out;
 	limit = wrap ? wrap : n;
 	np = probe_offsets(limit, b, p);
-	run->probe_blocks = np;
-	for (i = 0; i < np && !ret; i++)
-		ret = blk_write_block(run, p[i], s2);
-	if (!ret)
-		ret = blk_flush(run);
+	ret = probe_spread(run, p, np, s2, &bad, &period);
 	if (ret)
 		goto out;
-	for (bad = np, i = 0; i < np; i++)
-		if (!blk_block_good(run, p[i], s2, true) && bad == np)
-			bad = i;
+	/* a wrap at no power of two: confirm the period the aliases suggest, and probe below it */
+	if (bad < np && period >= b && period % b == 0 && period < limit) {
+		ret = probe_wrap(run, run->seed ^ 0x3333333333333333ull, period, &wrap);
+		if (!ret && wrap) {
+			bool alias = run->has_alias;
+			uint64_t at = run->alias_at, of = run->alias_of;
+
+			memset(&run->sectors, 0, sizeof(run->sectors));
+			run->has_first_bad = false;
+			limit = wrap;
+			np = probe_offsets(limit, b, p);
+			ret = probe_spread(run, p, np, ++s2, &bad, &period);
+			run->has_alias = alias;
+			run->alias_at = at;
+			run->alias_of = of;
+		}
+		if (ret)
+			goto out;
+	}
+	run->probe_blocks = np;
 	/* [0, lo) holds data; hi does not: bisect between them */
 	lo = bad == np ? limit : bad ? p[bad - 1] + b : 0;
 	hi = bad == np ? limit : p[bad];
@@ -503,12 +568,13 @@ static int blk_probe(struct verify_run *run)
 		ret = -EINTR;
 		goto out;
 	}
+	/* the block at the edge, read as evidence: what it gives back is counted */
+	if (lo < n)
+		blk_block_good(run, lo, s2, true);
 	run->has_real_size = true;
 	run->real_size = lo;
-	if (lo < n) {
-		run->has_first_bad = true;
-		run->first_bad = lo;
-	}
+	run->has_first_bad = lo < n;
+	run->first_bad = lo < n ? lo : 0;
 	run->write_s = run->read_s = secs_since(t0) / 2; /* interleaved: each half the time */
 out:
 	free(p);
