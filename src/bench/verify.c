@@ -103,8 +103,7 @@ static void decide(struct verify_run *run)
 {
 	const struct verify_counts *c = &run->sectors;
 
-	if (run->sectors.overwritten ||
-	    (run->mode != VERIFY_MODE_DIR && run->has_real_size && run->real_size < run->size_bytes))
+	if (run->sectors.overwritten || run->capacity_short)
 		run->finding = VERIFY_CAPACITY_FAKE;
 	else if (c->changed || c->corrupted)
 		run->finding = VERIFY_DATA_CORRUPT;
@@ -512,6 +511,18 @@ static int probe_spread(struct verify_run *run, const uint64_t *p, unsigned np, 
 	return ret;
 }
 
+/* Whether any block after the first bad one read back (the tallies have them all). */
+static bool probe_good_after(struct verify_run *run, const uint64_t *p, unsigned np,
+			     unsigned bad, uint64_t seed)
+{
+	unsigned i;
+
+	for (i = bad + 1; i < np; i++)
+		if (blk_block_good(run, p[i], seed, false))
+			return true;
+	return false;
+}
+
 static int blk_probe(struct verify_run *run)
 {
 	uint64_t b = run->target.align, n = run->target.size, wrap, limit, lo, hi, period;
@@ -555,6 +566,9 @@ static int blk_probe(struct verify_run *run)
 	/* [0, lo) holds data; hi does not: bisect between them */
 	lo = bad == np ? limit : bad ? p[bad - 1] + b : 0;
 	hi = bad == np ? limit : p[bad];
+	/* good blocks above a bad one and no data out of place: damage, not an edge */
+	if (bad < np && !wrap && !run->sectors.overwritten && probe_good_after(run, p, np, bad, s2))
+		lo = hi = n;
 	while (lo < hi && !stopped(run)) {
 		uint64_t m = lo + (hi - lo) / b / 2 * b;
 
@@ -571,10 +585,13 @@ static int blk_probe(struct verify_run *run)
 	/* the block at the edge, read as evidence: what it gives back is counted */
 	if (lo < n)
 		blk_block_good(run, lo, s2, true);
+	run->capacity_short = lo < n;
 	run->has_real_size = true;
 	run->real_size = lo;
-	run->has_first_bad = lo < n;
-	run->first_bad = lo < n ? lo : 0;
+	if (lo < n) {
+		run->has_first_bad = true;
+		run->first_bad = lo;
+	}
 	run->write_s = run->read_s = secs_since(t0) / 2; /* interleaved: each half the time */
 out:
 	free(p);

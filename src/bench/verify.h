@@ -76,6 +76,7 @@ struct verify_run {
 	uint64_t first_bad;       /* offset on the device, or in the files taken in order */
 	bool has_alias;
 	uint64_t alias_at, alias_of; /* reading alias_at gave the data written for alias_of */
+	bool capacity_short;      /* the probe found the edge below the reported size */
 	unsigned probe_blocks;    /* blocks the probe wrote */
 	unsigned nfiles;
 	const char *finding;      /* VERIFY_CAPACITY_FAKE, VERIFY_DATA_CORRUPT or NULL */

@@ -1,5 +1,6 @@
 /* liefs.c - a FUSE file system for the tests that lies as counterfeit cards do: its one file,
- * "disk", reports --size bytes, but every offset wraps onto the first --real bytes. */
+ * "disk", reports --size bytes, but every offset wraps onto the first --real bytes; with
+ * --flip one byte reads back with a bit flipped, as a failing card's might. */
 #define FUSE_USE_VERSION 31
 #include <errno.h>
 #include <fcntl.h>
@@ -14,10 +15,11 @@
 #include <unistd.h>
 
 static struct options {
-	const char *size, *real, *backing;
+	const char *size, *real, *backing, *flip;
 } opts;
 
 static uint64_t lie_size, lie_real;
+static uint64_t lie_flip = UINT64_MAX; /* this byte reads back with its low bit flipped */
 static int lie_fd = -1;
 
 #define OPTION(t, p) { t, offsetof(struct options, p), 1 }
@@ -25,6 +27,7 @@ static const struct fuse_opt option_spec[] = {
 	OPTION("--size=%s", size),
 	OPTION("--real=%s", real),
 	OPTION("--backing=%s", backing),
+	OPTION("--flip=%s", flip),
 	FUSE_OPT_END
 };
 
@@ -114,6 +117,8 @@ static int lie_io(bool wr, char *buf, size_t len, off_t off)
 			memset(buf + done, 0, n);
 			r = (ssize_t)n;
 		}
+		if (!wr && lie_flip >= pos && lie_flip < pos + (uint64_t)r)
+			buf[done + (lie_flip - pos)] ^= 1;
 		done += (size_t)r;
 	}
 	return (int)done;
@@ -163,9 +168,10 @@ int main(int argc, char **argv)
 	if (fuse_opt_parse(&args, &opts, option_spec, NULL) == -1)
 		return 1;
 	if (parse_bytes(opts.size, &lie_size) || parse_bytes(opts.real, &lie_real) ||
-	    !lie_real || lie_real > lie_size || !opts.backing) {
+	    !lie_real || lie_real > lie_size || !opts.backing ||
+	    (opts.flip && parse_bytes(opts.flip, &lie_flip))) {
 		fprintf(stderr, "usage: liefs MOUNTPOINT --size=64G --real=256M "
-			"--backing=FILE [fuse options]\n");
+			"--backing=FILE [--flip=OFFSET] [fuse options]\n");
 		return 2;
 	}
 	lie_fd = open(opts.backing, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
