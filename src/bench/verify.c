@@ -161,6 +161,7 @@ static int dir_write(struct verify_run *run, uint64_t limit, uint64_t *file_byte
 	unsigned i;
 	int ret = 0;
 
+	progress_emit(run, "writing", 0, total, t0, true);
 	for (i = 0; !full && run->written_bytes < limit && i < VERIFY_MAX_FILES; i++) {
 		uint64_t foff = 0;
 
@@ -237,6 +238,7 @@ static int dir_read(struct verify_run *run, const uint64_t *file_bytes)
 	/* What is read must come from the drive: every page of our files leaves the cache. */
 	for (i = 0; i < run->nfiles; i++)
 		posix_fadvise(run->fds_buffered[i], 0, 0, POSIX_FADV_DONTNEED);
+	progress_emit(run, "reading", 0, run->written_bytes, t0, true);
 	for (i = 0; i < run->nfiles; i++) {
 		uint64_t foff = 0;
 
