@@ -41,13 +41,15 @@ json_eq "d['files'], d['real_size_bytes'], d['pass']" "(1, 8388608, True)" "8 Mi
 check "directory: no file left" [ -z "$(ls -A "$d")" ]
 
 # on a terminal: the progress line on stderr, phase by phase; never on stdout
-tty_run "$bin" verify "$d" --size 32m
+# shellcheck disable=SC2086
+tty_run $run "$bin" verify "$d" --size 32m
 expect_rc 0 "progress run"
 check "progress: writing shown" grep -q "writing  0B of 32M" "$tmp/tty"
 check "progress: reading shown" grep -q "reading  0B of 32M" "$tmp/tty"
 check "progress: not on stdout" [ "$(grep -c $'\r' "$tmp/out")" = 0 ]
 grep_out "pass: every byte written read back" out "progress run: the result on stdout"
-tty_run "$bin" --json verify "$d" --size 32m
+# shellcheck disable=SC2086
+tty_run $run "$bin" --json verify "$d" --size 32m
 check "progress: none with --json" [ "$(grep -c writing "$tmp/tty")" = 0 ]
 
 # our file name taken (a symbolic link, or a file left by someone): refused, untouched
