@@ -56,6 +56,17 @@ int run_list_push(struct run_list *l, struct run *r)
 	return 0;
 }
 
+bool run_rw_ok(const char *rw)
+{
+	static const char *const known[] = { "read", "write", "randread", "randwrite" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(rw, known[i]))
+			return true;
+	return false;
+}
+
 bool run_text_ok(const char *s, size_t cap)
 {
 	return strlen(s) < cap && str_is_clean_utf8(s);
@@ -173,6 +184,9 @@ static int test_from_json(struct json_object *o, struct run_test *t, char *why, 
 		ret = get_text(o, "rw", t->rw, sizeof(t->rw), true, why, cap);
 	if (ret)
 		return ret == -E2BIG ? fail(why, cap, "a test name is too long") : ret;
+	if (!run_rw_ok(t->rw))
+		return fail(why, cap, "'rw' is not one of read, write, randread, randwrite in test '%s'",
+			    t->name);
 	if ((ret = get_num(o, "block_bytes", 1ULL << 40, &t->block_bytes, why, cap)) ||
 	    (ret = get_num(o, "queue_depth", 1 << 20, &t->queue_depth, why, cap)) ||
 	    (ret = get_num(o, "threads", 1 << 20, &t->threads, why, cap)) ||

@@ -57,6 +57,9 @@ int run_list_push(struct run_list *l, struct run *r);
  * date_ok. */
 bool run_time_ok(const char *s, bool date_ok);
 
+/* The directions a test may have: read, write, randread, randwrite. */
+bool run_rw_ok(const char *rw);
+
 /* Byte strings from devices may hold anything: true when s is a usable UTF-8 text. */
 bool run_text_ok(const char *s, size_t cap);
 
