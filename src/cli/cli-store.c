@@ -201,7 +201,7 @@ int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *benc
 		r->findings = doctor_json_findings(&dr.findings);
 	ret = cli_store_open("bench: the results were not saved", db, STORE_WRITE, false, &st);
 	if (!ret) {
-		ret = store_runs_add(st, &r, 1, id, NULL);
+		ret = store_runs_add(st, &r, 1, STORE_ADD_NEW, id, NULL);
 		if (ret)
 			log_error("bench: the results were not saved: %s", store_strerror(st));
 	}

@@ -159,7 +159,7 @@ static int do_import(const char *db, const char *file)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (store_runs_add(st, l.runs, l.n, ids, dup)) {
+	if (store_runs_add(st, l.runs, l.n, STORE_ADD_IMPORT, ids, dup)) {
 		log_error("history: import '%s': %s; nothing was imported", file,
 			  store_strerror(st));
 		ret = EXIT_FAIL;

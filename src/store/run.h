@@ -86,6 +86,13 @@ struct json_object *run_to_json(const struct run *r);
 /* {"schema": 1, "runs": [...]} */
 struct json_object *run_list_to_json(const struct run_list *l);
 
+/* The SHA-256 (hex) of the run document without its id, verdicts and score: an import that
+ * brings a run with a digest that is stored already brings the same run again. */
+#define RUN_DIGEST_LEN 64
+int run_digest(const struct run *r, char hex[RUN_DIGEST_LEN + 1]);
+/* The SHA-256 of len bytes, in hex. */
+void run_digest_of(const void *data, size_t len, char hex[RUN_DIGEST_LEN + 1]);
+
 /* Test lookup by name and direction ("read"/"write" match "randread"/"randwrite" too). */
 const struct run_test *run_test_find(const struct run *r, const char *name, const char *dir);
 /* "read" or "write" (or the rw string when it is neither) */

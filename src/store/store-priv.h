@@ -15,6 +15,9 @@ struct store {
 	char err[320];
 };
 
+/* Give every run stored before schema 5 its digest (in the caller's transaction). */
+int store_runs_fill_digests(struct store *st);
+
 /* Set the error sentence for -errno err (detail may be NULL); returns err. */
 int store_fail(struct store *st, int err, const char *detail);
 /* The same from an SQLite result code. */

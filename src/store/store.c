@@ -145,6 +145,8 @@ static int store_migrate(struct store *st)
 		ret = store_schema_migrate(st->db, version, STORE_SCHEMA_VERSION);
 		if (ret)
 			store_fail_db(st, sqlite3_errcode(st->db));
+		else if (version < 5)
+			ret = store_runs_fill_digests(st);
 	}
 	if (!ret)
 		ret = exec(st, "COMMIT");

@@ -12,7 +12,7 @@
 struct store;
 
 /* The newest schema this program writes (store-schema.c holds every migration). */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* How long a write waits for another process's lock. */
 #define STORE_BUSY_MS 3000
 
@@ -41,13 +41,20 @@ const char *store_strerror(const struct store *st);
 /* The schema version of the open database. */
 int store_schema_version(struct store *st, int *version);
 
+enum store_add {
+	STORE_ADD_NEW,    /* new measurements: each is a run of its own, however alike */
+	STORE_ADD_IMPORT, /* runs from a file: a run stored already (the same document) is not
+			   * stored again */
+};
+
 /*
- * Add runs in one transaction: all or none. A run that is stored already (the same time,
- * profile, device, board and figures) is not added twice: ids (may be NULL) receives the new
- * id of each run, or the id it was stored under before, and then dup[i] (may be NULL) is true.
+ * Add runs in one transaction: all or none. ids (may be NULL) receives the new id of each
+ * run, or for STORE_ADD_IMPORT the id a run was stored under before, and then dup[i] (may be
+ * NULL) is true. The same run is the same whole document (run_digest()), so an import of ten
+ * identical runs into a database that holds three of them adds seven.
  */
-int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids,
-		   bool *dup);
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum store_add how,
+		   int64_t *ids, bool *dup);
 
 struct store_filter {
 	const char *device;  /* substring of name, model, serial or VID:PID; NULL for any */
