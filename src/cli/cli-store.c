@@ -36,6 +36,8 @@ int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool m
 	ret = store_open(db, mode, 0, st, why, sizeof(why));
 	if (ret && !(ret == -ENOENT && missing_ok))
 		log_error("%s: database '%s': %s", cmd, db, why);
+	if (!ret && store_warning(*st))
+		log_warn("%s: %s", cmd, store_warning(*st));
 	return ret;
 }
 
@@ -103,7 +105,12 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 		close(fd);
 		goto fail;
 	}
+	errno = 0;
 	ret = write(f, arg);
+	/* the writers say -EIO for any stdio failure; the failed write left its reason in errno,
+	 * and a full disk is what the user needs to hear */
+	if (ret == -EIO && ferror(f) && (errno == ENOSPC || errno == EDQUOT))
+		ret = -errno;
 	if (!ret && fflush(f))
 		ret = -errno;
 	if (!ret && fsync(fd))
@@ -129,6 +136,13 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 fail:
 	unlink(tmp);
 	return ret;
+}
+
+const char *cli_write_strerror(int err)
+{
+	if (err == -ENOSPC || err == -EDQUOT)
+		return "the disk is full";
+	return strerror(-err);
 }
 
 int cli_read_file(const char *path, size_t cap, char **buf, size_t *len)

@@ -45,6 +45,9 @@ int cli_parse_run_id(const char *s, int64_t *id);
  * write() returns 0 or -errno. 0 or -errno. */
 int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg);
 
+/* Why cli_write_file() failed, in the user's words ("the disk is full"). */
+const char *cli_write_strerror(int err);
+
 /* Read a whole file ("-" is stdin) of at most cap bytes; the caller frees *buf. */
 int cli_read_file(const char *path, size_t cap, char **buf, size_t *len);
 

@@ -272,7 +272,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		ret = cli_write_file(export, write_json, &l);
 		if (ret)
-			log_error("history: cannot write '%s': %s", export, strerror(-ret));
+			log_error("history: cannot write '%s': %s", export, cli_write_strerror(ret));
 		else if (strcmp(export, "-"))
 			printf("exported %zu run%s to %s\n", l.n, l.n == 1 ? "" : "s", export);
 		ret = ret ? EXIT_FAIL : EXIT_OK;

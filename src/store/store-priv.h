@@ -13,6 +13,7 @@ struct store {
 	bool writable;
 	char path[PATH_MAX];
 	char err[320];
+	char warning[PATH_MAX + 128]; /* what a read could not see; "" when nothing */
 };
 
 /* Give every run stored before schema 5 its digest (in the caller's transaction). */

@@ -26,9 +26,12 @@ enum store_mode {
 int store_default_path(char *buf, size_t cap);
 
 /*
- * Open path. 0, or -errno with a sentence in why: -ENOENT (read: no database yet), -EBUSY
- * (locked), -EROFS (read-only), -EBADMSG (not a database or corrupt: left untouched),
- * -EPROTO (a newer schema, or not sbcdisk's database), -ENOSPC, -EACCES, -EIO.
+ * Open path: a regular file, or for STORE_WRITE a name that does not exist yet. Nothing is
+ * written before the file is known to be a database of ours, and a read writes nothing at
+ * all. 0, or -errno with a sentence in why: -EINVAL (an empty path, or not a regular file),
+ * -ENOENT (read: no database yet), -EBUSY (locked), -EROFS (read-only), -EBADMSG (not a
+ * database or corrupt: left untouched), -EPROTO (a newer schema, or not sbcdisk's
+ * database), -ENOSPC, -EACCES, -EIO.
  * busy_ms: 0 for STORE_BUSY_MS. The caller closes *out.
  */
 int store_open(const char *path, enum store_mode mode, int busy_ms, struct store **out,
@@ -37,6 +40,10 @@ void store_close(struct store *st);
 
 /* The last error of st as a sentence ("database is locked by another process"). */
 const char *store_strerror(const struct store *st);
+
+/* What the open database may not show (unmerged changes that a read could not merge
+ * without writing), as a sentence; NULL when nothing. */
+const char *store_warning(const struct store *st);
 
 /* The schema version of the open database. */
 int store_schema_version(struct store *st, int *version);
