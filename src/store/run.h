@@ -74,6 +74,23 @@ int run_from_json(struct json_object *o, struct run **out, char *why, size_t why
 int run_list_from_json(struct json_object *doc, struct run_list *out, char *why, size_t why_cap);
 
 /*
+ * The history document in buf, read run by run without building it whole: members a run
+ * does not have are checked as JSON and skipped, known members are size-capped before they
+ * are parsed. run_doc_open() checks the whole text, the schema and the count of runs:
+ * -EBADMSG (not JSON: why says what and at which byte) or -EINVAL (why says what is wrong).
+ * run_doc_next() gives the next run in *out (the caller frees it; NULL after the last), or
+ * -EINVAL with "run 3 of 18: ..." in why. buf must outlive d.
+ */
+struct run_doc {
+	const char *base, *first, *next, *end;
+	size_t n, i;
+};
+int run_doc_open(struct run_doc *d, const char *buf, size_t len, char *why, size_t why_cap);
+int run_doc_next(struct run_doc *d, struct run **out, char *why, size_t why_cap);
+/* Back to the first run. */
+void run_doc_rewind(struct run_doc *d);
+
+/*
  * A bench document (`bench --json`) plus what `list` knew: the run to store. device may be
  * NULL; it is copied. 0, -EINVAL (why says what is wrong) or -ENOMEM.
  */

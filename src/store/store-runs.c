@@ -185,38 +185,37 @@ static void finalize_add(struct add_stmts *a)
 	sqlite3_finalize(a->stored);
 }
 
-/* The digest of every run: computed before the transaction, so a writer holds the lock only
- * for the inserts. The caller frees the array. */
-static int digests_of(struct store *st, struct run *const *runs, size_t n,
-		      char (**out)[RUN_DIGEST_LEN + 1])
-{
-	char(*d)[RUN_DIGEST_LEN + 1] = calloc(n ? n : 1, sizeof(*d));
-	size_t i;
+/* Where store_runs_add_from() takes its runs: an array (the caller keeps them), or next(). */
+struct run_feed {
+	struct run *const *runs;
+	store_next_fn next;
+	void *arg;
+};
 
-	*out = d;
-	if (!d)
-		return store_fail(st, -ENOMEM, NULL);
-	for (i = 0; i < n; i++)
-		if (run_digest(runs[i], d[i]))
-			return store_fail(st, -ENOMEM, NULL);
-	return 0;
+static int feed_get(struct store *st, const struct run_feed *f, size_t i, struct run **r)
+{
+	int ret;
+
+	if (f->runs) {
+		*r = f->runs[i];
+		return 0;
+	}
+	ret = f->next(f->arg, r);
+	if (!ret && !*r)
+		ret = -ENODATA;
+	return ret ? store_fail(st, ret, "the runs to store ended early") : 0;
 }
 
-int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum store_add how,
-		   int64_t *ids, bool *dup)
+static int runs_add(struct store *st, size_t n, const struct run_feed *f, enum store_add how,
+		    int64_t *ids, bool *dup)
 {
-	char(*digest)[RUN_DIGEST_LEN + 1] = NULL;
+	char(*digest)[RUN_DIGEST_LEN + 1] = calloc(n ? n : 1, sizeof(*digest));
 	struct add_stmts a = { 0 };
 	size_t i, j, nth;
 	int ret, rc;
 
-	if (!st->writable)
-		return store_fail(st, -EROFS, "opened for reading");
-	ret = digests_of(st, runs, n, &digest);
-	if (ret) {
-		free(digest);
-		return ret;
-	}
+	if (!digest)
+		return store_fail(st, -ENOMEM, NULL);
 	rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
 		free(digest);
@@ -225,21 +224,27 @@ int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum sto
 	ret = prepare_add(st, &a);
 	for (i = 0; i < n && !ret; i++) {
 		int64_t id = 0, existing = 0;
+		struct run *r = NULL;
 
+		ret = feed_get(st, f, i, &r);
+		if (!ret && run_digest(r, digest[i]))
+			ret = store_fail(st, -ENOMEM, NULL);
 		/* a new measurement is always a new run, however like another it is */
-		if (how == STORE_ADD_IMPORT) {
+		if (!ret && how == STORE_ADD_IMPORT) {
 			for (j = 0, nth = 0; j < i; j++)
 				nth += !strcmp(digest[j], digest[i]);
 			ret = find_stored(st, a.stored, digest[i], nth, &existing);
 		}
 		if (!ret && !existing)
-			ret = insert_run(st, a.run, a.attach, runs[i], digest[i], &id);
+			ret = insert_run(st, a.run, a.attach, r, digest[i], &id);
 		if (!ret && !existing)
-			ret = insert_tests(st, a.test, runs[i], id);
+			ret = insert_tests(st, a.test, r, id);
 		if (dup)
 			dup[i] = existing != 0;
 		if (ids)
 			ids[i] = existing ? existing : id;
+		if (!f->runs)
+			run_free(r);
 	}
 	free(digest);
 	if (!ret) {
@@ -248,13 +253,34 @@ int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum sto
 			ret = store_fail_db(st, rc);
 	}
 	finalize_add(&a);
-	if (ret) {
+	if (ret)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return ret;
-	}
-	for (i = 0; ids && i < n; i++)
+	return ret;
+}
+
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum store_add how,
+		   int64_t *ids, bool *dup)
+{
+	struct run_feed f = { .runs = runs };
+	size_t i;
+	int ret;
+
+	if (!st->writable)
+		return store_fail(st, -EROFS, "opened for reading");
+	ret = runs_add(st, n, &f, how, ids, dup);
+	for (i = 0; !ret && ids && i < n; i++)
 		runs[i]->id = ids[i];
-	return 0;
+	return ret;
+}
+
+int store_runs_add_from(struct store *st, size_t n, store_next_fn next, void *arg,
+			enum store_add how, int64_t *ids, bool *dup)
+{
+	struct run_feed f = { .next = next, .arg = arg };
+
+	if (!st->writable)
+		return store_fail(st, -EROFS, "opened for reading");
+	return runs_add(st, n, &f, how, ids, dup);
 }
 
 static void col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)

@@ -63,6 +63,13 @@ enum store_add {
 int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum store_add how,
 		   int64_t *ids, bool *dup);
 
+/* The next run to store (the store frees it), in *r. 0 or -errno. */
+typedef int (*store_next_fn)(void *arg, struct run **r);
+/* store_runs_add() for n runs that next() gives one at a time: an import of any size holds
+ * one run in memory, not all of them. */
+int store_runs_add_from(struct store *st, size_t n, store_next_fn next, void *arg,
+			enum store_add how, int64_t *ids, bool *dup);
+
 struct store_filter {
 	const char *device;  /* substring of name, model, serial or VID:PID; NULL for any */
 	const char *profile; /* exact; NULL for any */
