@@ -193,6 +193,19 @@ out:
 	return ret;
 }
 
+/* 0, or EXIT_USAGE after saying what is wrong with the date of opt. */
+static int date_error(const char *opt, const char *s)
+{
+	switch (run_time_check(s, true)) {
+	case 0:
+		return 0;
+	case -EDOM:
+		return cli_usage_error("history", "'%s %s': there is no such day or time", opt, s);
+	default:
+		return cli_usage_error("history", "'%s %s': not a date like 2026-11-30", opt, s);
+	}
+}
+
 enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT,
        OPT_JSON };
 
@@ -256,12 +269,10 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
-	if (f.since && !run_time_ok(f.since, true))
-		return cli_usage_error("history", "'--since %s': not a date like 2026-11-30",
-				       f.since);
-	if (f.until && !run_time_ok(f.until, true))
-		return cli_usage_error("history", "'--until %s': not a date like 2026-11-30",
-				       f.until);
+	if (f.since && (ret = date_error("--since", f.since)))
+		return ret;
+	if (f.until && (ret = date_error("--until", f.until)))
+		return ret;
 	if (csv && json)
 		return cli_usage_error("history", "--csv and --json exclude each other");
 	if (import && (export || csv || json))

@@ -56,6 +56,9 @@ int run_list_push(struct run_list *l, struct run *r);
 /* "YYYY-MM-DDTHH:MM:SSZ", the one time format of the contracts; "YYYY-MM-DD" too when
  * date_ok. */
 bool run_time_ok(const char *s, bool date_ok);
+/* The same, saying why: -EINVAL (not of that form) or -EDOM (no such day or time, as
+ * 2026-02-30). */
+int run_time_check(const char *s, bool date_ok);
 
 /* The directions a test may have: read, write, randread, randwrite. */
 bool run_rw_ok(const char *rw);

@@ -96,7 +96,7 @@ static void test_malformed(void)
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"bw_bytes_per_s\":-5}]}]}",
-		  "'bw_bytes_per_s' is out of range");
+		  "'bw_bytes_per_s' is negative in test 'A read'");
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"iops\":\"fast\"}]}]}",
@@ -104,11 +104,16 @@ static void test_malformed(void)
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"iops\":1e999}]}]}",
-		  "out of range");
+		  "'iops' is too large (at most 1000000000000000000) in test 'A read'");
+	/* json-c clamps it to 18446744073709551615: that number is not the user's */
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
+		  "\"block_bytes\":100000000000000000000000}]}]}",
+		  "'block_bytes' is too large (at most 1099511627776) in test 'A read'");
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"iops\":NaN}]}]}",
-		  "out of range");
+		  "'iops' is not a number");
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\\u0000B\",\"rw\":\"read\"}]}]}",
 		  "not clean UTF-8");
