@@ -208,6 +208,9 @@ static int immutable_uri(const char *path, char *buf, size_t cap)
 	return ret ? ret : str_fmt(buf + n, cap - n, "?immutable=1");
 }
 
+/* The oldest schema the reads work on as it is (the attachment columns of schema 3). */
+#define STORE_READ_SCHEMA 3
+
 /* A database this program may use: a version it knows, or no table at all. */
 static int check_version(struct store *st, int version)
 {
@@ -336,6 +339,19 @@ static int open_read(struct store *st, int busy_ms)
 	ret = open_write(st, busy_ms, true);
 	sqlite3_close(st->db);
 	st->db = NULL;
+	if ((ret == -EROFS || ret == -EACCES || ret == -ENOSPC) && version >= STORE_READ_SCHEMA) {
+		/* what cannot be migrated here (read-only, another user's, a full disk) is still
+		 * read as it is: a read must not need to write */
+		char d[sizeof(st->warning)];
+
+		str_fmt(d, sizeof(d), "schema %d was not brought to %d (%s): read as it is", version,
+			STORE_SCHEMA_VERSION, st->err);
+		st->err[0] = '\0';
+		ret = open_read_conn(st, busy_ms, &version);
+		if (!st->warning[0])
+			str_copy(st->warning, sizeof(st->warning), d);
+		return ret;
+	}
 	if (ret) {
 		char d[sizeof(st->err)];
 

@@ -160,6 +160,24 @@ PY
 	grep -q "results.db-wal' holds changes that cannot be read without writing beside the database: runs may be missing" \
 		"$tmp/err" || fail "unmerged -wal not said: $(cat "$tmp/err")"
 	[ "$(grep -c '"started_at"' "$tmp/out")" = 18 ] || fail "ro read: $(head -3 "$tmp/err")"
+	# a database of schema 4 (before the digests) there: read as it is, and said
+	umount "$mnt"
+	mount -t tmpfs -o size=2m tmpfs "$mnt"
+	run history --db "$mnt/old.db" --import "$seeds"
+	python3 - "$mnt/old.db" <<'PY' || fail "cannot make a schema 4 database"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("DROP INDEX runs_digest")
+c.execute("ALTER TABLE runs DROP COLUMN digest")
+c.execute("DELETE FROM schema_migrations WHERE version = 5")
+c.close()
+PY
+	mount -o remount,ro "$mnt"
+	hist --db "$mnt/old.db" --json
+	expect_rc 0
+	[ "$(grep -c '"started_at"' "$tmp/out")" = 18 ] || fail "old schema on a ro mount: $(cat "$tmp/err")"
+	grep -q "schema 4 was not brought to 5 (the database is read-only): read as it is" "$tmp/err" ||
+		fail "old schema on a ro mount not said: $(cat "$tmp/err")"
 	# a new database there: the directory is named as read-only
 	hist --db "$mnt/new.db" --import "$seeds"
 	expect_rc 1
