@@ -8,6 +8,10 @@ set -u
 gnutime=/usr/bin/time
 [ -x "$gnutime" ] || { echo "skip: no GNU time (/usr/bin/time) to measure the peak RSS"; exit 77; }
 
+# ASan's shadow memory and quarantine are not the program's: the imports still run there
+sanitized=false
+ldd "$SBCDISK" 2>/dev/null | grep -q 'lib[at]san\|libubsan' && sanitized=true
+
 python3 - "$tmp" <<'PY'
 import json, os, sys
 tmp = sys.argv[1]
@@ -49,9 +53,14 @@ for f in top63 run20 test20 real; do
 	rss_kb=$(tail -1 "$tmp/rss")
 	echo "$f: $((size_kb / 1024)) MiB file, peak RSS $((rss_kb / 1024)) MiB ($((rss_kb * 100 / size_kb)) % of the file)"
 	expect_rc 0
-	[ "$rss_kb" -le $((4 * size_kb)) ] || fail "$f: peak RSS ${rss_kb} KiB > 4 x ${size_kb} KiB"
+	$sanitized || [ "$rss_kb" -le $((4 * size_kb)) ] ||
+		fail "$f: peak RSS ${rss_kb} KiB > 4 x ${size_kb} KiB"
 done
 grep -qx "imported 1000 runs as 1-1000" "$tmp/out" || fail "real runs: $(cat "$tmp/out" "$tmp/err")"
 run history --db "$tmp/test20.db" --json
 grep -q '"engine": "io_uring"' "$tmp/out" || fail "the run beside the junk was not stored"
+if $sanitized && [ "$failures" = 0 ]; then
+	echo "skip: a sanitizer build: its peak RSS is not the program's, the bound is not checked"
+	exit 77
+fi
 finish
