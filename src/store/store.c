@@ -245,7 +245,7 @@ static int companion_size(const struct store *st, const char *suffix, off_t *siz
  * the main file, which is then opened immutable; a -wal left with data and no index (a
  * writer that died on a medium now read-only) is said, not hidden.
  */
-static int open_read_conn(struct store *st, int busy_ms, int *version)
+static int open_read_conn(struct store *st, int busy_ms, int *version, bool locking)
 {
 	char uri[PATH_MAX + 32];
 	off_t wal = 0, shm = 0;
@@ -254,7 +254,7 @@ static int open_read_conn(struct store *st, int busy_ms, int *version)
 
 	if (companion_size(st, "-wal", &wal))
 		wal = 0;
-	if (has_shm) {
+	if (has_shm || locking) {
 		ret = open_db(st, st->path, SQLITE_OPEN_READONLY, busy_ms);
 		if (!ret)
 			ret = store_schema_get(st->db, version);
@@ -274,13 +274,22 @@ static int open_read_conn(struct store *st, int busy_ms, int *version)
 		ret = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, busy_ms);
 	if (!ret)
 		ret = store_schema_get(st->db, version);
+	if ((ret == -EBADMSG || ret == -EIO) && companion_size(st, "-shm", &shm) == 0) {
+		/* a writer came meanwhile and is rewriting the file: read through its index */
+		sqlite3_close(st->db);
+		st->db = NULL;
+		st->err[0] = st->warning[0] = '\0';
+		ret = open_db(st, st->path, SQLITE_OPEN_READONLY, busy_ms);
+		if (!ret)
+			ret = store_schema_get(st->db, version);
+	}
 	return ret;
 }
 
 /* Refusals of an existing file come first, before anything is written to it. */
-static int open_checked(struct store *st, int busy_ms, int *version)
+static int open_checked(struct store *st, int busy_ms, int *version, bool locking)
 {
-	int ret = open_read_conn(st, busy_ms, version);
+	int ret = open_read_conn(st, busy_ms, version, locking);
 
 	if (ret == -EPROTO)
 		return store_fail(st, ret, "it holds tables but no schema_migrations table");
@@ -296,8 +305,8 @@ static int open_write(struct store *st, int busy_ms, bool exists)
 
 	if (exists) {
 		/* a foreign, corrupt or newer file is refused as it is (journal_mode=WAL below
-		 * would rewrite its header) */
-		ret = open_checked(st, busy_ms, &version);
+		 * would rewrite its header); read with locks, as other writers may be at work */
+		ret = open_checked(st, busy_ms, &version, true);
 		sqlite3_close(st->db);
 		st->db = NULL;
 		st->warning[0] = '\0';
@@ -329,7 +338,7 @@ static int open_read(struct store *st, int busy_ms)
 {
 	int ret, version = 0;
 
-	ret = open_checked(st, busy_ms, &version);
+	ret = open_checked(st, busy_ms, &version, false);
 	if (ret || version == STORE_SCHEMA_VERSION)
 		return ret;
 	/* An older database is migrated once, then read like any other. */
@@ -347,7 +356,7 @@ static int open_read(struct store *st, int busy_ms)
 		str_fmt(d, sizeof(d), "schema %d was not brought to %d (%s): read as it is", version,
 			STORE_SCHEMA_VERSION, st->err);
 		st->err[0] = '\0';
-		ret = open_read_conn(st, busy_ms, &version);
+		ret = open_read_conn(st, busy_ms, &version, false);
 		if (!st->warning[0])
 			str_copy(st->warning, sizeof(st->warning), d);
 		return ret;
@@ -359,7 +368,7 @@ static int open_read(struct store *st, int busy_ms)
 		str_copy(st->err, sizeof(st->err), d);
 		return ret;
 	}
-	return open_read_conn(st, busy_ms, &version);
+	return open_read_conn(st, busy_ms, &version, false);
 }
 
 /* The directory a new database goes into must take it: said in those words. */
