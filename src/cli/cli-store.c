@@ -37,6 +37,8 @@ int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool m
 	ret = store_open(db, mode, 0, st, why, sizeof(why));
 	if (ret && !(ret == -ENOENT && missing_ok))
 		log_error("%s: database '%s': %s", cmd, db, why);
+	if (!ret && store_warning(*st))
+		log_warn("%s: %s", cmd, store_warning(*st));
 	return ret;
 }
 
@@ -197,7 +199,7 @@ int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *benc
 		r->findings = doctor_json_findings(&dr.findings);
 	ret = cli_store_open("bench: the results were not saved", db, STORE_WRITE, false, &st);
 	if (!ret) {
-		ret = store_runs_add(st, &r, 1, id, NULL);
+		ret = store_runs_add(st, &r, 1, STORE_ADD_NEW, id, NULL);
 		if (ret)
 			log_error("bench: the results were not saved: %s", store_strerror(st));
 	}

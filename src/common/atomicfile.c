@@ -260,8 +260,14 @@ static int tmp_fill(int fd, mode_t mode, const struct afile_opts *o,
 		close(fd);
 		return ret ? ret : -errno;
 	}
-	if (!ret)
+	if (!ret) {
+		errno = 0;
 		ret = fill(f, arg);
+		/* writers say -EIO for any stdio failure; the failed write left its reason in
+		 * errno, and a full disk is what the user needs to hear */
+		if (ret == -EIO && ferror(f) && (errno == ENOSPC || errno == EDQUOT))
+			ret = -errno;
+	}
 	if (!ret && fflush(f))
 		ret = -errno;
 	if (!ret && fsync(fd))

@@ -13,7 +13,11 @@ struct store {
 	bool writable;
 	char path[PATH_MAX];
 	char err[320];
+	char warning[PATH_MAX + 128]; /* what a read could not see; "" when nothing */
 };
+
+/* Give every run stored before schema 5 its digest (in the caller's transaction). */
+int store_runs_fill_digests(struct store *st);
 
 /* Set the error sentence for -errno err (detail may be NULL); returns err. */
 int store_fail(struct store *st, int err, const char *detail);
