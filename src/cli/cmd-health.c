@@ -20,7 +20,7 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 		if (list_table_print(r->probe_inv, ids, n, false, stdout))
 			return -1;
 	} else {
-		printf("No block devices below '%s'.\n", sysroot_dir(ctx->sr));
+		log_line(stdout, "No block devices below '%s'.", sysroot_dir(ctx->sr));
 	}
 	for (i = 0; i < r->findings.n; i++)
 		cnt[r->findings.v[i].sev]++;
@@ -45,6 +45,8 @@ int cmd_health(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (argc > 1)
 		return cli_usage_error(NULL, "unexpected argument '%s'", argv[1]);
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
 	ret = doctor_run_collect(ctx, argv[0], NULL, &r);
 	if (ret == EXIT_OK) {
 		if (ctx->json) {
