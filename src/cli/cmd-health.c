@@ -28,7 +28,9 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 	if (r->src.log_problem)
 		printf("Kernel log: not read (%s).\n", r->src.log_problem);
 	if (!r->findings.n) {
-		printf("No problems found.\n");
+		printf(r->probe_inv && r->probe_inv->n_left_out ?
+			       "No problems found in the devices that were read (the list is "
+			       "incomplete).\n" : "No problems found.\n");
 		return 0;
 	}
 	printf("Problems: %zu error%s, %zu warning%s, %zu info (details: sbcdisk doctor)\n\n",

@@ -173,8 +173,21 @@ struct probe_board {
 	char kernel[128]; /* osrelease */
 };
 
+/*
+ * At most this many block devices (partitions included) are read: a hostile tree cannot make
+ * us allocate without end (a struct blkdev is about 6 KiB). Large storage servers have a few
+ * thousand; 100 000 entries in /sys/block are a hostile or broken tree.
+ */
+#define PROBE_DEVICES_MAX 16384
+/* Partitions read per disk: the kernel's DISK_MAX_PARTS. More in one disk directory are a
+ * hostile tree, and keeping them would crowd the other disks out of PROBE_DEVICES_MAX. */
+#define PROBE_PARTS_MAX   256
+
 struct inventory {
 	struct probe_board board;
+	/* Directory entries not read because a limit above was reached (at least this many;
+	 * 0 when the inventory is complete). */
+	size_t n_left_out;
 	size_t n_all;
 	struct blkdev **all; /* every device; owns them */
 	size_t n_top;
