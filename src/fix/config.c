@@ -113,6 +113,17 @@ static bool filter_name(const char *t, char *out, size_t cap)
 	return true;
 }
 
+/*
+ * "include FILE" inserts the file's content in place of the line (Raspberry Pi documentation,
+ * "config.txt", Advanced features, include: "Causes the content of the specified file to be
+ * inserted into the current file"). A section filter left open at the end of the included
+ * file therefore holds for the lines after the include, until [all] resets every filter.
+ */
+static bool line_is_include(const char *t)
+{
+	return str_starts(t, "include ") || str_starts(t, "include\t");
+}
+
 static void filter_apply(struct config_filter *f, const char *name)
 {
 	size_t i;
@@ -146,6 +157,8 @@ void config_filter_at(const struct config *cfg, size_t i, struct config_filter *
 		line_text(&cfg->line[k], t, sizeof(t));
 		if (filter_name(t, name, sizeof(name)))
 			filter_apply(f, name);
+		else if (line_is_include(t))
+			f->included = true;
 	}
 }
 
@@ -195,7 +208,7 @@ static int pi5_reads(const struct config_filter *f)
 
 	if (f->none || !family)
 		return 0;
-	return (!f->model[0] || !strcmp(f->model, "pi5")) && !f->other ? 2 : 1;
+	return (!f->model[0] || !strcmp(f->model, "pi5")) && !f->other && !f->included ? 2 : 1;
 }
 
 /* In a dtparam line's comma list, the offset and length of the pciex1_gen value; false when
@@ -279,6 +292,12 @@ static int gen_append(struct config *cfg, const char *setting, struct fix_msgs *
 			 f.model[0] ? "the [pi5] section is in force" :
 				      "no filter is in force (it applies to every board; other "
 				      "boards ignore this parameter)");
+	} else if (f.included && !f.none && !f.other && (!f.model[0] || !strcmp(f.model, "pi5"))) {
+		ret = line_add(cfg, cfg->n, "[all]\n", 6);
+		fix_note(m, "adds '[all]' and then '%s' at the end of the file: an included file's "
+			    "lines stand in place of its include line, so a section filter it leaves "
+			    "open would hold there, and [all] ends it (other boards ignore this "
+			    "parameter)", setting);
 	} else {
 		ret = line_add(cfg, cfg->n, "[all]\n", 6);
 		fix_note(m, "adds '[all]' and then '%s' at the end of the file: the last section "
@@ -317,9 +336,11 @@ int config_pcie_gen_set(struct config *cfg, int gen, struct fix_msgs *m, bool *c
 			filter_apply(&f, name);
 			continue;
 		}
-		if (str_starts(t, "include ") || str_starts(t, "include\t"))
+		if (line_is_include(t)) {
 			fix_note(m, "line %zu includes another file ('%s'); a pciex1_gen setting "
 				    "there is not changed, and a later one wins", i + 1, t);
+			f.included = true;
+		}
 		if (!pi5_reads(&f) || !dtparam_gen_find(l, &off, &vlen))
 			continue;
 		unconditional = unconditional || pi5_reads(&f) == 2;

@@ -28,6 +28,8 @@ struct config_filter {
 	char model[16]; /* "" = every model, else the model filter ("pi5", "cm4" ...) */
 	bool none;      /* after [none]: nothing applies until [all] */
 	bool other;     /* a non-model filter ([gpio4=1], [EDID=...], [tryboot] ...) is active */
+	bool included;  /* after an include line: a filter the included file leaves open may be
+			 * in force (its content is inserted in place), until [all] */
 };
 
 /* Split buf into lines. 0, -ENOMEM or -E2BIG (more than CONFIG_LINES_MAX lines). */
