@@ -49,7 +49,7 @@ static void dev_from_blkdev(struct diag_dev *dd, const struct blkdev *d, const s
 		str_copy(dd->usb_port, sizeof(dd->usb_port), u->port);
 		dd->speed_mbps = u->has_speed ? (unsigned)u->speed_mbps : 0;
 		dd->version_bcd = u->has_usb_version ? u->usb_version_bcd : 0;
-		str_copy(dd->driver, sizeof(dd->driver), u->driver);
+		dd->driver = u->driver_kind;
 		str_copy(dd->bridge, sizeof(dd->bridge), u->bridge);
 		dd->root_speed_mbps = u->has_root_hub_speed ? (unsigned)u->root_hub_speed_mbps : 0;
 	}
