@@ -58,8 +58,12 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 			if (i + 1 >= *argc)
 				return cli_usage_error(NULL, "option '--sysroot' needs a directory");
 			ctx->sysroot_dir = argv[++i];
+			if (!*ctx->sysroot_dir)
+				return cli_usage_error(NULL, "option '--sysroot' needs a directory");
 		} else if (str_starts(a, "--sysroot=")) {
 			ctx->sysroot_dir = a + strlen("--sysroot=");
+			if (!*ctx->sysroot_dir) /* "" would read this machine, not a tree */
+				return cli_usage_error(NULL, "option '--sysroot' needs a directory");
 		} else if (!strcmp(a, "--json")) {
 			ctx->json = true;
 		} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {

@@ -28,6 +28,12 @@ for c in "${cmds[@]}"; do
 done
 sb --sysroot "$nosys" --help
 expect_rc 0 "--sysroot (missing) --help"
+# an empty sysroot is a mistake, not this machine
+for a in "--sysroot=" "--sysroot ''"; do
+	eval "sb $a list"
+	expect_rc 2 "$a list"
+	grep_out "option '--sysroot' needs a directory" err "$a is refused"
+done
 sb --sysroot "$nosys" --version
 expect_rc 0 "--sysroot (missing) --version"
 
