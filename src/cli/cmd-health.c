@@ -11,14 +11,17 @@
 #include "report/list.h"
 #include "common/util.h"
 
+/* The table, then the findings. 0 or -errno. */
 static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 {
 	int ids[LIST_COLUMNS_MAX];
 	size_t n = list_columns_default(ids, LIST_COLUMNS_MAX), i, cnt[4] = { 0 };
+	int ret;
 
 	if (r->probe_inv) {
-		if (list_table_print(r->probe_inv, ids, n, false, stdout))
-			return -1;
+		ret = list_table_print(r->probe_inv, ids, n, false, stdout);
+		if (ret)
+			return ret;
 	} else {
 		log_line(stdout, "No block devices below '%s'.", sysroot_dir(ctx->sr));
 	}
