@@ -19,8 +19,8 @@ static void print_help(FILE *f)
 
 	fprintf(f, "Usage: sbcdisk [global options] [command] [args]\n"
 		   "\nStorage inspector, benchmark and doctor for single-board computers.\n"
-		   "With no command: the devices, how they are attached, and what is wrong.\n"
-		   "\nCommands:\n");
+		   "With no command: %s.\n"
+		   "\nCommands:\n", cli_command_default()->summary);
 	for (c = cli_commands; c->name; c++)
 		if (!(c->flags & CLI_DEFAULT))
 			fprintf(f, "  %-10s %s\n", c->name, c->summary);

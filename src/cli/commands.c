@@ -9,7 +9,7 @@
 #include "common/log.h"
 
 const struct cli_command cli_commands[] = {
-	{ "(none)", cmd_health, "health check: the devices, how they are attached, what is wrong",
+	{ "(none)", cmd_health, "the devices, how they are attached, and what is wrong",
 	  CLI_DEFAULT | CLI_NEED_SYSROOT | CLI_JSON },
 	{ "list", cmd_list, "every block device and how it is attached",
 	  CLI_NEED_SYSROOT | CLI_JSON },
@@ -85,10 +85,12 @@ int cli_option_error(const char *cmd, int c, char **argv)
 	char shortopt[3] = { '-', (char)optopt, '\0' };
 	bool is_long = word[0] == '-' && word[1] == '-';
 
-	if (!is_long && optopt > 0 && optopt < 0x80)
-		word = shortopt, len = 2;
-	else if (!is_long)
+	if (!is_long && optopt > 0 && optopt < 0x80) {
+		word = shortopt;
+		len = 2;
+	} else if (!is_long) {
 		len = strlen(word);
+	}
 	if (c == ':')
 		return cli_usage_error(cmd, "option '%.*s' needs a value", (int)len, word);
 	if (is_long && word[len] == '=' && optopt > 0)
