@@ -22,6 +22,8 @@ const struct cli_command cli_commands[] = {
 	{ "history", cmd_history, "the stored benchmark results", CLI_JSON | CLI_WRITES },
 	{ "compare", cmd_compare, "stored results side by side", CLI_JSON },
 	{ "report", cmd_report, "an HTML report with charts and verdicts", CLI_WRITES },
+	{ "verify", cmd_verify, "is the capacity real and does every byte read back",
+	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ NULL, NULL, NULL, 0 },
 };
 

@@ -38,7 +38,7 @@ sb --sysroot "$nosys" --version
 expect_rc 0 "--sysroot (missing) --version"
 
 # commands that read the system: one line naming the sysroot, exit 1
-for c in "" list doctor "fix undo" "fix pcie-gen 3" "bench --no-save"; do
+for c in "" list doctor "fix undo" "fix pcie-gen 3" "bench --no-save" "verify $tmp"; do
 	# shellcheck disable=SC2086 # the words of $c are the command and its arguments
 	sb --sysroot "$nosys" $c
 	expect_rc 1 "--sysroot (missing) '$c'"
