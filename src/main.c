@@ -1,4 +1,5 @@
-/* main.c - parse the global options, open the sysroot, dispatch through the command table.
+/* main.c - parse the global options and dispatch through the command table; the command opens
+ * the sysroot (cli_setup()) once its options are parsed, so that --help never needs it.
  * Global options may stand before or after the command name (`sbcdisk list --json`). */
 #include <stdio.h>
 #include <string.h>
@@ -18,10 +19,11 @@ static void print_help(FILE *f)
 
 	fprintf(f, "Usage: sbcdisk [global options] [command] [args]\n"
 		   "\nStorage inspector, benchmark and doctor for single-board computers.\n"
-		   "With no command: the devices, how they are attached, and what is wrong.\n"
-		   "\nCommands:\n");
+		   "With no command: %s.\n"
+		   "\nCommands:\n", cli_command_default()->summary);
 	for (c = cli_commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+		if (!(c->flags & CLI_DEFAULT))
+			fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\nGlobal options:\n"
 		   "  --sysroot DIR   read /sys, /proc, /dev, /run and /boot below DIR\n"
 		   "  --json          print JSON (the documented contract) instead of tables\n"
@@ -33,9 +35,8 @@ static void print_help(FILE *f)
 		   "\nExit codes: 0 ok, 1 failure, 2 usage, 3 doctor found problems (--fail-on).\n");
 }
 
-#define STOP_OK (-1) /* parse_globals() handled it: exit 0 */
-
-/* Takes global options out of argv (in place). Returns 0, or an exit code to stop with. */
+/* Takes global options out of argv (in place). Returns 0, an exit code to stop with, or
+ * CLI_DONE when it printed the version. */
 static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help)
 {
 	bool seen_cmd = false, dashdash = false;
@@ -57,8 +58,12 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 			if (i + 1 >= *argc)
 				return cli_usage_error(NULL, "option '--sysroot' needs a directory");
 			ctx->sysroot_dir = argv[++i];
+			if (!*ctx->sysroot_dir)
+				return cli_usage_error(NULL, "option '--sysroot' needs a directory");
 		} else if (str_starts(a, "--sysroot=")) {
 			ctx->sysroot_dir = a + strlen("--sysroot=");
+			if (!*ctx->sysroot_dir) /* "" would read this machine, not a tree */
+				return cli_usage_error(NULL, "option '--sysroot' needs a directory");
 		} else if (!strcmp(a, "--json")) {
 			ctx->json = true;
 		} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
@@ -71,7 +76,7 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 			ctx->verbose += (int)strlen(a + 1);
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
 			printf("sbcdisk %s\n", SBCDISK_VERSION);
-			return STOP_OK;
+			return CLI_DONE;
 		} else if (!seen_cmd && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
 			*help = true;
 		} else if (!seen_cmd) {
@@ -88,14 +93,14 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") };
-	const struct cli_command *cmd = NULL;
+	const struct cli_command *cmd = cli_command_default();
 	static char health_name[] = "health";
 	char *health_argv[] = { health_name, NULL };
 	bool help = false;
 	int ret;
 
 	ret = parse_globals(&ctx, &argc, argv, &help);
-	if (ret == STOP_OK)
+	if (ret == CLI_DONE)
 		return EXIT_OK;
 	if (ret)
 		return ret;
@@ -108,23 +113,17 @@ int main(int argc, char **argv)
 
 	if (argc > 1) {
 		cmd = cli_command_find(argv[1]);
-		if (!cmd) {
-			fprintf(stderr, "sbcdisk: '%s' is not a command\n", argv[1]);
-			print_help(stderr);
-			return EXIT_USAGE;
-		}
+		if (!cmd)
+			return cli_usage_error(NULL, "'%s' is not a command", argv[1]);
 	}
+	if (ctx.json && !(cmd->flags & CLI_JSON))
+		return cli_usage_error(cmd->name, "--json is not an option of this command");
 
-	ret = sysroot_open(ctx.sysroot_dir, &ctx.sr);
-	if (ret) {
-		log_error("cannot use sysroot '%s': %s", ctx.sysroot_dir ? ctx.sysroot_dir : "/",
-			  strerror(-ret));
-		return EXIT_FAIL;
-	}
-	if (cmd)
+	ctx.cmd = cmd;
+	if (argc > 1)
 		ret = cmd->run(&ctx, argc - 1, argv + 1);
 	else
-		ret = cmd_health(&ctx, 1, health_argv);
+		ret = cmd->run(&ctx, 1, health_argv);
 	sysroot_free(ctx.sr);
 	if (fflush(stdout) || ferror(stdout)) {
 		log_error("cannot write the output: %s", strerror(errno));

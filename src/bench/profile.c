@@ -296,10 +296,26 @@ bad:
 	return -EINVAL;
 }
 
+/* The key's own name, fio's spelling mapped to ours: "iodepth" and "qd" are one key. */
+static const char *key_canonical(const char *key)
+{
+	static const char *const alias[][2] = {
+		{ "iodepth", "qd" }, { "numjobs", "threads" }, { "runtime", "time" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(alias); i++)
+		if (!strcmp(key, alias[i][0]))
+			return alias[i][1];
+	return key;
+}
+
 int bench_test_parse(const char *spec, struct bench_test *t, char *why, size_t whycap)
 {
 	char buf[512], *save = NULL, *item;
+	const char *seen[16];
 	bool has_rw = false, has_time = false;
+	size_t nseen = 0, i;
 
 	memset(t, 0, sizeof(*t));
 	t->kind = BENCH_TEST_IO;
@@ -319,8 +335,18 @@ int bench_test_parse(const char *spec, struct bench_test *t, char *why, size_t w
 		}
 		*eq = '\0';
 		key = str_trim(item);
+		/* "rw=read,rw=write" used to keep the last silently: a key given twice is a
+		 * mistake the user should see */
+		for (i = 0; i < nseen; i++) {
+			if (!strcmp(key_canonical(seen[i]), key_canonical(key))) {
+				str_fmt(why, whycap, "'%s' is given twice", key_canonical(key));
+				return -EINVAL;
+			}
+		}
 		if (test_set(t, key, str_trim(eq + 1), &has_time, why, whycap))
 			return -EINVAL;
+		if (nseen < ARRAY_SIZE(seen))
+			seen[nseen++] = key;
 		has_rw = has_rw || !strcmp(key, "rw");
 	}
 	if (!has_rw) {

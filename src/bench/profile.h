@@ -57,6 +57,11 @@ struct bench_profile {
 
 #define BENCH_MAX_TESTS 32
 #define BENCH_MAX_RUNS 100
+/* Threads of one test (psync: threads x qd; io_uring: threads). The built-in profiles need
+ * 512 at most (RND4K Q32T16 with psync). */
+#define BENCH_MAX_WORKERS 512
+/* Buffers in flight of one test, qd x threads x bs (SEQ4M Q32T1: 128 MiB). */
+#define BENCH_MAX_INFLIGHT_BYTES (1024ull << 20)
 
 const struct bench_profile *bench_profile_find(const char *name);
 /* The table, ended by an entry with name NULL. */

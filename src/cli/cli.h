@@ -15,13 +15,33 @@ enum {
 	EXIT_FINDINGS = 3,
 };
 
+/*
+ * What a command's option parser returns besides an exit code. Negative, so that none can be
+ * taken for an exit code: 0 means go on, a positive value is the exit code to stop with.
+ */
+enum cli_parse {
+	CLI_DONE = -1,     /* the help or the version was printed: exit 0 */
+	CLI_NOT_MINE = -2, /* not one of this parser's options: try the next parser */
+};
+
+/* What a command needs, as git.c's RUN_SETUP: main.c and cli_setup() act on these. */
+enum cli_flags {
+	CLI_NEED_SYSROOT = 1 << 0, /* reads the system: cli_setup() opens the sysroot */
+	CLI_JSON = 1 << 1,         /* takes the global --json */
+	CLI_WRITES = 1 << 2,       /* may write files when asked (--apply, -o, --import, saves) */
+	CLI_DEFAULT = 1 << 3,      /* runs when no command is named; not found by name */
+};
+
+struct cli_command;
+
 struct cli_ctx {
 	const char *sysroot_dir; /* NULL for the running system */
+	const struct cli_command *cmd; /* the command being run */
 	bool json;
 	bool color;
 	bool quiet;
 	int verbose;
-	struct sysroot *sr;      /* opened before the command runs */
+	struct sysroot *sr;      /* opened by cli_setup(), for CLI_NEED_SYSROOT commands */
 };
 
 struct cli_command {
@@ -29,11 +49,22 @@ struct cli_command {
 	/* argv[0] is the command name; getopt_long may be used on it. Returns an exit code. */
 	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 	const char *summary;
+	unsigned flags; /* enum cli_flags */
 };
 
 /* The one command table (cli/commands.c). The entry with name NULL ends it. */
 extern const struct cli_command cli_commands[];
+/* By name; never the CLI_DEFAULT entry. NULL when there is no such command. */
 const struct cli_command *cli_command_find(const char *name);
+/* The entry that runs when no command is named (the health check). */
+const struct cli_command *cli_command_default(void);
+
+/*
+ * Called by every command once its options are parsed, before it does any work: opens the
+ * sysroot for a CLI_NEED_SYSROOT command (so that --help and usage errors never need it).
+ * EXIT_OK, or EXIT_FAIL after printing why.
+ */
+int cli_setup(struct cli_ctx *ctx);
 
 /* Commands, one file each. */
 int cmd_health(struct cli_ctx *ctx, int argc, char **argv);

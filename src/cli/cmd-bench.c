@@ -87,13 +87,7 @@ static void progress_line(void *arg, const struct bench_progress *p)
 	st->shown = true;
 }
 
-/* Where the run is kept (cli/cli-store.c does the saving). */
-struct save_opts {
-	const char *db;
-	bool no_save;
-};
-
-static int parse_opts(int argc, char **argv, struct bench_opts *o, struct save_opts *so,
+static int parse_opts(int argc, char **argv, struct bench_opts *o, struct cli_store_opts *so,
 		      bool *help)
 {
 	static const struct option lopts[] = {
@@ -105,8 +99,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, struct save_o
 		{ "size", required_argument, NULL, 's' },
 		{ "engine", required_argument, NULL, 'e' },
 		{ "destructive", no_argument, NULL, 'D' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "no-save", no_argument, NULL, 'N' },
+		CLI_SAVE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -117,6 +110,13 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, struct save_o
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
+		int ret = cli_store_opt("bench", c, optarg, 0, so);
+
+		if (ret != CLI_NOT_MINE) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (c) {
 		case 'p':
 			o->profile = optarg;
@@ -156,12 +156,6 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, struct save_o
 			break;
 		case 'D':
 			o->destructive = true;
-			break;
-		case 'd':
-			so->db = optarg;
-			break;
-		case 'N':
-			so->no_save = true;
 			break;
 		case 'h':
 			*help = true;
@@ -225,7 +219,7 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 	static struct bench_opts o; /* holds BENCH_MAX_TESTS tests: not on the stack */
 	struct progress_state ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
 	struct bench_run run;
-	struct save_opts so = { 0 };
+	struct cli_store_opts so = { 0 };
 	bool help = false;
 	char why[256] = "";
 	int ret, rc = EXIT_OK;
@@ -242,6 +236,8 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 		profiles_help();
 		return EXIT_OK;
 	}
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
 	ret = bench_run_init(&run, &o, why, sizeof(why));
 	if (ret == -EINVAL) {
 		bench_run_release(&run);

@@ -56,17 +56,15 @@ int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
 	return EXIT_OK;
 }
 
-enum { OPT_JSON = CLI_OPT_NEXT };
-
 int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_STORE_OPTIONS,
-		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct store_filter f = { 0 };
+	struct cli_store_opts so = { .f = &f };
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	struct compare *cmp = NULL;
@@ -76,16 +74,13 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":n:h", opts, NULL)) != -1) {
-		ret = cli_store_opt("compare", c, optarg, COMPARE_RUNS_MAX, &db, &f);
-		if (ret >= 0) {
+		ret = cli_store_opt("compare", c, optarg, COMPARE_RUNS_MAX, &so);
+		if (ret != CLI_NOT_MINE) {
 			if (ret)
 				return ret;
 			continue;
 		}
 		switch (c) {
-		case OPT_JSON:
-			json = true;
-			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -93,6 +88,7 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 			return cli_option_error("compare", c, argv);
 		}
 	}
+	db = so.db;
 	if (optind == argc && !f.device && !f.limit)
 		return cli_usage_error("compare", "name runs, or use --device or --last");
 	if (optind < argc && (f.device || f.limit))

@@ -66,6 +66,8 @@ int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
 	ret = doctor_run_collect(ctx, argv[0], kmsg, &r);
 	if (ret == EXIT_OK) {
 		if (ctx->json) {

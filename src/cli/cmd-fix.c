@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "common/log.h"
 #include "common/paths.h"
 #include "fix/diff.h"
 #include "fix/plan.h"
@@ -70,7 +71,7 @@ static void wrap_print(const char *indent, const char *first, const char *text)
 
 static int fail(struct fix_plan *p, int ret)
 {
-	fprintf(stderr, "sbcdisk: fix: %s\n", p->msgs.why[0] ? p->msgs.why : strerror(-ret));
+	log_error("fix: %s", p->msgs.why[0] ? p->msgs.why : strerror(-ret));
 	return EXIT_FAIL;
 }
 
@@ -165,9 +166,9 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 			printf("Running kernel: %s already holds the entry.\n",
 			       PATH_USB_STORAGE_QUIRKS);
 		} else {
-			printf("Running kernel: %s\n  before: '%s'\n  after:  '%s'%s\n",
-			       PATH_USB_STORAGE_QUIRKS, now->before, now->after,
-			       o->apply ? "  (written)" : "");
+			printf("Running kernel: %s\n", PATH_USB_STORAGE_QUIRKS);
+			log_line(stdout, "  before: '%s'", now->before);
+			log_line(stdout, "  after:  '%s'%s", now->after, o->apply ? "  (written)" : "");
 			if (o->apply)
 				wrap_print("", "", "Unplug the drive and plug it in again so that the "
 						   "new list is read (a drive that holds the running "
@@ -224,7 +225,7 @@ static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return -1;
+			return CLI_DONE;
 		default:
 			return cli_option_error("fix", c, argv);
 		}
@@ -232,8 +233,9 @@ static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
 	return 0;
 }
 
-/* Options may come before or after the positional argument: pull the positionals out. */
-static int split_args(int argc, char **argv, char **pos, int maxpos, int *npos)
+/* Options may come before or after the positional argument: pull the positionals out (argv
+ * keeps the options, *nopt of them with argv[0]). 0 or EXIT_USAGE after printing why. */
+static int split_args(int argc, char **argv, char **pos, int maxpos, int *npos, int *nopt)
 {
 	int i, out = 1;
 
@@ -243,14 +245,13 @@ static int split_args(int argc, char **argv, char **pos, int maxpos, int *npos)
 			argv[out++] = argv[i];
 			continue;
 		}
-		if (*npos == maxpos) {
-			cli_usage_error("fix", "unexpected argument '%s'", argv[i]);
-			return -1;
-		}
+		if (*npos == maxpos)
+			return cli_usage_error("fix", "unexpected argument '%s'", argv[i]);
 		pos[(*npos)++] = argv[i];
 	}
 	argv[out] = NULL;
-	return out;
+	*nopt = out;
+	return 0;
 }
 
 int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
@@ -264,7 +265,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	struct usb_id id, *idp = NULL;
 	const char *what, *arg = NULL;
 	char *pos[1];
-	int npos, n, ret;
+	int npos, n = 1, ret;
 
 	if (argc < 2)
 		return cli_usage_error("fix", "which fix: 'uas', 'pcie-gen' or 'undo'");
@@ -275,27 +276,30 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (strcmp(what, "uas") && strcmp(what, "pcie-gen") && strcmp(what, "undo"))
 		return cli_usage_error("fix", "unknown fix '%s' (uas, pcie-gen, undo)", what);
-	n = split_args(argc - 1, argv + 1, pos, strcmp(what, "undo") ? 1 : 0, &npos);
-	if (n < 0)
-		return EXIT_USAGE;
+	ret = split_args(argc - 1, argv + 1, pos, strcmp(what, "undo") ? 1 : 0, &npos, &n);
+	if (ret)
+		return ret;
 	ret = parse_opts(n, argv + 1, &o, !strcmp(what, "uas"));
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_DONE ? EXIT_OK : ret;
 	if (strcmp(what, "undo") && npos != 1)
 		return cli_usage_error("fix", "'fix %s' needs %s", what,
 				       strcmp(what, "uas") ? "2 or 3" : "a DEVICE or VID:PID");
 	arg = npos ? pos[0] : NULL;
+	if (!strcmp(what, "uas") && strchr(arg, ':') && usbq_id_parse(arg, &id))
+		return cli_usage_error("fix", "'%s' is not a USB id like 152d:0578", arg);
+	if (!strcmp(what, "pcie-gen") && strcmp(arg, "2") && strcmp(arg, "3"))
+		return cli_usage_error("fix", "PCIe generation '%s': the Raspberry Pi 5 "
+					      "connector runs at 2 or 3", arg);
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
 
 	if (!strcmp(what, "uas")) {
-		if (strchr(arg, ':')) {
-			if (usbq_id_parse(arg, &id))
-				return cli_usage_error("fix", "'%s' is not a USB id like 152d:0578",
-						       arg);
-		} else {
+		if (!strchr(arg, ':')) {
 			ret = fix_usb_id_of_block(ctx->sr, arg, &id, &found);
 			if (ret) {
-				fprintf(stderr, "sbcdisk: fix: cannot find the USB id of '%s': %s\n",
-					arg, found.why);
+				log_error("fix: cannot find the USB id of '%s': %s", arg,
+					  found.why);
 				return EXIT_FAIL;
 			}
 		}
@@ -304,9 +308,6 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 		for (size_t i = found.n; i-- > 0;)
 			fix_note_first(&plan.msgs, found.note[i]);
 	} else if (!strcmp(what, "pcie-gen")) {
-		if (strcmp(arg, "2") && strcmp(arg, "3"))
-			return cli_usage_error("fix", "PCIe generation '%s': the Raspberry Pi 5 "
-						      "connector runs at 2 or 3", arg);
 		ret = fix_plan_pcie_gen(ctx->sr, arg[0] - '0', &plan);
 	} else {
 		ret = fix_plan_undo(ctx->sr, &plan);
@@ -320,7 +321,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	ret = diff_unified(sbuf_str(&plan.file.data), plan.file.data.len, sbuf_str(&plan.after),
 			   plan.after.len, la, lb, &diff);
 	if (ret) {
-		fprintf(stderr, "sbcdisk: fix: cannot show the change: %s\n", strerror(-ret));
+		log_error("fix: cannot show the change: %s", strerror(-ret));
 		ret = EXIT_FAIL;
 		goto out;
 	}

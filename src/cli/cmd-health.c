@@ -11,16 +11,19 @@
 #include "report/list.h"
 #include "common/util.h"
 
+/* The table, then the findings. 0 or -errno. */
 static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 {
 	int ids[LIST_COLUMNS_MAX];
 	size_t n = list_columns_default(ids, LIST_COLUMNS_MAX), i, cnt[4] = { 0 };
+	int ret;
 
 	if (r->probe_inv) {
-		if (list_table_print(r->probe_inv, ids, n, false, stdout))
-			return -1;
+		ret = list_table_print(r->probe_inv, ids, n, false, stdout);
+		if (ret)
+			return ret;
 	} else {
-		printf("No block devices below '%s'.\n", sysroot_dir(ctx->sr));
+		log_line(stdout, "No block devices below '%s'.", sysroot_dir(ctx->sr));
 	}
 	for (i = 0; i < r->findings.n; i++)
 		cnt[r->findings.v[i].sev]++;
@@ -28,7 +31,9 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 	if (r->src.log_problem)
 		printf("Kernel log: not read (%s).\n", r->src.log_problem);
 	if (!r->findings.n) {
-		printf("No problems found.\n");
+		printf(r->probe_inv && r->probe_inv->n_left_out ?
+			       "No problems found in the devices that were read (the list is "
+			       "incomplete).\n" : "No problems found.\n");
 		return 0;
 	}
 	printf("Problems: %zu error%s, %zu warning%s, %zu info (details: sbcdisk doctor)\n\n",
@@ -45,6 +50,8 @@ int cmd_health(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (argc > 1)
 		return cli_usage_error(NULL, "unexpected argument '%s'", argv[1]);
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
 	ret = doctor_run_collect(ctx, argv[0], NULL, &r);
 	if (ret == EXIT_OK) {
 		if (ctx->json) {

@@ -206,8 +206,7 @@ static int date_error(const char *opt, const char *s)
 	}
 }
 
-enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT,
-       OPT_JSON };
+enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT };
 
 int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -217,13 +216,13 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "json", no_argument, NULL, OPT_JSON },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "import", required_argument, NULL, OPT_IMPORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct store_filter f = { 0 };
+	struct cli_store_opts so = { .f = &f };
 	const char *db = NULL, *export = NULL, *import = NULL;
 	struct run_list l = { 0 };
 	struct store *st = NULL;
@@ -232,8 +231,8 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:n:h", opts, NULL)) != -1) {
-		ret = cli_store_opt("history", c, optarg, 1000000, &db, &f);
-		if (ret >= 0) {
+		ret = cli_store_opt("history", c, optarg, 1000000, &so);
+		if (ret != CLI_NOT_MINE) {
 			if (ret)
 				return ret;
 			continue;
@@ -251,9 +250,6 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 		case OPT_CSV:
 			csv = true;
 			break;
-		case OPT_JSON:
-			json = true;
-			break;
 		case OPT_EXPORT:
 			export = optarg;
 			break;
@@ -267,6 +263,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 			return cli_option_error("history", c, argv);
 		}
 	}
+	db = so.db;
 	if (optind < argc)
 		return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
 	if (f.since && (ret = date_error("--since", f.since)))
@@ -302,7 +299,8 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 			log_error("history: cannot write '%s': %s", export,
 				  cli_write_strerror(ret));
 		else if (strcmp(export, "-"))
-			printf("exported %zu run%s to %s\n", l.n, l.n == 1 ? "" : "s", export);
+			log_line(stdout, "exported %zu run%s to %s", l.n, l.n == 1 ? "" : "s",
+				 export);
 		ret = ret ? EXIT_FAIL : EXIT_OK;
 	} else if (json) {
 		ret = write_json(stdout, &l) ? EXIT_FAIL : EXIT_OK;

@@ -76,6 +76,8 @@ int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 			return cli_usage_error(argv[0], "too many columns in '%s'", output);
 	}
 
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
 	ret = probe_inventory_load(ctx->sr, &inv);
 	if (ret == -ENOENT) {
 		log_error("%s: unusable sysroot '%s': no /sys/block or /sys/class/block", argv[0],

@@ -49,6 +49,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	};
 	const char *db = NULL, *out = "-", *epoch = getenv("SOURCE_DATE_EPOCH");
 	struct store_filter f = { 0 };
+	struct cli_store_opts so = { .f = &f };
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	struct page page = { .runs = &l };
@@ -57,8 +58,8 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:n:h", opts, NULL)) != -1) {
-		ret = cli_store_opt("report", c, optarg, COMPARE_RUNS_MAX, &db, &f);
-		if (ret >= 0) {
+		ret = cli_store_opt("report", c, optarg, COMPARE_RUNS_MAX, &so);
+		if (ret != CLI_NOT_MINE) {
 			if (ret)
 				return ret;
 			continue;
@@ -74,6 +75,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 			return cli_option_error("report", c, argv);
 		}
 	}
+	db = so.db;
 	if (optind < argc && (f.device || f.limit))
 		return cli_usage_error("report", "run ids exclude --device and --last");
 	page.opts.generated_at = time(NULL);
@@ -96,7 +98,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (strcmp(out, "-") && !ctx->quiet)
-		fprintf(stderr, "wrote %s (%zu run%s)\n", out, l.n, l.n == 1 ? "" : "s");
+		log_line(stderr, "wrote %s (%zu run%s)", out, l.n, l.n == 1 ? "" : "s");
 	ret = EXIT_OK;
 out:
 	run_list_release(&l);

@@ -158,6 +158,8 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
 	verify_signal = 0;
 	install_signals();
 	ret = verify_run_prepare(&run, ctx->sr, &o, why, sizeof(why));

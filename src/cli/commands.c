@@ -1,4 +1,4 @@
-/* commands.c - the one explicit table of commands (the idea is git.c's).
+/* commands.c - the one explicit table of commands (the idea is git.c's), with what each needs.
  * Adding a command means a file in cli/ and a line here. */
 #include <getopt.h>
 #include <stdarg.h>
@@ -9,15 +9,22 @@
 #include "common/log.h"
 
 const struct cli_command cli_commands[] = {
-	{ "list", cmd_list, "every block device and how it is attached" },
-	{ "bench", cmd_bench, "measure a directory, a file or a block device" },
-	{ "doctor", cmd_doctor, "find what is wrong: kernel log, links, bridges, power" },
-	{ "fix", cmd_fix, "write a fix into the boot configuration (dry run by default)" },
-	{ "history", cmd_history, "the stored benchmark results" },
-	{ "compare", cmd_compare, "stored results side by side" },
-	{ "report", cmd_report, "an HTML report with charts and verdicts" },
-	{ "verify", cmd_verify, "is the capacity real and does every byte read back" },
-	{ NULL, NULL, NULL },
+	{ "(none)", cmd_health, "the devices, how they are attached, and what is wrong",
+	  CLI_DEFAULT | CLI_NEED_SYSROOT | CLI_JSON },
+	{ "list", cmd_list, "every block device and how it is attached",
+	  CLI_NEED_SYSROOT | CLI_JSON },
+	{ "bench", cmd_bench, "measure a directory, a file or a block device",
+	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	{ "doctor", cmd_doctor, "find what is wrong: kernel log, links, bridges, power",
+	  CLI_NEED_SYSROOT | CLI_JSON },
+	{ "fix", cmd_fix, "write a fix into the boot configuration (dry run by default)",
+	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	{ "history", cmd_history, "the stored benchmark results", CLI_JSON | CLI_WRITES },
+	{ "compare", cmd_compare, "stored results side by side", CLI_JSON },
+	{ "report", cmd_report, "an HTML report with charts and verdicts", CLI_WRITES },
+	{ "verify", cmd_verify, "is the capacity real and does every byte read back",
+	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	{ NULL, NULL, NULL, 0 },
 };
 
 const struct cli_command *cli_command_find(const char *name)
@@ -25,27 +32,70 @@ const struct cli_command *cli_command_find(const char *name)
 	const struct cli_command *c;
 
 	for (c = cli_commands; c->name; c++)
-		if (!strcmp(c->name, name))
+		if (!(c->flags & CLI_DEFAULT) && !strcmp(c->name, name))
 			return c;
 	return NULL;
 }
 
+const struct cli_command *cli_command_default(void)
+{
+	const struct cli_command *c;
+
+	for (c = cli_commands; c->name; c++)
+		if (c->flags & CLI_DEFAULT)
+			return c;
+	return NULL;
+}
+
+int cli_setup(struct cli_ctx *ctx)
+{
+	int ret;
+
+	if (!ctx->cmd || !(ctx->cmd->flags & CLI_NEED_SYSROOT) || ctx->sr)
+		return EXIT_OK;
+	ret = sysroot_open(ctx->sysroot_dir, &ctx->sr);
+	if (ret) {
+		log_error("cannot use sysroot '%s': %s", ctx->sysroot_dir ? ctx->sysroot_dir : "/",
+			  strerror(-ret));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-	char msg[2048];
+	char msg[LOG_LINE_MAX + 2]; /* one more: log_error() sees the cut and marks it */
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	log_error("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", msg);
-	fprintf(stderr, "Try 'sbcdisk %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	log_line(stderr, "Try 'sbcdisk %s%s--help'.", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 
+/*
+ * getopt_long's opterr is 0 in every command, so getopt never prints (its messages would echo
+ * argv raw); this says what it found. A short option is named by optopt: in a bundle ("-zb")
+ * optind still points at the bundle, so argv[optind - 1] would be the wrong word.
+ */
 int cli_option_error(const char *cmd, int c, char **argv)
 {
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	size_t len = strcspn(word, "=");
+	char shortopt[3] = { '-', (char)optopt, '\0' };
+	bool is_long = word[0] == '-' && word[1] == '-';
+
+	if (!is_long && optopt > 0 && optopt < 0x80) {
+		word = shortopt;
+		len = 2;
+	} else if (!is_long) {
+		len = strlen(word);
+	}
 	if (c == ':')
-		return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-	return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		return cli_usage_error(cmd, "option '%.*s' needs a value", (int)len, word);
+	if (is_long && word[len] == '=' && optopt > 0)
+		return cli_usage_error(cmd, "option '%.*s' takes no value", (int)len, word);
+	return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, word);
 }

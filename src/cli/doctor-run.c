@@ -49,7 +49,7 @@ static void dev_from_blkdev(struct diag_dev *dd, const struct blkdev *d, const s
 		str_copy(dd->usb_port, sizeof(dd->usb_port), u->port);
 		dd->speed_mbps = u->has_speed ? (unsigned)u->speed_mbps : 0;
 		dd->version_bcd = u->has_usb_version ? u->usb_version_bcd : 0;
-		str_copy(dd->driver, sizeof(dd->driver), u->driver);
+		dd->driver = u->driver_kind;
 		str_copy(dd->bridge, sizeof(dd->bridge), u->bridge);
 		dd->root_speed_mbps = u->has_root_hub_speed ? (unsigned)u->root_hub_speed_mbps : 0;
 	}
@@ -117,14 +117,18 @@ static int collect_inventory(struct cli_ctx *ctx, const char *cmd, struct doctor
 	if (ret) {
 		log_error("%s: cannot read the block devices below '%s': %s", cmd,
 			  sysroot_dir(ctx->sr), strerror(-ret));
-		return -1;
+		return EXIT_FAIL;
 	}
 	r->probe_inv = inv;
 	r->src.have_inventory = true;
+	if (inv->n_left_out)
+		log_warn("%s: only the first %d block devices were read; %zu more entries were left "
+			 "out (a hostile or broken /sys?): what follows does not cover them", cmd,
+			 PROBE_DEVICES_MAX, inv->n_left_out);
 	r->inv.devs = calloc(inv->n_top ? inv->n_top : 1, sizeof(*r->inv.devs));
 	if (!r->inv.devs) {
 		log_error("%s: out of memory", cmd);
-		return -1;
+		return EXIT_FAIL;
 	}
 	for (i = 0; i < inv->n_top; i++) {
 		const struct blkdev *d = inv->top[i];
@@ -152,17 +156,17 @@ static int collect_log_file(const char *cmd, const char *file, struct doctor_run
 
 	if (!f) {
 		log_error("%s: cannot read '%s': %s", cmd, file, strerror(errno));
-		return -1;
+		return EXIT_FAIL;
 	}
 	if (fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
 		log_error("%s: cannot read '%s': %s", cmd, file, strerror(EISDIR));
-		ret = -1;
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	ret = diag_log_parse_file(r->log, f);
 	if (ret) {
 		log_error("%s: cannot read '%s': %s", cmd, file, strerror(-ret));
-		ret = -1;
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	r->src.log_name = strcmp(file, "-") ? file : "standard input";

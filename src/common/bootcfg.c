@@ -111,6 +111,17 @@ bool config_filter_name(const char *t, char *out, size_t cap)
 	return true;
 }
 
+/*
+ * "include FILE" inserts the file's content in place of the line (Raspberry Pi documentation,
+ * "config.txt", Advanced features, include: "Causes the content of the specified file to be
+ * inserted into the current file"). A section filter left open at the end of the included
+ * file therefore holds for the lines after the include, until [all] resets every filter.
+ */
+bool config_line_is_include(const char *t)
+{
+	return str_starts(t, "include ") || str_starts(t, "include\t");
+}
+
 void config_filter_apply(struct config_filter *f, const char *name)
 {
 	size_t i;
@@ -144,6 +155,8 @@ void config_filter_at(const struct config *cfg, size_t i, struct config_filter *
 		config_line_text(&cfg->line[k], t, sizeof(t));
 		if (config_filter_name(t, name, sizeof(name)))
 			config_filter_apply(f, name);
+		else if (config_line_is_include(t))
+			f->included = true;
 	}
 }
 

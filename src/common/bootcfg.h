@@ -27,6 +27,8 @@ struct config_filter {
 	char model[16]; /* "" = every model, else the model filter ("pi5", "cm4" ...) */
 	bool none;      /* after [none]: nothing applies until [all] */
 	bool other;     /* a non-model filter ([gpio4=1], [EDID=...], [tryboot] ...) is active */
+	bool included;  /* after an include line: a filter the included file leaves open may be
+			 * in force (its content is inserted in place), until [all] */
 };
 
 /* Split buf into lines. 0, -ENOMEM or -E2BIG (more than CONFIG_LINES_MAX lines). */
@@ -41,6 +43,8 @@ void config_line_text(const struct config_line *l, char *out, size_t cap);
 /* The filter name of a "[...]" line (text from config_line_text()), lower case, or false
  * when the line is not one. */
 bool config_filter_name(const char *t, char *out, size_t cap);
+/* Whether a line (text from config_line_text()) is "include FILE". */
+bool config_line_is_include(const char *t);
 /* Apply the filter line [name] to the state f. */
 void config_filter_apply(struct config_filter *f, const char *name);
 

@@ -18,15 +18,44 @@ enum log_level log_get_level(void)
 	return level;
 }
 
-/* One line each: a path or value the user gave (or the system reported) may hold a newline,
- * an escape sequence or bytes that are not UTF-8; they are shown as '?'. */
+/*
+ * One line each: a path or value the user gave (or the system reported) may hold a newline,
+ * an escape sequence or bytes that are not UTF-8; they are shown as '?'. A line longer than
+ * LOG_LINE_MAX bytes (a 128 KiB argument) is cut at a character boundary and ends in "…".
+ */
+static void vlog_to(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char line[LOG_LINE_MAX + 1];
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	bool cut = n >= (int)sizeof(line);
+
+	if (n < 0)
+		return;
+	if (cut) {
+		size_t end = LOG_LINE_MAX;
+
+		/* do not leave half a UTF-8 sequence: str_sanitize would show it as '?' */
+		while (end > 0 && ((unsigned char)line[end] & 0xc0) == 0x80)
+			end--;
+		line[end] = '\0';
+	}
+	str_sanitize(line);
+	fprintf(f, "%s%s%s%s\n", f == stderr && prefix ? "sbcdisk: " : "", prefix ? prefix : "",
+		line, cut ? "…" : "");
+}
+
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	char line[4096];
+	vlog_to(stderr, prefix, fmt, ap);
+}
 
-	vsnprintf(line, sizeof(line), fmt, ap);
-	str_sanitize(line);
-	fprintf(stderr, "sbcdisk: %s%s\n", prefix, line);
+void log_line(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog_to(f, NULL, fmt, ap);
+	va_end(ap);
 }
 
 void log_error(const char *fmt, ...)

@@ -4,6 +4,10 @@
 #define SBCDISK_LOG_H
 
 #include <stdbool.h>
+#include <stdio.h>
+
+/* The longest message line in bytes; longer ones are cut and end in "…". */
+#define LOG_LINE_MAX 1024
 
 enum log_level { LOG_QUIET = 0, LOG_NORMAL = 1, LOG_VERBOSE = 2, LOG_DEBUG = 3 };
 
@@ -14,6 +18,9 @@ enum log_level log_get_level(void);
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "sbcdisk: warning: <message>" unless -q. */
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line on f without a prefix, sanitised and capped as the messages above are: for
+ * lines that echo what the user gave ("wrote PATH", "try 'sbcdisk CMD --help'"). */
+void log_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Shown with -v. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Shown with -vv. */

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/usb.h"
+
 enum diag_sev { DIAG_INFO = 1, DIAG_WARNING = 2, DIAG_ERROR = 3 };
 
 const char *diag_sev_name(enum diag_sev s);
@@ -62,10 +64,10 @@ struct diag_dev {
 	/* USB */
 	bool has_usb;
 	unsigned vid, pid;
-	char usb_port[32];        /* "2-1.4" */
+	char usb_port[USB_PORT_NAME_MAX]; /* "2-1.4" */
 	unsigned speed_mbps;      /* link: 480, 5000 ... (0 unknown) */
 	unsigned version_bcd;     /* bcdUSB: 0x0300, 0x0210 ... (0 unknown) */
-	char driver[16];          /* "uas", "usb-storage", "" */
+	enum usb_driver driver;           /* of its interface: uas, usb-storage, unknown */
 	char bridge[64];          /* bridge chip name when known ("JMicron JMS567") */
 	bool bridge_uas_trouble;  /* our bridge table says this chip has UAS trouble */
 	bool bridge_usb3;         /* our bridge table says the chip is a USB 3 bridge */

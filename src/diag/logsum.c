@@ -378,10 +378,10 @@ static void on_usb_reset(struct diag_log *log, struct diag_subject *s, const cha
 		/* the reset names the USB port the uas host sits on: join the two */
 		subj_merge(s, hs);
 		host_bind(log, log->pending_uas_reset_host, s);
-		s->driver = 1;
+		s->driver = USB_DRIVER_UAS;
 		uas_reset = true;
 	}
-	if (uas_reset || (s->driver == 1 && s->cat[CAT_UAS].count))
+	if (uas_reset || (s->driver == USB_DRIVER_UAS && s->cat[CAT_UAS].count))
 		cat_add(&s->cat[CAT_UAS], lineno, text);
 	else
 		cat_add(&s->cat[CAT_USB], lineno, text);
@@ -481,10 +481,10 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		cat_add(&s->cat[CAT_USB], lineno, text);
 		break;
 	case EV_SCSI_HOST_UAS:
-		s->driver = 1;
+		s->driver = USB_DRIVER_UAS;
 		break;
 	case EV_SCSI_HOST_BOT:
-		s->driver = 2;
+		s->driver = USB_DRIVER_STORAGE;
 		break;
 	case EV_UAS_IGNORED:
 		s->uas_ignored = true;
@@ -515,14 +515,14 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	case EV_UAS_CMD_ERR:
 	case EV_UAS_DATA_ERR:
 		if (!s->driver)
-			s->driver = 1;
+			s->driver = USB_DRIVER_UAS;
 		cat_add(&s->cat[CAT_UAS], lineno, text);
 		break;
 	case EV_UAS_RESET_OK:
 	case EV_UAS_RESET_FAIL:
 		log->pending_uas_reset_host = -1;
 		if (!s->driver)
-			s->driver = 1;
+			s->driver = USB_DRIVER_UAS;
 		cat_add(&s->cat[CAT_UAS], lineno, text);
 		break;
 	case EV_SYNC_CACHE_FAIL:

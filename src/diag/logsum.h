@@ -46,7 +46,7 @@ struct diag_subject {
 	bool has_id;
 	char product[64];
 	unsigned speed_mbps;
-	int driver;                 /* 0 unknown, 1 uas, 2 usb-storage */
+	enum usb_driver driver;     /* USB_DRIVER_UAS, _STORAGE, _UNKNOWN (common/usb.h) */
 	int scsi_host;              /* -1 unknown */
 	bool is_hub, gone;          /* a hub; disconnected */
 	bool uas_ignored, uas_unsupported;

@@ -444,7 +444,7 @@ static bool dev_is_fast(const struct rule_ctx *ctx, const struct diag_dev *d)
 	if (d->transport == DIAG_T_NVME || d->transport == DIAG_T_SATA)
 		return true;
 	return d->transport == DIAG_T_USB &&
-	       (d->speed_mbps >= 5000 || has_finding(ctx, "usb-link-slow", d->name));
+	       (d->speed_mbps >= USB_SPEED_SUPER_MBPS || has_finding(ctx, "usb-link-slow", d->name));
 }
 
 void rule_root_on_sd(struct rule_ctx *ctx)

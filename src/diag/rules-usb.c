@@ -80,7 +80,7 @@ void rule_uas_errors(struct rule_ctx *ctx)
 			str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
 		rule_subject_label(ctx, s, label, sizeof(label));
 		/* the drive is on usb-storage now: the errors are history, the cure is in */
-		fixed = d && !strcmp(d->driver, "usb-storage");
+		fixed = d && d->driver == USB_DRIVER_STORAGE;
 		f = rule_get(ctx, "uas-errors", fixed ? DIAG_WARNING : DIAG_ERROR,
 			     rule_dev_name(ctx, s), id);
 		if (!f)
@@ -136,7 +136,7 @@ static void uas_disabled_inventory(struct rule_ctx *ctx)
 		struct diag_finding *f;
 		char id[16];
 
-		if (!d->has_usb || strcmp(d->driver, "usb-storage") ||
+		if (!d->has_usb || d->driver != USB_DRIVER_STORAGE ||
 		    usbq_list_has(inv->quirks_param, strlen(inv->quirks_param), uid,
 				    USBQ_FLAG_IGNORE_UAS) <= 0)
 			continue;
@@ -215,7 +215,7 @@ static bool dev_usb3_capable(const struct diag_dev *d)
 	if (d->version_bcd >= 0x0300 || d->bridge_usb3)
 		return true;
 	return d->version_bcd >= 0x0210 &&
-	       (!strcmp(d->driver, "uas") || (q && !q->any_pid) || d->bridge[0]);
+	       (d->driver == USB_DRIVER_UAS || (q && !q->any_pid) || d->bridge[0]);
 }
 
 static bool bridge_known_usb3(const struct diag_subject *s, const struct diag_dev *d)
@@ -257,16 +257,17 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		bool later_fast = false;
 
 		if (s->kind != SUBJ_USB || s->is_hub || !s->has_id || !s->speed_mbps ||
-		    s->speed_mbps > 480 || !bridge_known_usb3(s, d))
+		    s->speed_mbps > USB_SPEED_HIGH_MBPS || !bridge_known_usb3(s, d))
 			continue;
 		/* the same device enumerated later on a fast port makes this one history */
 		for (j = i + 1; logsum_subject(ctx->log, j); j++) {
 			const struct diag_subject *t = logsum_subject(ctx->log, j);
 
-			if (t->has_id && t->vid == s->vid && t->pid == s->pid && t->speed_mbps > 480)
+			if (t->has_id && t->vid == s->vid && t->pid == s->pid &&
+			    t->speed_mbps > USB_SPEED_HIGH_MBPS)
 				later_fast = true;
 		}
-		if (later_fast || (d && d->speed_mbps > 480))
+		if (later_fast || (d && d->speed_mbps > USB_SPEED_HIGH_MBPS))
 			continue;
 		rule_usb_id(s, id, sizeof(id));
 		rule_subject_label(ctx, s, label, sizeof(label));
@@ -311,9 +312,9 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 		struct diag_finding *f;
 		char id[16], label[96];
 
-		if (s->driver != 1 || s->gone || !s->has_id || s->cat[CAT_UAS].count)
+		if (s->driver != USB_DRIVER_UAS || s->gone || !s->has_id || s->cat[CAT_UAS].count)
 			continue;
-		if (d && strcmp(d->driver, "uas") && d->driver[0])
+		if (d && d->driver != USB_DRIVER_UAS && d->driver != USB_DRIVER_UNKNOWN)
 			continue; /* no longer on uas */
 		q = uas_quirk_find(s->vid, s->pid);
 		if (!(q && !q->any_pid) && !(d && d->bridge_uas_trouble))
@@ -341,7 +342,7 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 		struct diag_finding *f;
 		char id[16];
 
-		if (!d->has_usb || strcmp(d->driver, "uas"))
+		if (!d->has_usb || d->driver != USB_DRIVER_UAS)
 			continue;
 		q = uas_quirk_find(d->vid, d->pid);
 		if (!(q && !q->any_pid) && !d->bridge_uas_trouble)

@@ -15,7 +15,7 @@ static int pi5_reads(const struct config_filter *f)
 
 	if (f->none || !family)
 		return 0;
-	return (!f->model[0] || !strcmp(f->model, "pi5")) && !f->other ? 2 : 1;
+	return (!f->model[0] || !strcmp(f->model, "pi5")) && !f->other && !f->included ? 2 : 1;
 }
 
 /* In a dtparam line's comma list, the offset and length of the pciex1_gen value; false when
@@ -99,6 +99,13 @@ static int gen_append(struct config *cfg, const char *setting, struct fix_msgs *
 			 f.model[0] ? "the [pi5] section is in force" :
 				      "no filter is in force (it applies to every board; other "
 				      "boards ignore this parameter)");
+	} else if (f.included && !f.none && !f.other &&
+		   (!f.model[0] || !strcmp(f.model, "pi5"))) {
+		ret = config_line_insert(cfg, cfg->n, "[all]\n", 6);
+		fix_note(m, "adds '[all]' and then '%s' at the end of the file: an included file's "
+			    "lines stand in place of its include line, so a section filter it leaves "
+			    "open would hold there, and [all] ends it (other boards ignore this "
+			    "parameter)", setting);
 	} else {
 		ret = config_line_insert(cfg, cfg->n, "[all]\n", 6);
 		fix_note(m, "adds '[all]' and then '%s' at the end of the file: the last section "
@@ -137,9 +144,11 @@ int config_pcie_gen_set(struct config *cfg, int gen, struct fix_msgs *m, bool *c
 			config_filter_apply(&f, name);
 			continue;
 		}
-		if (str_starts(t, "include ") || str_starts(t, "include\t"))
+		if (config_line_is_include(t)) {
 			fix_note(m, "line %zu includes another file ('%s'); a pciex1_gen setting "
 				    "there is not changed, and a later one wins", i + 1, t);
+			f.included = true;
+		}
 		if (!pi5_reads(&f) || !dtparam_gen_find(l, &off, &vlen))
 			continue;
 		unconditional = unconditional || pi5_reads(&f) == 2;

@@ -72,6 +72,39 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
 	return 0;
 }
 
+/*
+ * Why the boot directories hold no config.txt that could be read, in the user's terms: a
+ * symbolic link (Raspberry Pi OS never makes one, and the firmware reads the FAT boot
+ * partition, which has none: sbcdisk neither follows nor edits it), a file too large, or none.
+ */
+static int config_missing(struct sysroot *sr, const struct boot_loc *loc, struct fix_plan *p)
+{
+	static const char *const dirs[] = { PATH_BOOT_FIRMWARE, PATH_BOOT };
+	char path[64];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (str_fmt(path, sizeof(path), "%s/config.txt", dirs[i]) ||
+		    sysroot_stat(sr, path, &st, false))
+			continue;
+		str_copy(p->file.path, sizeof(p->file.path), path);
+		if (S_ISLNK(st.st_mode))
+			return fix_refuse(&p->msgs, -ELOOP, "cannot edit '%s': it is a symbolic link "
+					  "(the firmware reads the boot partition, which has no links; "
+					  "it is not followed)", path);
+		if (S_ISREG(st.st_mode) && st.st_size > CONFIG_FILE_MAX)
+			return fix_refuse(&p->msgs, -EFBIG, "cannot edit '%s': it is %lld bytes, "
+					  "more than the %d KiB a config.txt may have here", path,
+					  (long long)st.st_size, CONFIG_FILE_MAX / 1024);
+		if (!S_ISREG(st.st_mode))
+			return fix_refuse(&p->msgs, -EINVAL, "cannot edit '%s': it is not a "
+					  "regular file", path);
+	}
+	return fix_refuse(&p->msgs, -ENOENT, "cannot edit '%s': there is no config.txt in %s or "
+			  "%s", loc->config, PATH_BOOT_FIRMWARE, PATH_BOOT);
+}
+
 int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 {
 	struct config cfg = { 0 };
@@ -85,9 +118,7 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 		return ret;
 	str_copy(p->file.path, sizeof(p->file.path), loc.config);
 	if (!loc.has_config)
-		return fix_refuse(&p->msgs, -ENOENT, "cannot edit '%s': there is no config.txt "
-						     "in %s%s%s", loc.config, PATH_BOOT_FIRMWARE,
-				  " or ", PATH_BOOT);
+		return config_missing(sr, &loc, p);
 	ret = boot_file_read(sr, loc.config, CONFIG_FILE_MAX, &p->file, &p->msgs);
 	if (ret)
 		return refuse_file(p, ret);
@@ -102,6 +133,10 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 	if (!ret)
 		ret = config_write(&cfg, &p->after);
 	config_release(&cfg);
+	if (ret == -E2BIG) /* strerror() would say "Argument list too long" */
+		return fix_refuse(&p->msgs, ret, "cannot edit '%s': it is too large: it has more "
+				  "than %d lines, the most a config.txt may have here", p->file.path,
+				  CONFIG_LINES_MAX);
 	if (ret)
 		return refuse_file(p, ret);
 	if (!p->changed)

@@ -13,11 +13,7 @@
 #include "probe/probe-int.h"
 #include "common/util.h"
 
-#define PROBE_DEVICES_MAX 4096 /* a hostile tree cannot make us allocate without end */
 #define PROBE_SLAVES_MAX  64
-/* the kernel's DISK_MAX_PARTS: more partitions in one disk directory are a hostile tree, and
- * keeping them would crowd the other disks out of PROBE_DEVICES_MAX */
-#define PROBE_PARTS_MAX   256
 
 int probe_attr_str(struct sysroot *sr, const char *dir, const char *name, char *buf, size_t cap)
 {
@@ -469,13 +465,17 @@ static int disk_load_partitions(struct sysroot *sr, struct inventory *inv, struc
 
 	if (sysroot_opendir(sr, disk->syspath, &dir))
 		return 0;
-	while (n < PROBE_PARTS_MAX && (e = readdir(dir))) {
+	while ((e = readdir(dir))) {
 		char path[PATH_MAX];
 		struct blkdev *p;
 		uint64_t v;
 
 		if (strncmp(e->d_name, disk->kname, klen) || !e->d_name[klen])
 			continue;
+		if (n == PROBE_PARTS_MAX) {
+			inv->n_left_out++; /* counted (as a partition, maybe), not read */
+			continue;
+		}
 		if (str_fmt(path, sizeof(path), "%s/%s", disk->syspath, e->d_name))
 			continue;
 		if (!probe_attr_u64(sr, path, "partition", 10, &v))
@@ -632,9 +632,16 @@ static int inventory_load_disks(struct sysroot *sr, struct inventory *inv, const
 		if (ret)
 			break;
 	}
+	if (ret == -E2BIG) {
+		/* more devices than we keep: show the first ones, and count the others so that
+		 * the commands can say the list is cut (the entry that did not fit, then the rest) */
+		inv->n_left_out++;
+		while ((e = readdir(dir)))
+			if (e->d_name[0] != '.')
+				inv->n_left_out++;
+		ret = 0;
+	}
 	closedir(dir);
-	if (ret == -E2BIG)
-		ret = 0; /* more devices than we keep: show the first ones */
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "common/sysroot.h"
+#include "common/usb.h"
 
 /* An empty string ("") in any char array below means unknown. */
 
@@ -37,28 +38,29 @@ const char *probe_transport_name(enum probe_transport t);
 #define PROBE_USB_HUBS_MAX 8 /* USB allows 5 hub tiers below the root */
 
 struct probe_usb_hub {
-	char port[32];	     /* "1-1" */
-	char vid[8], pid[8]; /* "2109", "3431" */
-	char manufacturer[128];
-	char product[128];
+	char port[USB_PORT_NAME_MAX]; /* "1-1" */
+	char vid[8], pid[8];	      /* "2109", "3431" */
+	char manufacturer[USB_STRING_MAX];
+	char product[USB_STRING_MAX];
 	bool has_speed;
-	double speed_mbps;   /* 1.5, 12, 480, 5000, 10000, 20000 */
+	double speed_mbps;   /* USB_SPEED_*_MBPS: 1.5, 12, 480, 5000, 10000, 20000 */
 	char usb_version[8]; /* "2.10" (trimmed) */
 };
 
 struct probe_usb {
-	char port[32];	    /* USB device dir name: "1-1.3" */
-	char interface[48]; /* "1-1.3:1.0" */
+	char port[USB_PORT_NAME_MAX];	    /* USB device dir name: "1-1.3" */
+	char interface[USB_IFACE_NAME_MAX]; /* "1-1.3:1.0" */
 	bool has_ids;
 	uint16_t vid_num, pid_num;
 	char vid[8], pid[8]; /* lower-case hex as sysfs prints it */
-	char manufacturer[128], product[128], serial[128];
+	char manufacturer[USB_STRING_MAX], product[USB_STRING_MAX], serial[USB_STRING_MAX];
 	bool has_speed;
 	double speed_mbps;
 	char usb_version[8]; /* bcdUSB, "3.00" */
 	bool has_usb_version;
 	unsigned usb_version_bcd; /* 0x0300 */
-	char driver[32];	  /* interface driver: "uas", "usb-storage" */
+	char driver[USB_DRIVER_NAME_MAX]; /* interface driver: "uas", "usb-storage" */
+	enum usb_driver driver_kind;	  /* the same as an enum */
 	char bridge[128];	  /* from our own bridge table */
 	char ids_vendor[128];	  /* names from the system's usb.ids */
 	char ids_product[128];
@@ -173,8 +175,21 @@ struct probe_board {
 	char kernel[128]; /* osrelease */
 };
 
+/*
+ * At most this many block devices (partitions included) are read: a hostile tree cannot make
+ * us allocate without end (a struct blkdev is about 6 KiB). Large storage servers have a few
+ * thousand; 100 000 entries in /sys/block are a hostile or broken tree.
+ */
+#define PROBE_DEVICES_MAX 16384
+/* Partitions read per disk: the kernel's DISK_MAX_PARTS. More in one disk directory are a
+ * hostile tree, and keeping them would crowd the other disks out of PROBE_DEVICES_MAX. */
+#define PROBE_PARTS_MAX   256
+
 struct inventory {
 	struct probe_board board;
+	/* Directory entries not read because a limit above was reached (at least this many;
+	 * 0 when the inventory is complete). */
+	size_t n_left_out;
 	size_t n_all;
 	struct blkdev **all; /* every device; owns them */
 	size_t n_top;

@@ -64,8 +64,10 @@ int probe_usb_speed_parse(const char *s, double *mbps)
 {
 	/* what the kernel prints; "unknown" and anything else stay unknown */
 	static const struct probe_text_num speeds[] = {
-		{ "1.5", 1.5 },	    { "12", 12 },	{ "480", 480 },	    { "5000", 5000 },
-		{ "10000", 10000 }, { "20000", 20000 }, { "40000", 40000 }, { "80000", 80000 },
+		{ "1.5", USB_SPEED_LOW_MBPS },	   { "12", USB_SPEED_FULL_MBPS },
+		{ "480", USB_SPEED_HIGH_MBPS },	   { "5000", USB_SPEED_SUPER_MBPS },
+		{ "10000", USB_SPEED_SUPER2_MBPS }, { "20000", USB_SPEED_SUPER22_MBPS },
+		{ "40000", 40000 },		   { "80000", 80000 }, /* USB4 */
 	};
 
 	return probe_text_num_find(speeds, ARRAY_SIZE(speeds), s, mbps);
@@ -215,6 +217,7 @@ void probe_usb_fill(struct sysroot *sr, struct blkdev *d)
 	if (str_fmt(link, sizeof(link), "%s/driver", path) == 0)
 		sysroot_link_basename(sr, link, u->driver, sizeof(u->driver));
 	str_sanitize(u->driver);
+	u->driver_kind = usb_driver_parse(u->driver);
 	if (!probe_path_up(path) || !probe_usb_name_is_device(probe_path_base(path))) {
 		free(u);
 		return;

@@ -199,5 +199,8 @@ struct json_object *list_inventory_to_json(const struct inventory *inv)
 	for (i = 0; i < inv->n_top; i++)
 		json_object_array_add(devices, list_device_to_json(inv->top[i]));
 	json_object_object_add(doc, "devices", devices);
+	/* entries of /sys/block (or of a disk) not read because a limit was reached: 0 when
+	 * "devices" is the whole inventory */
+	json_add_u64(doc, "devices_left_out", true, inv->n_left_out);
 	return doc;
 }

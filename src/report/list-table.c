@@ -101,6 +101,10 @@ int list_table_print(const struct inventory *inv, const int *ids, size_t n, bool
 		ret = add_line(tb, NULL, inv->top[i], ids, n, bytes, 0, &budget);
 	if (!ret && scols_print_table(tb))
 		ret = -EIO;
+	if (!ret && inv->n_left_out)
+		fprintf(f, "(the list is incomplete: %zu more entries were not read; at most %d block "
+			   "devices and %d partitions per disk are read)\n", inv->n_left_out,
+			PROBE_DEVICES_MAX, PROBE_PARTS_MAX);
 out:
 	scols_unref_table(tb);
 	return ret;

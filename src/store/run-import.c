@@ -6,7 +6,7 @@
 
 #include "common/sbuf.h"
 #include "common/util.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "store/run.h"
 
 #define SCAN_DEPTH 64

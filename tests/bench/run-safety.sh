@@ -21,6 +21,18 @@ bad "unknown key 'colour'" --test rw=read,colour=red
 bad "multiple of 512" --test rw=read,bs=1000
 bad "bad value '0' for 'qd'" --test rw=read,qd=0
 bad "unknown profile 'nope'" --profile nope
+# a key given twice is refused, under either of its names
+bad "'rw' is given twice" --test rw=read,rw=write
+bad "'qd' is given twice" --test rw=read,qd=2,iodepth=4
+# what a test costs is bounded before anything starts: psync runs one thread per queued I/O
+# (qd 64 x threads 64 took 15.9 s and 378 MB for a 200 ms test); buffers in flight too
+bad "needs 4096 threads with the psync engine" --engine psync \
+	--test rw=read,qd=64,threads=64,time=200ms
+bad "at most 512: lower qd or threads" --engine psync --test rw=read,qd=64,threads=64
+bad "keeps 4194304 MiB in flight" --engine null --test rw=read,qd=1024,threads=64,bs=64m
+# the largest built-in profile still runs with psync (RND4K Q32T16: 512 threads)
+sb bench "$d" --engine null --profile extended --time 10ms
+expect_rc 0 "the extended profile with the null engine"
 # (sb appends --no-save, which would be taken as the value)
 # shellcheck disable=SC2086
 $run "$bin" bench "$d" --no-save --profile >"$tmp/out" 2>"$tmp/err"

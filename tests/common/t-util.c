@@ -1,5 +1,6 @@
 /* t-util.c - the string, number and size helpers.
  * Strict parsing is what keeps garbage sysfs values from turning into numbers. */
+#include "common/usb.h"
 #include "common/util.h"
 #include "t.h"
 
@@ -9,6 +10,13 @@ int main(void)
 	uint64_t u;
 	int64_t s;
 	double d;
+
+	/* the driver of a storage interface, as the layers compare it */
+	T_EQ_INT(usb_driver_parse("uas"), USB_DRIVER_UAS);
+	T_EQ_INT(usb_driver_parse("usb-storage"), USB_DRIVER_STORAGE);
+	T_EQ_INT(usb_driver_parse("uas2"), USB_DRIVER_OTHER);
+	T_EQ_INT(usb_driver_parse(""), USB_DRIVER_UNKNOWN);
+	T_EQ_INT(usb_driver_parse(NULL), USB_DRIVER_UNKNOWN);
 
 	T_EQ_INT(str_copy(buf, sizeof(buf), "hello"), 0);
 	T_EQ_STR(buf, "hello");

@@ -232,7 +232,7 @@ static void test_inventory_rules(void)
 	devs[1].pid = 0x0578;
 	devs[1].speed_mbps = 480;
 	devs[1].version_bcd = 0x0210; /* a USB 3 device at high speed shows its USB 2 face */
-	str_copy(devs[1].driver, sizeof(devs[1].driver), "uas");
+	devs[1].driver = USB_DRIVER_UAS;
 	str_copy(devs[1].usb_port, sizeof(devs[1].usb_port), "1-1.3");
 
 	f = run(NULL, &inv, "usb-link-slow");
@@ -241,13 +241,13 @@ static void test_inventory_rules(void)
 	T_CHECK(run(NULL, &inv, "root-on-sd") != NULL);
 	T_CHECK(run(NULL, &inv, "uas-known-quirky") != NULL);
 	/* the running kernel's quirks list keeps it off uas */
-	str_copy(devs[1].driver, sizeof(devs[1].driver), "usb-storage");
+	devs[1].driver = USB_DRIVER_STORAGE;
 	inv.quirks_param = "174c:55aa:u,152d:0578:u";
 	f = run(NULL, &inv, "uas-disabled");
 	T_CHECK(f && f->sev == DIAG_INFO && !strcmp(f->usb_id, "152d:0578"));
 	T_CHECK(!run(NULL, &inv, "uas-known-quirky"));
 	inv.quirks_param = NULL;
-	str_copy(devs[1].driver, sizeof(devs[1].driver), "uas");
+	devs[1].driver = USB_DRIVER_UAS;
 	/* on a board with USB 2 only there is no faster port */
 	inv.fastest_usb_root_mbps = 480;
 	T_CHECK(!run(NULL, &inv, "usb-link-slow"));
@@ -259,11 +259,11 @@ static void test_inventory_rules(void)
 	T_CHECK(f && !strcmp(f->usb_id, "152d:0578"));
 	T_CHECK(has_cmd(f, "sbcdisk fix uas 152d:0578 --apply"));
 	/* the drive is on usb-storage now: history, no command */
-	str_copy(devs[1].driver, sizeof(devs[1].driver), "usb-storage");
+	devs[1].driver = USB_DRIVER_STORAGE;
 	f = run("[ 9.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n",
 		&inv, "uas-errors");
 	T_CHECK(f && f->sev == DIAG_WARNING && f->n_fix_cmds == 0 && f->has_fix);
-	str_copy(devs[1].driver, sizeof(devs[1].driver), "uas");
+	devs[1].driver = USB_DRIVER_UAS;
 	/* ... but not when the log was pasted from another machine */
 	inv.log_is_local = false;
 	f = run("[ 9.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n",

@@ -127,8 +127,26 @@ static void test_replace(void)
 
 		T_EQ_INT(set_gen("include extra.txt\n", 3, &out, &m, &changed), 0);
 		T_CHECK(m.n == 2 && strstr(m.note[0], "includes another file ('include extra.txt')"));
+		T_CHECK(strstr(m.note[1], "a section filter it leaves open would hold there") != NULL);
 		sbuf_release(&out);
 	}
+	/*
+	 * The firmware inserts an included file's content in place of the include line
+	 * (Raspberry Pi documentation, config.txt, "include"): when extra.txt ends inside [cm4],
+	 * the lines after the include are [cm4]'s, which a Pi 5 does not read. So the setting
+	 * goes after an [all], never straight after an include ("no filter is in force" was
+	 * wrong), and a setting between the include and the next [all] is not taken as one
+	 * every Pi 5 reads.
+	 */
+	expect("include extra.txt\n", 3, "include extra.txt\n[all]\ndtparam=pciex1_gen=3\n", true);
+	expect("arm_64bit=1\ninclude extra.txt\ndtparam=pciex1_gen=2\n", 3,
+	       "arm_64bit=1\ninclude extra.txt\ndtparam=pciex1_gen=3\n[all]\ndtparam=pciex1_gen=3\n",
+	       true);
+	/* [all] after the include ends whatever it left open: appended without a second [all] */
+	expect("include extra.txt\n[all]\n", 3,
+	       "include extra.txt\n[all]\ndtparam=pciex1_gen=3\n", true);
+	expect("include extra.txt\n[all]\ndtparam=pciex1_gen=3\n", 3,
+	       "include extra.txt\n[all]\ndtparam=pciex1_gen=3\n", false);
 	/* gen 2 is the default: nothing to add */
 	expect(bookworm, 2, bookworm, false);
 }

@@ -13,11 +13,29 @@ static void expect(const char *a, const char *b, const char *want)
 	sbuf_release(&out);
 }
 
-/* Apply a unified diff to a; the result into out. 0, or -1 when the diff does not fit a. */
+/* "@@ -S[,N] +S[,N] @@": the old and the new range (N is 1 when left out). 0 or -1. */
+static int hunk_header(const char *p, size_t *as, size_t *an, size_t *bs, size_t *bn)
+{
+	char *end;
+
+	if (strncmp(p, "@@ -", 4))
+		return -1;
+	*as = strtoul(p + 4, &end, 10);
+	*an = *end == ',' ? strtoul(end + 1, &end, 10) : 1;
+	if (strncmp(end, " +", 2))
+		return -1;
+	*bs = strtoul(end + 2, &end, 10);
+	*bn = *end == ',' ? strtoul(end + 1, &end, 10) : 1;
+	return strncmp(end, " @@\n", 4) ? -1 : 0;
+}
+
+/* Apply a unified diff to a; the result into out. 0, or -1 when the diff does not fit a:
+ * a context or removed line that is not a's, or a hunk whose line counts or new start line
+ * disagree with its header (what patch(1) would reject). */
 static int apply(const char *a, const char *diff, struct sbuf *out)
 {
 	const char *p = diff, *ap = a, *nl;
-	size_t aline = 1, start, i;
+	size_t aline = 1, bline = 1, start, an, bs, bn, na, nb;
 
 	sbuf_reset(out);
 	p = strstr(p, "\n+++ ");
@@ -25,18 +43,23 @@ static int apply(const char *a, const char *diff, struct sbuf *out)
 		return *diff ? -1 : sbuf_adds(out, a);
 	p = strchr(p + 1, '\n') + 1;
 	while (*p) {
-		if (sscanf(p, "@@ -%zu", &start) != 1)
+		if (hunk_header(p, &start, &an, &bs, &bn))
 			return -1;
-		if (strstr(p, ",0 +") && strstr(p, ",0 +") < strchr(p, '\n'))
+		if (!an)
 			start++; /* an empty range names the line before */
 		p = strchr(p, '\n') + 1;
-		for (; aline < start; aline++) { /* copy up to the hunk */
+		for (; aline < start; aline++, bline++) { /* copy up to the hunk */
 			nl = strchr(ap, '\n');
 			size_t n = nl ? (size_t)(nl - ap) + 1 : strlen(ap);
 
 			sbuf_add(out, ap, n);
 			ap += n;
 		}
+		/* the new range starts where the copied lines end (or, empty, names the line
+		 * before) */
+		if (bs != (bn ? bline : bline - 1))
+			return -1;
+		na = nb = 0;
 		while (*p == ' ' || *p == '-' || *p == '+' || *p == '\\') {
 			char mark = *p;
 			const char *e = strchr(p, '\n');
@@ -49,24 +72,27 @@ static int apply(const char *a, const char *diff, struct sbuf *out)
 			}
 			if (mark != '+') { /* must match a's line */
 				nl = strchr(ap, '\n');
-				size_t an = nl ? (size_t)(nl - ap) + 1 : strlen(ap);
+				size_t alen = nl ? (size_t)(nl - ap) + 1 : strlen(ap);
 
-				if (an != n - 1 + !last || memcmp(ap, p + 1, n - 1))
+				if (alen != n - 1 + !last || memcmp(ap, p + 1, n - 1))
 					return -1;
-				ap += an;
+				ap += alen;
 				aline++;
+				na++;
 			}
 			if (mark != '-') {
 				sbuf_add(out, p + 1, n - 1);
 				if (!last)
 					sbuf_addch(out, '\n');
+				bline++;
+				nb++;
 			}
 			p = e + 1;
 		}
+		if (na != an || nb != bn)
+			return -1;
 	}
 	sbuf_adds(out, ap);
-	for (i = 0; i < out->len; i++)
-		;
 	return 0;
 }
 

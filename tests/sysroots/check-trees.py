@@ -38,8 +38,9 @@ def check_links(root, errs):
                 errs.append("%s: link leaves the root (%s)" % (rel, text))
             elif not os.path.exists(target):
                 errs.append("%s: dangling link %s" % (rel, text))
-            elif not os.path.isdir(target) and name not in ("driver", "subsystem"):
-                pass
+            elif not os.path.isdir(target):
+                # every sysfs link is a kobject's: it leads to a directory
+                errs.append("%s: link to something that is not a directory (%s)" % (rel, text))
     for link in ABSOLUTE_OK:
         if os.path.lexists(root + link) and not os.readlink(root + link).startswith("/"):
             errs.append("%s: procfs makes it absolute" % link)
