@@ -37,6 +37,8 @@ struct diag_finding {
 	char fix_summary[600];
 	char fix_cmds[DIAG_CMDS_MAX][96];
 	int n_fix_cmds;
+	int boot;                /* the boot of the log it is from, 0-based */
+	bool earlier_boot;       /* from a boot before the log's last one */
 };
 
 struct diag_findings {

@@ -33,6 +33,7 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_XHCI_STOP_EP] = "xhci-stop-endpoint",
 	[EV_XHCI_DEAD] = "xhci-dead",
 	[EV_XHCI_STREAMS] = "xhci-streams",
+	[EV_XHCI_EP_DISABLED] = "xhci-endpoint-disabled",
 	[EV_SD_MAP] = "sd-map",
 	[EV_IO_ERROR] = "io-error",
 	[EV_BUF_IO_ERROR] = "buffer-io-error",
@@ -41,9 +42,11 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_READ_CAP_FAIL] = "read-capacity-failed",
 	[EV_SYNC_CACHE_FAIL] = "sync-cache-failed",
 	[EV_NOT_READY] = "not-ready",
+	[EV_SCSI_OFFLINED] = "scsi-offlined",
 	[EV_UNDERVOLT] = "undervoltage",
 	[EV_VOLT_OK] = "voltage-normal",
 	[EV_MMC_TIMEOUT] = "mmc-timeout",
+	[EV_MMC_HOST_ERR] = "mmc-host-error",
 	[EV_MMC_ERR] = "mmc-error",
 	[EV_MMC_INIT_ERR] = "mmc-init-error",
 	[EV_MMC_CARD_NEW] = "mmc-card-new",
@@ -53,6 +56,7 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_NVME_ABORT] = "nvme-abort",
 	[EV_NVME_DOWN] = "nvme-down",
 	[EV_NVME_NOT_READY] = "nvme-not-ready",
+	[EV_NVME_PS_HINT] = "nvme-power-state-hint",
 	[EV_NVME_REMOVED] = "nvme-removed",
 	[EV_NVME_IO_ERR] = "nvme-io-error",
 	[EV_NVME_PCI] = "nvme-pci",
@@ -64,6 +68,7 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_CMDLINE] = "cmdline",
 	[EV_MODEL] = "model",
 	[EV_ROOT_WAIT] = "root-wait",
+	[EV_BOOT] = "boot",
 };
 
 const char *diag_event_name(enum diag_ev_kind kind)
@@ -349,7 +354,9 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 	} else if (strstr(p, "Synchronize Cache(")) {
 		if (strstr(p, "failed"))
 			ev->kind = EV_SYNC_CACHE_FAIL;
-	} else if (strstr(p, "Sense Key : Not Ready") || strstr(p, "not ready after error")) {
+	} else if (strstr(p, "Device offlined")) {
+		ev->kind = EV_SCSI_OFFLINED;
+	} else if (strstr(p, "Sense Key : Not Ready")) {
 		ev->kind = EV_NOT_READY;
 	} else if (strstr(p, "Sense Key : Medium Error") ||
 		   strstr(p, "Sense Key : Hardware Error") ||
@@ -395,9 +402,14 @@ static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
 		ev->kind = EV_MMC_INIT_ERR;
 		ev->err = find_errno(p);
 	} else if (strcasestr(p, "timeout waiting for hardware interrupt") ||
+		   strcasestr(p, "timeout waiting for hardware cmd interrupt") ||
+		   strstr(p, "Data Timeout error") ||
 		   strstr(p, "final write to SD card still running")) {
 		ev->kind = EV_MMC_TIMEOUT;
 		ev->err = -ETIMEDOUT;
+	} else if ((after(p, LIT("Reset 0x")) && strstr(p, "never completed")) ||
+		   (after(p, LIT("sdhci: ")) && strstr(p, "REGISTER DUMP"))) {
+		ev->kind = EV_MMC_HOST_ERR;
 	} else if ((r = after(p, LIT("new "))) && strstr(r, " card at address")) {
 		ev->kind = EV_MMC_CARD_NEW;
 		ev->arg = r;
@@ -484,8 +496,12 @@ static bool parse_nvme(const char *p, struct diag_event *ev)
 		   strstr(p, "Removing after")) {
 		ev->kind = strstr(p, "probe failure") ? EV_NVME_REMOVED : EV_NVME_DOWN;
 		ev->err = find_errno(p);
+	} else if (strstr(p, "Device not ready; aborting reset")) {
+		ev->kind = EV_NVME_DOWN; /* it ran, failed, and did not come back */
 	} else if (strstr(p, "Device not ready")) {
 		ev->kind = EV_NVME_NOT_READY;
+	} else if (strstr(p, "faulty power saving mode")) {
+		ev->kind = EV_NVME_PS_HINT;
 	} else if ((r = after(p, LIT("pci function ")))) {
 		ev->kind = EV_NVME_PCI;
 		ev->arg = r;
@@ -502,8 +518,11 @@ static bool parse_xhci(const char *p, struct diag_event *ev)
 		ev->kind = EV_XHCI_TRDEQ;
 	else if (strstr(p, "not responding to stop endpoint"))
 		ev->kind = EV_XHCI_STOP_EP;
-	else if (strstr(p, "assume dead") || strstr(p, "HC died"))
+	else if (strstr(p, "assume dead") || strstr(p, "HC died") ||
+		 strstr(p, "Host System Error") || strstr(p, "Host controller not halted"))
 		ev->kind = EV_XHCI_DEAD;
+	else if (strstr(p, "Transfer event for disabled endpoint"))
+		ev->kind = EV_XHCI_EP_DISABLED;
 	else if (strstr(p, "Can't disable streams"))
 		ev->kind = EV_XHCI_STREAMS;
 	else
@@ -535,9 +554,13 @@ static bool parse_other(const char *p, struct diag_event *ev)
 	const char *r;
 
 	/* every message below starts with one of these letters: most lines stop here */
-	if (!strchr("IbepcBEXFJAUVuKMWr", *p) || !*p)
+	if (!strchr("IbepcBEXFJAUVuKMWrL", *p) || !*p)
 		return false;
 
+	if (after(p, LIT("Booting Linux on physical CPU")) || after(p, LIT("Linux version "))) {
+		ev->kind = EV_BOOT;
+		return true;
+	}
 	if ((r = after(p, LIT("I/O error, dev "))))
 		return parse_io_error(p, ev, EV_IO_ERROR);
 	if ((r = after(p, LIT("blk_update_request: "))) || (r = after(p, LIT("end_request: "))) ||
@@ -706,7 +729,8 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 		if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))
 			return parse_pci(r + 1, ev);
 		if (strstr(r, "Set TR Deq Ptr") || strstr(r, "HC died") ||
-		    strstr(r, "not responding"))
+		    strstr(r, "not responding") || strstr(r, "Host System Error") ||
+		    strstr(r, "Transfer event for disabled endpoint"))
 			return parse_xhci(r + 1, ev);
 		return false;
 	}

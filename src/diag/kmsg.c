@@ -275,6 +275,18 @@ const char *kmsg_line_strip(const char *line, size_t len, bool *had_prefix, size
 	return msg;
 }
 
+bool kmsg_looks_kernel(const char *msg)
+{
+	const char *colon = strstr(msg, ": "), *p;
+
+	if (!isalpha((unsigned char)msg[0]) || !colon || colon - msg > 64)
+		return false;
+	for (p = msg; p + 5 <= colon; p++)
+		if (is_digit(p[0]) && p[1] == ':' && is_digit(p[2]) && is_digit(p[3]) && p[4] == ':')
+			return false; /* a time of day: another program's syslog line */
+	return true;
+}
+
 static int deliver_pending(struct kmsg_reader *r)
 {
 	struct kmsg_line l;

@@ -69,6 +69,10 @@ struct kmsg_prefix {
  * NULL when the line is no kernel message (comment, journal marker, empty). */
 const char *kmsg_line_parse(const char *line, size_t len, struct kmsg_prefix *out);
 
+/* A message without a prefix that still has a kernel message's form: "driver dev: text"
+ * (not "Dec 20 10:30:36 host systemd[1]: text"). */
+bool kmsg_looks_kernel(const char *msg);
+
 /* Strip every known prefix from one line (no newline). Returns the message start inside
  * line, or NULL when the line is no kernel message (comment, journal marker, empty).
  * *had_prefix tells whether a timestamp or syslog prefix was found. Exposed for tests. */

@@ -28,7 +28,7 @@ static bool pcie_trouble(struct rule_ctx *ctx)
 	struct diag_subject *s;
 	size_t i;
 
-	for_each_subject(ctx, s, i)
+	for (i = 0; ctx->log && (s = logsum_subject(ctx->log, i)); i++)
 		if (s->cat[CAT_AER].count || s->cat[CAT_NVME].count ||
 		    (s->kind == SUBJ_NVME && s->cat[CAT_NOTREADY].count))
 			return true;
@@ -284,7 +284,7 @@ void rule_io_errors(struct rule_ctx *ctx)
 		char id[16];
 		const char *name;
 
-		if (!c->count)
+		if (!c->count || rule_after_host_death(ctx, s, c->first_line))
 			continue;
 		rule_usb_id(s, id, sizeof(id));
 		f = rule_subject_finding(ctx, s, "io-errors", DIAG_ERROR, &name);
@@ -329,7 +329,7 @@ void rule_device_not_ready(struct rule_ctx *ctx)
 		struct diag_finding *f;
 		const char *name;
 
-		if (!c->count)
+		if (!c->count || rule_after_host_death(ctx, s, c->first_line))
 			continue;
 		f = rule_subject_finding(ctx, s, "device-not-ready", DIAG_ERROR, &name);
 		if (!f)

@@ -9,12 +9,21 @@ struct rule_ctx {
 	struct diag_log *log;              /* NULL when no log was read */
 	const struct diag_inventory *inv;  /* NULL when no inventory was taken */
 	struct diag_findings *out;
+	const struct diag_subject *subj;   /* the subject of the loop below, NULL after it */
 	int err;
 };
 
-/* Subjects of the log, in order. */
-#define for_each_subject(ctx, s, i)                                                    \
-	for ((i) = 0; (ctx)->log && ((s) = logsum_subject((ctx)->log, (i))) != NULL; (i)++)
+/* The i-th subject of the log, remembered in ctx (its boot goes into findings); NULL at
+ * the end. */
+struct diag_subject *rule_subject_at(struct rule_ctx *ctx, size_t i);
+
+/* Subjects of the log, in order. Not to be nested: an inner loop ends the outer's subject. */
+#define for_each_subject(ctx, s, i) for ((i) = 0; ((s) = rule_subject_at((ctx), (i))) != NULL; (i)++)
+
+/* The subject's trouble (from line first on) came after its USB host controller died in
+ * the same boot: a consequence, reported with usb-host-died. */
+bool rule_after_host_death(const struct rule_ctx *ctx, const struct diag_subject *s,
+			   unsigned long first);
 
 /* finding_get() that records -ENOMEM in ctx. */
 struct diag_finding *rule_get(struct rule_ctx *ctx, const char *id, enum diag_sev sev,
@@ -42,6 +51,7 @@ void rule_uas_disabled(struct rule_ctx *ctx);
 void rule_uas_known_quirky(struct rule_ctx *ctx);
 void rule_usb_link_slow(struct rule_ctx *ctx);
 void rule_usb_errors(struct rule_ctx *ctx);
+void rule_usb_host_died(struct rule_ctx *ctx);
 void rule_pcie_link(struct rule_ctx *ctx);
 void rule_pcie_errors(struct rule_ctx *ctx);
 void rule_nvme_errors(struct rule_ctx *ctx);
