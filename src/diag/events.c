@@ -521,7 +521,8 @@ static bool parse_xhci(const char *p, struct diag_event *ev)
 	else if (strstr(p, "assume dead") || strstr(p, "HC died") ||
 		 strstr(p, "Host System Error") || strstr(p, "Host controller not halted"))
 		ev->kind = EV_XHCI_DEAD;
-	else if (strstr(p, "Transfer event for disabled endpoint"))
+	else if (strstr(p, "Transfer event for disabled endpoint") ||
+		 strstr(p, "Transfer event for unknown stream ring"))
 		ev->kind = EV_XHCI_EP_DISABLED;
 	else if (strstr(p, "Can't disable streams"))
 		ev->kind = EV_XHCI_STREAMS;
@@ -717,8 +718,9 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 			return parse_pci(r, ev);
 		break;
 	case 'x':
-		if ((r = after(p, LIT("xhci_hcd "))) || (r = after(p, LIT("xhci-hcd "))))
-			return parse_xhci(r, ev);
+		/* xhci_hcd, xhci-hcd, xhci-mtk, xhci-plat-hcd ... */
+		if (!strncmp(p, "xhci", 4) && (r = strchr(p, ' ')) && r - p < 24)
+			return parse_xhci(r + 1, ev);
 		break;
 	default:
 		break;
@@ -730,7 +732,7 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 			return parse_pci(r + 1, ev);
 		if (strstr(r, "Set TR Deq Ptr") || strstr(r, "HC died") ||
 		    strstr(r, "not responding") || strstr(r, "Host System Error") ||
-		    strstr(r, "Transfer event for disabled endpoint"))
+		    strstr(r, "Transfer event for"))
 			return parse_xhci(r + 1, ev);
 		return false;
 	}

@@ -48,6 +48,12 @@ unsigned long diag_log_messages(const struct diag_log *log)
 	return log->messages;
 }
 
+unsigned long diag_log_unrecognised(const struct diag_log *log, unsigned long *nonblank)
+{
+	*nonblank = log->nonblank;
+	return log->nonblank > log->recognised ? log->nonblank - log->recognised : 0;
+}
+
 struct diag_subject *logsum_subject(struct diag_log *log, size_t i)
 {
 	return i < log->n_subj ? log->subj[i] : NULL;
@@ -683,6 +689,14 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	s->n_ev[ev->kind]++;
 	if (ev->kind >= EV_UAS_ABORT && ev->kind <= EV_UAS_DATA_ERR && !s->driver)
 		s->driver = 1;
+	if (ev->kind >= EV_MMC_TIMEOUT && ev->kind <= EV_MMC_INIT_ERR) {
+		if (ev->err == -EILSEQ)
+			s->mmc_crc++;
+		else if (ev->err == -ETIMEDOUT)
+			s->mmc_timeout++;
+		if (strstr(text, "recovery failed"))
+			s->mmc_recovery_failed = true;
+	}
 	if (ev_cat[ev->kind])
 		cat_add(&s->cat[ev_cat[ev->kind] - 1], lineno, text);
 	else

@@ -56,6 +56,9 @@ struct diag_subject {
 	bool mmc_up;                /* the card came up ("new ... card at address") */
 	unsigned long mmc_up_line;
 	char mmc_mode[48];          /* "high speed SDHC" */
+	unsigned long mmc_crc;      /* SD/eMMC lines with error -84 (CRC) */
+	unsigned long mmc_timeout;  /* SD/eMMC lines with a timeout (-110, no interrupt) */
+	bool mmc_recovery_failed;   /* "recovery failed" */
 	double gts, cap_gts;        /* PCIe: trained and capable (from the kernel's words) */
 	int width, cap_width;
 	unsigned long aer_uncorrected;

@@ -218,6 +218,20 @@ void rule_nvme_errors(struct rule_ctx *ctx)
 	}
 }
 
+/* What kind of SD/eMMC errors: CRC (signal) and timeouts, in words. */
+static void mmc_error_kinds(struct diag_finding *f, const struct diag_subject *s)
+{
+	if (s->mmc_crc)
+		finding_explain(f, "%lu line%s show%s error -84, a CRC error: the signal between "
+				   "the board and the card is bad (contacts, the slot, or the card).",
+				s->mmc_crc, s->mmc_crc == 1 ? "" : "s", s->mmc_crc == 1 ? "s" : "");
+	if (s->mmc_timeout)
+		finding_explain(f, "%lu line%s show%s a timeout (-110 or no interrupt): the card "
+				   "did not answer in time (a worn, slow or fake card, or too "
+				   "little power).", s->mmc_timeout, s->mmc_timeout == 1 ? "" : "s",
+				s->mmc_timeout == 1 ? "s" : "");
+}
+
 void rule_mmc_errors(struct rule_ctx *ctx)
 {
 	struct diag_subject *s;
@@ -226,50 +240,61 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 	for_each_subject(ctx, s, i) {
 		const struct cat_stat *run = &s->cat[CAT_MMC], *init = &s->cat[CAT_MMCINIT];
 		bool recovered = init->count && s->mmc_up && s->mmc_up_line > init->last_line;
+		bool never_up = init->count && !recovered;
+		bool io_after = s->cat[CAT_IO].count || s->mmc_recovery_failed;
+		unsigned long lines = run->count + init->count;
 		enum diag_sev sev;
 		struct diag_finding *f;
 		const char *name;
 
 		if (!run->count && !init->count)
 			continue;
-		if (run->count >= 3 || s->cat[CAT_IO].count)
+		if (never_up || run->count >= 3 || io_after)
 			sev = DIAG_ERROR;
 		else if (run->count)
 			sev = DIAG_WARNING;
 		else
-			sev = recovered ? DIAG_INFO : DIAG_ERROR;
+			sev = DIAG_INFO;
 		f = rule_subject_finding(ctx, s, "mmc-errors", sev, &name);
 		if (!f)
 			return;
-		if (run->count)
-			finding_title(f, "%s: SD/eMMC errors (%lu line%s)", name, run->count,
-				      run->count == 1 ? "" : "s");
-		else if (recovered)
+		if (never_up)
+			finding_title(f, "%s: the card failed to initialise (%lu time%s)", name,
+				      init->count, init->count == 1 ? "" : "s");
+		else if (run->count)
+			finding_title(f, "%s: SD/eMMC errors (%lu line%s)", name, lines,
+				      lines == 1 ? "" : "s");
+		else
 			finding_title(f, "%s: initialising the card failed (%lu line%s), then it "
 					 "worked", name, init->count, init->count == 1 ? "" : "s");
-		else
-			finding_title(f, "%s: the card failed to initialise", name);
-		if (run->count >= 3)
-			finding_explain(f, "The card keeps timing out (-110) or failing commands: "
-					   "writes stall for seconds and data can be lost. A worn or "
-					   "slow card, a fake card, or a driver problem.");
-		else if (run->count)
-			finding_explain(f, "The card or the SD host timed out %lu time%s. One "
-					   "timeout without I/O errors is survivable; watch for more.",
-					run->count, run->count == 1 ? "" : "s");
-		if (init->count)
-			finding_explain(f, "Initialising the card failed (%lu line%s; -84 is a CRC "
-					   "error: contacts, signal or card; -110 a timeout)%s",
-					init->count, init->count == 1 ? "" : "s",
-					recovered ? ", but it came up afterwards: marginal, usable." :
-						    ".");
+		if (never_up)
+			finding_explain(f, "The kernel tried to initialise the card %lu time%s and "
+					   "it failed every time: the card is not usable like this.",
+					init->count, init->count == 1 ? "" : "s");
+		else if (recovered)
+			finding_explain(f, "Initialising the card failed (%lu line%s), but it came up "
+					   "afterwards: marginal, usable.", init->count,
+					init->count == 1 ? "" : "s");
+		mmc_error_kinds(f, s);
+		if (s->n_ev[EV_MMC_HOST_ERR])
+			finding_explain(f, "The SD host controller itself failed (a reset that never "
+					   "completed, or the driver dumped its registers).");
+		if (s->mmc_recovery_failed)
+			finding_explain(f, "The kernel's recovery of the card failed.");
+		if (!never_up && run->count && (run->count >= 3 || io_after))
+			finding_explain(f, "Writes stall for seconds and data can be lost.");
+		else if (!never_up && run->count)
+			finding_explain(f, "With no I/O error and no failed recovery after %s, this "
+					   "is survivable; watch for more.",
+					run->count == 1 ? "it" : "them");
 		finding_evidence_cat(f, init);
 		finding_evidence_cat(f, run);
 		finding_fix(f, recovered && !run->count ?
 				       "Nothing urgent. If it recurs, clean the contacts or replace "
 				       "the card." :
-				       "Back up the card now, then replace it with a known-good A1/A2 "
-				       "card; check the power supply; keep the kernel up to date.");
+				       "Back up the card now if it still reads, then replace it with "
+				       "a known-good A1/A2 card; check the power supply; keep the "
+				       "kernel up to date.");
 	}
 }
 
@@ -334,8 +359,19 @@ void rule_device_not_ready(struct rule_ctx *ctx)
 		f = rule_subject_finding(ctx, s, "device-not-ready", DIAG_ERROR, &name);
 		if (!f)
 			return;
-		finding_title(f, "%s: the device did not become ready", name);
-		if (s->n_ev[EV_NVME_NOT_READY])
+		if (s->n_ev[EV_SCSI_OFFLINED])
+			finding_title(f, "%s: the kernel took the drive offline after failed "
+					 "resets", name);
+		else
+			finding_title(f, "%s: the device did not become ready", name);
+		if (s->n_ev[EV_SCSI_OFFLINED])
+			finding_explain(f, "The SCSI layer's error recovery (aborts, then resets) did "
+					   "not bring the drive back, so it gave up: \"Device offlined\" "
+					   "means every later read and write is refused until the drive "
+					   "is plugged in again. This is the end of failed resets, not a "
+					   "drive that did not spin up: the cause is what made the "
+					   "commands fail (power, cable, bridge).");
+		else if (s->n_ev[EV_NVME_NOT_READY])
 			finding_explain(f, "The NVMe controller never reported ready (CSTS) and the "
 					   "kernel gave up on it. The PCIe link itself came up, so "
 					   "this is not a link-speed problem: most often the M.2 slot "

@@ -428,7 +428,7 @@ void rule_usb_errors(struct rule_ctx *ctx)
 					   "an endpoint.");
 		if (s->n_ev[EV_XHCI_EP_DISABLED])
 			finding_explain(f, "The controller reported transfers for an endpoint that "
-					   "was already disabled (or a wrong stream ring): it lost track "
+					   "was already disabled or for an unknown stream ring: it lost track "
 					   "of the device's transfers, as happens around a UAS reset.");
 		if (recovered)
 			finding_explain(f, "The device failed to enumerate at first (-71 is a "
