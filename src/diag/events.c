@@ -555,7 +555,7 @@ static bool parse_other(const char *p, struct diag_event *ev)
 	const char *r;
 
 	/* every message below starts with one of these letters: most lines stop here */
-	if (!strchr("IbepcBEXFJAUVuKMWrL", *p) || !*p)
+	if (!strchr("IbepcBEXFJAUVuKMWrLO", *p) || !*p)
 		return false;
 
 	if (after(p, LIT("Booting Linux on physical CPU")) || after(p, LIT("Linux version "))) {
@@ -626,7 +626,7 @@ static bool parse_other(const char *p, struct diag_event *ev)
 		ev->arg = r;
 		return true;
 	}
-	if ((r = after(p, LIT("Machine model: ")))) {
+	if ((r = after(p, LIT("Machine model: "))) || (r = after(p, LIT("OF: fdt: Machine model: ")))) {
 		ev->kind = EV_MODEL;
 		ev->arg = r;
 		return true;

@@ -102,7 +102,15 @@ void finding_title(struct diag_finding *f, const char *fmt, ...)
 void finding_explain(struct diag_finding *f, const char *fmt, ...)
 {
 	size_t len = strlen(f->explanation);
+	char sentence[sizeof(f->explanation)];
 	va_list ap;
+
+	/* a finding extended twice (two devices, two passes) says each sentence once */
+	va_start(ap, fmt);
+	vsnprintf(sentence, sizeof(sentence), fmt, ap);
+	va_end(ap);
+	if (sentence[0] && strstr(f->explanation, sentence))
+		return;
 
 	if (len && len + 1 < sizeof(f->explanation)) {
 		f->explanation[len++] = ' ';
@@ -110,9 +118,7 @@ void finding_explain(struct diag_finding *f, const char *fmt, ...)
 	}
 	if (len + 1 >= sizeof(f->explanation))
 		return;
-	va_start(ap, fmt);
-	vsnprintf(f->explanation + len, sizeof(f->explanation) - len, fmt, ap);
-	va_end(ap);
+	str_copy(f->explanation + len, sizeof(f->explanation) - len, sentence);
 }
 
 static bool has_line(const struct diag_finding *f, unsigned long line, const char *text)

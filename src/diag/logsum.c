@@ -697,6 +697,8 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		if (strstr(text, "recovery failed"))
 			s->mmc_recovery_failed = true;
 	}
+	if (ev_cat[ev->kind] == C(CAT_NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
+		s->nvme_first_ts = log->cur_ts;
 	if (ev_cat[ev->kind])
 		cat_add(&s->cat[ev_cat[ev->kind] - 1], lineno, text);
 	else
@@ -713,6 +715,7 @@ int logsum_add_line(void *arg, const struct kmsg_line *line)
 	if (line->lineno > log->lines)
 		log->lines = line->lineno;
 	log->nonblank = line->nonblank;
+	log->cur_ts = line->ts;
 	if (line->ts >= 0) {
 		/* the time since boot went back to (near) zero: the machine booted again */
 		if (line->ts + 1.0 < log->last_ts && line->ts < 10.0)

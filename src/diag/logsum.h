@@ -62,6 +62,7 @@ struct diag_subject {
 	double gts, cap_gts;        /* PCIe: trained and capable (from the kernel's words) */
 	int width, cap_width;
 	unsigned long aer_uncorrected;
+	double nvme_first_ts;       /* seconds since boot of the first NVMe error (0 unknown) */
 	unsigned long uas_write_aborts; /* aborted commands that were writes (CMD OUT) */
 	int boot;                   /* 0-based boot of the log it was seen in */
 	unsigned long first_line;
@@ -94,6 +95,7 @@ struct diag_log {
 	unsigned long boot_line[LOG_BOOTS_MAX];     /* first line of each boot (0: line 1) */
 	unsigned long host_dead_line[LOG_BOOTS_MAX]; /* a USB host controller died here */
 	double last_ts;
+	double cur_ts;              /* the time since boot of the line being read, -1 unknown */
 	bool finished;
 };
 

@@ -6,7 +6,7 @@
 
 static const char *board_or_model(const struct rule_ctx *ctx)
 {
-	return ctx->inv && ctx->inv->board[0] ? ctx->inv->board : ctx->log ? ctx->log->model : "";
+	return rule_board(ctx);
 }
 
 static bool board_is_pi5(const struct rule_ctx *ctx)
@@ -35,18 +35,37 @@ static bool pcie_trouble(struct rule_ctx *ctx)
 	return false;
 }
 
-static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, const char *name,
-			      double cur, int w, double cap, int cw)
+static bool board_is_pi(const struct rule_ctx *ctx)
 {
-	finding_title(f, "%s: PCIe link at the slot's ceiling, %.1f GT/s x%d (the drive can do "
-			 "%.1f GT/s x%d)", name, cur, w, cap, cw);
-	finding_explain(f, "The link runs as fast as the slot or board allows (PCIe Gen %d x%d); "
-			   "the drive could go faster in another machine. This is expected, not a "
-			   "fault.", gen_of(cur), w);
-	if (cur < 7.9 && cap >= 7.9 && pcie_trouble(ctx)) {
+	return strstr(board_or_model(ctx), "Raspberry Pi") != NULL;
+}
+
+/* from_log: the speeds come from the kernel's words alone, which say what the link trained
+ * at, not what the slot could do (sysfs or the board does). */
+static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, const char *name,
+			      double cur, int w, double cap, int cw, bool from_log)
+{
+	bool pi5 = board_is_pi5(ctx);
+
+	if (from_log && !pi5) {
+		finding_title(f, "%s: PCIe link trained at %.1f GT/s x%d (the drive can do %.1f "
+				 "GT/s x%d)", name, cur, w, cap, cw);
+		finding_explain(f, "The link trained at %.1f GT/s x%d (PCIe Gen %d); whether the "
+				   "slot allows more is not in the log: `sbcdisk list` on the "
+				   "machine shows the port's maximum.", cur, w, gen_of(cur));
+	} else {
+		finding_title(f, "%s: PCIe link at the slot's ceiling, %.1f GT/s x%d (the drive "
+				 "can do %.1f GT/s x%d)", name, cur, w, cap, cw);
+		finding_explain(f, "The link runs as fast as the slot or board allows (PCIe Gen %d "
+				   "x%d); the drive could go faster in another machine. This is "
+				   "expected, not a fault.", gen_of(cur), w);
+	}
+	if (!pi5 || cur >= 7.9 || cap < 7.9)
+		return;
+	if (pcie_trouble(ctx)) {
 		finding_explain(f, "The log shows PCIe or NVMe errors: do not force a faster link "
-				   "(dtparam=pciex1_gen=3 on a Raspberry Pi 5) until they are gone.");
-	} else if (board_is_pi5(ctx) && cur < 7.9 && cap >= 7.9) {
+				   "(dtparam=pciex1_gen=3) until they are gone.");
+	} else {
 		finding_explain(f, "On a Raspberry Pi 5 the connector is certified for Gen 2 only; "
 				   "dtparam=pciex1_gen=3 in config.txt forces Gen 3 (8 GT/s, about "
 				   "twice the throughput) at the risk of an unstable link.");
@@ -54,9 +73,6 @@ static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, cons
 			       "(dry run first), reboot, and check for pcie-errors afterwards.");
 		finding_fix_cmd(f, "sbcdisk fix pcie-gen 3");
 		finding_fix_cmd(f, "sbcdisk fix pcie-gen 3 --apply");
-	} else if (!ctx->inv && cap >= 7.9 && cur < 7.9) {
-		finding_explain(f, "On a Raspberry Pi 5, dtparam=pciex1_gen=3 in config.txt forces "
-				   "Gen 3 (not certified, may be unstable): `sbcdisk fix pcie-gen 3`.");
 	}
 }
 
@@ -78,7 +94,8 @@ void rule_pcie_link(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		if (!f->title[0])
-			pcie_limited_text(ctx, f, name, s->gts, s->width, s->cap_gts, s->cap_width);
+			pcie_limited_text(ctx, f, name, s->gts, s->width, s->cap_gts, s->cap_width,
+					  true);
 		finding_evidence_cat(f, &s->cat[CAT_PCIE]);
 	}
 	for (i = 0; inv && i < inv->n; i++) {
@@ -103,7 +120,7 @@ void rule_pcie_link(struct rule_ctx *ctx)
 			finding_explain(f, "The link came up slower or narrower than the drive and "
 					   "the port both support: a badly seated drive or ribbon "
 					   "cable, an adapter that loses signal, or too little power.");
-			if (strstr(board_or_model(ctx), "Raspberry Pi"))
+			if (board_is_pi(ctx))
 				finding_explain(f, "Also look for a dtparam=pciex1_gen=1 line in "
 						   "config.txt.");
 			finding_evidence_fact(f, "%s at %s: current_link_speed %.1f GT/s x%d, "
@@ -118,7 +135,7 @@ void rule_pcie_link(struct rule_ctx *ctx)
 			if (!f)
 				return;
 			pcie_limited_text(ctx, f, d->name, d->cur_gts, d->cur_width, d->max_gts,
-					  d->max_width);
+					  d->max_width, false);
 			finding_evidence_fact(f, "%s at %s: current_link_speed %.1f GT/s x%d, drive "
 						 "max %.1f GT/s x%d, port max %.1f GT/s x%d",
 					      d->name, d->pci_addr, d->cur_gts, d->cur_width,
@@ -175,8 +192,12 @@ void rule_pcie_errors(struct rule_ctx *ctx)
 				"link: the cable, the adapter, the power, or a link speed above "
 				"what the board is certified for.");
 		finding_evidence_cat(f, c);
-		finding_fix(f, "Reseat the adapter and its ribbon cable and use the official power "
-			       "supply; on a Raspberry Pi 5 keep the link at Gen 2.");
+		finding_fix(f, board_is_pi5(ctx) ?
+				       "Reseat the adapter and its ribbon cable, use the official "
+				       "power supply, and keep the link at Gen 2." :
+				       "Reseat the drive or adapter and its cable, check the power "
+				       "supply, and do not force the link faster than the board is "
+				       "made for.");
 		fix_back_to_gen2(ctx, f);
 	}
 }
@@ -206,14 +227,27 @@ void rule_nvme_errors(struct rule_ctx *ctx)
 			finding_explain(f, "Commands timed out and were aborted.");
 		if (s->n_ev[EV_NVME_IO_ERR])
 			finding_explain(f, "Reads or writes failed.");
-		finding_explain(f, "Common causes: the drive's power-saving states (APST) or PCIe "
-				   "ASPM misbehaving, too little power for the drive, a loose "
-				   "ribbon cable, or a link forced above what the board is certified "
-				   "for.");
+		if (s->nvme_first_ts >= 3600)
+			finding_explain(f, "The trouble began %.1f hours after boot: a drive that "
+					   "works for hours and then stops answering is the mark of a "
+					   "power-saving state (APST) or PCIe ASPM it cannot wake from.",
+					s->nvme_first_ts / 3600);
+		else if (s->n_ev[EV_NVME_PS_HINT])
+			finding_explain(f, "The kernel itself suspects a faulty power-saving mode: "
+					   "an APST or PCIe ASPM state the drive cannot wake from.");
+		else
+			finding_explain(f, "Common causes: the drive's power-saving states (APST) or "
+					   "PCIe ASPM misbehaving, too little power for the drive, %sor "
+					   "a link forced above what the board is certified for.",
+					board_is_pi(ctx) ? "a loose ribbon cable, " : "");
 		finding_evidence_cat(f, c);
-		finding_fix(f, "Add nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to "
-			       "cmdline.txt (the kernel's own advice) and reboot; check the power "
-			       "supply and the cable.");
+		finding_fix(f, board_is_pi(ctx) ?
+				       "Add nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to "
+				       "cmdline.txt (the kernel's own advice) and reboot; check the "
+				       "power supply and the cable." :
+				       "Add nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to "
+				       "the kernel command line (the kernel's own advice) and reboot; "
+				       "check the power supply.");
 		fix_back_to_gen2(ctx, f);
 	}
 }
@@ -323,8 +357,10 @@ void rule_io_errors(struct rule_ctx *ctx)
 		if (s->n_ev[EV_FS_ERROR])
 			finding_explain(f, "The file system reported errors; run fsck after the "
 					   "cause is fixed.");
-		if (s->cat[CAT_UAS].count)
-			finding_explain(f, "They follow the UAS resets above.");
+		if (s->cat[CAT_UAS].count && s->cat[CAT_UAS].first_line < c->first_line)
+			finding_explain(f, "They follow the UAS aborts and resets above.");
+		else if (s->cat[CAT_UAS].count)
+			finding_explain(f, "UAS aborts and resets came with them.");
 		else if (s->kind == SUBJ_USB || s->driver || !strncmp(name, "sd", 2))
 			finding_explain(f, "On a USB drive this is usually power (a drive drawing "
 					   "more than the port gives), the cable or enclosure, or a "
@@ -527,7 +563,7 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 	finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD card (and "
 			   "faster than most eMMC) for the small random I/O a running system "
 			   "does, and an SD card wears out sooner.");
-	if (strstr(board_or_model(ctx), "Raspberry Pi"))
+	if (board_is_pi(ctx))
 		finding_fix(f, "Copy the system to the faster drive (SD Card Copier or rpi-clone), "
 			       "then set the boot order to try it first (raspi-config, Advanced "
 			       "Options, Boot Order).");

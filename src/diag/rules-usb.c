@@ -236,18 +236,22 @@ static bool bridge_known_usb3(const struct diag_subject *s, const struct diag_de
 	return q && !q->any_pid;
 }
 
-static void link_slow_text(struct diag_finding *f, const char *label, unsigned speed,
-			   const char *port)
+static void link_slow_text(const struct rule_ctx *ctx, struct diag_finding *f, const char *label,
+			   unsigned speed, const char *port)
 {
+	bool pi4 = strstr(rule_board(ctx), "Raspberry Pi 4") != NULL;
+
 	finding_title(f, "%s: a USB 3 device runs at USB 2 speed (%u Mbit/s)", label, speed);
 	finding_explain(f, "The device can do USB 3 (5000 Mbit/s or more) but its link trained "
 			   "at %u Mbit/s, which caps it near 35-40 MB/s.", speed);
-	finding_explain(f, "It is in a USB 2 port (on a Raspberry Pi 4 the black ports; the "
-			   "blue ones are USB 3), behind a USB 2 hub, or on a USB 2 cable.");
-	if (port && !strncmp(port, "1-1.", 4))
+	finding_explain(f, "It is in a USB 2 port%s, behind a USB 2 hub, or on a USB 2 cable.",
+			pi4 ? " (on a Raspberry Pi 4 the black ports; the blue ones are USB 3)" : "");
+	if (pi4 && port && !strncmp(port, "1-1.", 4))
 		finding_explain(f, "Port %s is behind the board's USB 2 hub.", port);
-	finding_fix(f, "Plug the drive straight into a USB 3 (blue) port with a USB 3 cable, "
-		       "then check again with `sbcdisk list`.");
+	finding_fix(f, pi4 ? "Plug the drive straight into a USB 3 (blue) port with a USB 3 "
+			     "cable, then check again with `sbcdisk list`." :
+			     "Plug the drive straight into a USB 3 port with a USB 3 cable, then "
+			     "check again with `sbcdisk list`.");
 }
 
 void rule_usb_link_slow(struct rule_ctx *ctx)
@@ -279,7 +283,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		f = rule_get(ctx, "usb-link-slow", DIAG_WARNING, rule_dev_name(ctx, s), id);
 		if (!f)
 			return;
-		link_slow_text(f, label, s->speed_mbps, s->usb_port);
+		link_slow_text(ctx, f, label, s->speed_mbps, s->usb_port);
 		rule_explain_bridge(f, s);
 		finding_evidence_cat(f, &s->cat[CAT_LINK]);
 	}
@@ -297,7 +301,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		if (!f->title[0])
-			link_slow_text(f, label, d->speed_mbps, d->usb_port);
+			link_slow_text(ctx, f, label, d->speed_mbps, d->usb_port);
 		finding_evidence_fact(f, "%s: USB %x.%02x device linked at %u Mbit/s at port %s; "
 					 "the fastest root hub runs at %u Mbit/s",
 				      d->name, d->version_bcd >> 8, d->version_bcd & 0xff,
@@ -413,10 +417,11 @@ void rule_usb_errors(struct rule_ctx *ctx)
 			      c->count == 1 ? "" : "s");
 		if (s->n_ev[EV_XHCI_TRDEQ])
 			finding_explain(f, "The xHCI controller could not move a transfer ring "
-					   "('Set TR Deq Ptr') and the device was reset each time. On "
-					   "the Raspberry Pi 4 (VL805) this is a kernel bug fixed in later "
-					   "kernels: update the kernel (sudo apt full-upgrade). A drive "
-					   "that spins down when idle triggers it.");
+					   "('Set TR Deq Ptr') and the device was reset each time%s: "
+					   "update the kernel. A drive that spins down when idle "
+					   "triggers it.", strstr(rule_board(ctx), "Raspberry Pi 4") ?
+					   ". On the Raspberry Pi 4 (VL805) this is a kernel bug fixed "
+					   "in later kernels" : "");
 		if (s->n_ev[EV_XHCI_STREAMS])
 			finding_explain(f, "The xHCI controller failed to tear down bulk streams, "
 					   "which only the uas driver uses: a UAS drive was lost "

@@ -122,6 +122,11 @@ void rule_explain_bridge(struct diag_finding *f, const struct diag_subject *s)
 		finding_explain(f, "The device names itself \"%s\".", s->product);
 }
 
+const char *rule_board(const struct rule_ctx *ctx)
+{
+	return ctx->inv && ctx->inv->board[0] ? ctx->inv->board : ctx->log ? ctx->log->model : "";
+}
+
 bool rule_undervoltage_seen(const struct rule_ctx *ctx)
 {
 	return ctx->log && ctx->log->sys->cat[CAT_POWER].count > 0;

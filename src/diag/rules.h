@@ -42,6 +42,8 @@ const char *rule_dev_name(const struct rule_ctx *ctx, const struct diag_subject 
 void rule_subject_label(const struct rule_ctx *ctx, const struct diag_subject *s, char *buf,
 			size_t cap);
 bool rule_undervoltage_seen(const struct rule_ctx *ctx);
+/* The board: the inventory's device-tree model, else the log's "Machine model:", else "". */
+const char *rule_board(const struct rule_ctx *ctx);
 /* "The bridge chip is a JMicron JMS567/JMS578 (152d:0578)." from list's bridge table. */
 void rule_explain_bridge(struct diag_finding *f, const struct diag_subject *s);
 
