@@ -139,6 +139,34 @@ static void set_disk(struct diag_event *ev, const char *p)
 	diag_disk_fold(ev->disk);
 }
 
+#define DIGITS "0123456789"
+#define HEXDIGITS "0123456789abcdefABCDEF"
+
+/* The number at p made of characters of set, through the strict parsers (never atoi on log
+ * text): 0, or -EINVAL when there is none or it is too long. */
+static int num_token(const char *p, const char *set, int base, uint64_t *out)
+{
+	char tok[24];
+	size_t n = strspn(p, set);
+
+	if (!n || n >= sizeof(tok))
+		return -EINVAL;
+	memcpy(tok, p, n);
+	tok[n] = '\0';
+	return parse_u64_base(tok, base, out);
+}
+
+/* A USB id or quirk field: hex, at most max, else -EINVAL. */
+static int hex_token(const char *p, uint64_t max, unsigned *out)
+{
+	uint64_t v;
+
+	if (num_token(p, HEXDIGITS, 16, &v) || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
 /* The first "error -N" / "err -N" / "status -N" number in s, 0 when none. */
 static int find_errno(const char *s)
 {
@@ -146,8 +174,10 @@ static int find_errno(const char *s)
 
 	while ((p = strchr(p, '-'))) {
 		if (is_digit(p[1]) && p > s && p[-1] == ' ') {
-			long v = strtol(p + 1, NULL, 10);
+			uint64_t v;
 
+			if (num_token(p + 1, DIGITS, 10, &v))
+				return 0;
 			return v > 0 && v < 4096 ? -(int)v : 0;
 		}
 		p++;
@@ -174,12 +204,21 @@ static unsigned speed_from_words(const char *p)
 
 static double parse_gts(const char *p, int *width)
 {
-	double v = strtod(p, NULL);
 	const char *x = strstr(p, "PCIe x");
+	char tok[16];
+	size_t n = strspn(p, DIGITS ".");
+	double v = 0;
+	uint64_t w;
 
 	*width = 0;
-	if (x && (size_t)(x - p) < 16)
-		*width = atoi(x + 6);
+	if (x && (size_t)(x - p) < 16 && !num_token(x + 6, DIGITS, 10, &w) && w <= 32)
+		*width = (int)w;
+	if (!n || n >= sizeof(tok))
+		return 0;
+	memcpy(tok, p, n);
+	tok[n] = '\0';
+	if (parse_double(tok, &v))
+		return 0;
 	return v > 0 && v < 1000 ? v : 0;
 }
 
@@ -217,10 +256,8 @@ static bool parse_usb(const char *p, struct diag_event *ev)
 	} else if ((r = after(p, LIT("New USB device found, idVendor=")))) {
 		const char *q = strstr(r, "idProduct=");
 
-		if (!q)
+		if (!q || hex_token(r, 0xffff, &ev->vid) || hex_token(q + 10, 0xffff, &ev->pid))
 			return false;
-		ev->vid = (unsigned)strtoul(r, NULL, 16) & 0xffff;
-		ev->pid = (unsigned)strtoul(q + 10, NULL, 16) & 0xffff;
 		ev->has_id = true;
 		ev->kind = EV_USB_ID;
 	} else if ((r = after(p, LIT("Product: ")))) {
@@ -268,13 +305,17 @@ static bool parse_usb_storage(const char *p, struct diag_event *ev)
 	r = strstr(p, "Quirks match for vid ");
 	if (r) {
 		const char *q = strstr(r, " pid "), *f = q ? strchr(q + 5, ':') : NULL;
+		uint64_t flags;
 
-		if (!q || !f)
+		if (!q || !f || hex_token(r + 21, 0xffff, &ev->vid) ||
+		    hex_token(q + 5, 0xffff, &ev->pid))
 			return false;
-		ev->vid = (unsigned)strtoul(r + 21, NULL, 16) & 0xffff;
-		ev->pid = (unsigned)strtoul(q + 5, NULL, 16) & 0xffff;
+		while (*++f == ' ')
+			;
+		if (num_token(f, HEXDIGITS, 16, &flags))
+			return false;
 		ev->has_id = true;
-		ev->flags = strtoull(f + 1, NULL, 16);
+		ev->flags = flags;
 		ev->kind = EV_QUIRKS_MATCH;
 		return true;
 	}
@@ -285,18 +326,16 @@ static bool parse_usb_storage(const char *p, struct diag_event *ev)
 static bool parse_scsi(const char *p, struct diag_event *ev)
 {
 	const char *r = after(p, LIT("host"));
-	char *end;
-	long h;
+	uint64_t h;
 
 	if (!r) {
 		/* "scsi 0:0:0:0: Direct-Access ..." carries nothing we need */
 		return false;
 	}
-	h = strtol(r, &end, 10);
-	if (end == r || *end != ':' || h < 0 || h > 100000)
+	if (num_token(r, DIGITS, 10, &h) || r[strspn(r, DIGITS)] != ':' || h > 100000)
 		return false;
 	ev->scsi_host = (int)h;
-	p = end + 1;
+	p = r + strspn(r, DIGITS) + 1;
 	while (*p == ' ')
 		p++;
 	if (!strcmp(p, "uas")) {
@@ -324,11 +363,12 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 {
 	char hctl[DIAG_NAME_MAX];
 	const char *r;
+	uint64_t h;
 
 	p = take(p, HCTL_CHARS, hctl, sizeof(hctl));
-	if (!hctl[0] || p[-1] != ':')
+	if (!hctl[0] || p[-1] != ':' || num_token(hctl, DIGITS, 10, &h) || h > 100000)
 		return false;
-	ev->scsi_host = atoi(hctl);
+	ev->scsi_host = (int)h;
 	while (*p == ' ')
 		p++;
 	if (*p == '[') {

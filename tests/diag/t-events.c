@@ -249,6 +249,14 @@ int main(void)
 	T_CHECK(diag_event_parse("usb-storage 2-1:1.0: Quirks match for vid 152d pid 0578: 1800000",
 				 64, &ev));
 	T_EQ_INT(ev.flags, 0x1800000);
+	/* numbers go through the strict parsers: no id from garbage, no wrapped-around host */
+	T_CHECK(!diag_event_parse("usb 2-1: New USB device found, idVendor=zz2d, idProduct=0578",
+				  60, &ev));
+	T_CHECK(!diag_event_parse("usb 2-1: New USB device found, idVendor=1152d, idProduct=0578",
+				  61, &ev));
+	T_CHECK(!diag_event_parse("scsi host99999999999999999999: uas", 35, &ev));
+	T_CHECK(!diag_event_parse("usb-storage 2-1:1.0: Quirks match for vid 152d pid 0578: x",
+				  58, &ev));
 	T_CHECK(diag_event_parse("pci 0000:01:00.0: 4.000 Gb/s available PCIe bandwidth, limited "
 				 "by 5.0 GT/s PCIe x1 link at 0000:00:00.0 (capable of 31.504 "
 				 "Gb/s with 8.0 GT/s PCIe x4 link)", 150, &ev));
