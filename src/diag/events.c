@@ -448,8 +448,12 @@ static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
 		ev->kind = EV_MMC_TIMEOUT;
 		ev->err = -ETIMEDOUT;
 	} else if ((after(p, LIT("Reset 0x")) && strstr(p, "never completed")) ||
-		   (after(p, LIT("sdhci: ")) && strstr(p, "REGISTER DUMP"))) {
+		   strstr(p, "REGISTER DUMP")) {
 		ev->kind = EV_MMC_HOST_ERR;
+	} else if (strstr(p, "CRC error") || strstr(p, "end bit error")) {
+		/* sdhci-tegra: "Data CRC error", "Data end bit error", "CMD CRC or end bit" */
+		ev->kind = EV_MMC_ERR;
+		ev->err = -EILSEQ;
 	} else if ((r = after(p, LIT("new "))) && strstr(r, " card at address")) {
 		ev->kind = EV_MMC_CARD_NEW;
 		ev->arg = r;
@@ -715,6 +719,12 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 	case 's':
 		if ((r = after(p, LIT("sd "))))
 			return parse_sd(r, ev);
+		/* NVIDIA's sdhci: "sdhci: =========== REGISTER DUMP (mmc1)===========" */
+		if ((r = after(p, LIT("sdhci: "))) && strstr(r, "REGISTER DUMP (mmc")) {
+			take(strstr(r, "(mmc") + 1, "mmc0123456789", ev->ctrl, sizeof(ev->ctrl));
+			ev->kind = EV_MMC_HOST_ERR;
+			return ev->ctrl[3] != '\0';
+		}
 		if ((r = after(p, LIT("scsi "))))
 			return parse_scsi(r, ev);
 		break;

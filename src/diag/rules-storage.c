@@ -219,10 +219,18 @@ void rule_nvme_errors(struct rule_ctx *ctx)
 			return;
 		finding_title(f, "%s: NVMe errors (%lu line%s)", name, c->count,
 			      c->count == 1 ? "" : "s");
-		if (s->n_ev[EV_NVME_DOWN])
+		if (s->n_ev[EV_NVME_DOWN] > s->nvme_reset_failed) {
+			unsigned long down = s->n_ev[EV_NVME_DOWN] - s->nvme_reset_failed;
+
 			finding_explain(f, "The controller dropped off the PCIe bus %lu time%s "
 					   "(CSTS=0xffffffff means nothing answers) and was reset.",
-					s->n_ev[EV_NVME_DOWN], s->n_ev[EV_NVME_DOWN] == 1 ? "" : "s");
+					down, down == 1 ? "" : "s");
+		}
+		if (s->nvme_reset_failed)
+			finding_explain(f, "The controller did not come back from its reset %lu "
+					   "time%s (\"Device not ready; aborting reset\"): it ran, "
+					   "failed and stayed down.", s->nvme_reset_failed,
+					s->nvme_reset_failed == 1 ? "" : "s");
 		if (s->n_ev[EV_NVME_TIMEOUT] || s->n_ev[EV_NVME_ABORT])
 			finding_explain(f, "Commands timed out and were aborted.");
 		if (s->n_ev[EV_NVME_IO_ERR])
