@@ -310,7 +310,7 @@ static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag
 		str_copy(s->ctrl, sizeof(s->ctrl), c);
 		return s;
 	}
-	if (ev->kind >= EV_XHCI_TRDEQ && ev->kind <= EV_XHCI_STREAMS)
+	if (ev->kind >= EV_XHCI_TRDEQ && ev->kind <= EV_XHCI_EP_DISABLED)
 		kind = SUBJ_XHCI;
 	else
 		kind = SUBJ_PCI;
@@ -454,8 +454,10 @@ static struct diag_subject *subject_for(struct diag_log *log, const struct diag_
 		return s ? s : log->sys;
 	case EV_USB_NEW:
 		s = find_port(log, ev->usb_port);
-		if (s && (s->speed_mbps || s->has_id))
-			s->gone = true; /* enumerated again without a disconnect line */
+		/* enumerated again without a disconnect line: a new device, unless the last
+		 * attempt never got as far as an id (the same device retrying) */
+		if (s && s->has_id)
+			s->gone = true;
 		else if (s)
 			return s;
 		return port_subject(log, ev->usb_port, lineno);

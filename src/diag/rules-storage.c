@@ -368,7 +368,8 @@ void rule_io_errors(struct rule_ctx *ctx)
 		if (s->cat[CAT_UAS].count && s->cat[CAT_UAS].first_line < c->first_line)
 			finding_explain(f, "They follow the UAS aborts and resets above.");
 		else if (s->cat[CAT_UAS].count)
-			finding_explain(f, "UAS aborts and resets came with them.");
+			finding_explain(f, "UAS aborts and resets followed them (the I/O errors came "
+					   "first).");
 		else if (s->kind == SUBJ_USB || s->driver || !strncmp(name, "sd", 2))
 			finding_explain(f, "On a USB drive this is usually power (a drive drawing "
 					   "more than the port gives), the cable or enclosure, or a "
