@@ -599,10 +599,11 @@ static bool parse_other(const char *p, struct diag_event *ev)
 	const char *r;
 
 	/* every message below starts with one of these letters: most lines stop here */
-	if (!strchr("IbepcBEXFJAUVuKMWrLO", *p) || !*p)
+	if (!strchr("IbepcBEXFJAUVuKMWrLO-", *p) || !*p)
 		return false;
 
-	if (after(p, LIT("Booting Linux on physical CPU")) || after(p, LIT("Linux version "))) {
+	if (after(p, LIT("Booting Linux on physical CPU")) || after(p, LIT("Linux version ")) ||
+	    after(p, LIT("-- Boot "))) {
 		ev->kind = EV_BOOT;
 		return true;
 	}

@@ -210,9 +210,15 @@ const char *kmsg_line_parse(const char *line, size_t len, struct kmsg_prefix *ou
 		p++;
 	if (p >= end || *p == '#' || (end - p >= 2 && p[0] == '/' && p[1] == '/'))
 		return NULL;
-	/* journalctl's "-- Boot 1a2b... --" and "-- Logs begin at ... --" */
-	if (end - p >= 6 && !memcmp(p, "-- ", 3) && !memcmp(end - 3, " --", 3))
-		return NULL;
+	/* journalctl's "-- Logs begin at ... --" is skipped; its "-- Boot 1a2b... --" is
+	 * passed on: a boot begins there */
+	if (end - p >= 6 && !memcmp(p, "-- ", 3) && !memcmp(end - 3, " --", 3)) {
+		if (end - p < 12 || memcmp(p, "-- Boot ", 8))
+			return NULL;
+		out->prefixed = true;
+		out->msg_len = (size_t)(end - p);
+		return p;
+	}
 	q = after_prompt(p, end);
 	if (q)
 		p = q;

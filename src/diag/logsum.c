@@ -701,6 +701,8 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	}
 	if (ev->kind == EV_NVME_DOWN && strstr(text, "aborting reset"))
 		s->nvme_reset_failed++;
+	if (ev->kind == EV_NVME_TIMEOUT && strstr(text, "completion polled"))
+		s->nvme_polled++;
 	if (ev_cat[ev->kind] == C(CAT_NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
 		s->nvme_first_ts = log->cur_ts;
 	if (ev_cat[ev->kind])

@@ -63,6 +63,7 @@ struct diag_subject {
 	int width, cap_width;
 	unsigned long aer_uncorrected;
 	unsigned long nvme_reset_failed; /* "Device not ready; aborting reset" */
+	unsigned long nvme_polled;  /* "timeout, completion polled": the interrupt was lost */
 	double nvme_first_ts;       /* seconds since boot of the first NVMe error (0 unknown) */
 	unsigned long uas_write_aborts; /* aborted commands that were writes (CMD OUT) */
 	int boot;                   /* 0-based boot of the log it was seen in */

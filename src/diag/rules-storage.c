@@ -231,7 +231,13 @@ void rule_nvme_errors(struct rule_ctx *ctx)
 					   "time%s (\"Device not ready; aborting reset\"): it ran, "
 					   "failed and stayed down.", s->nvme_reset_failed,
 					s->nvme_reset_failed == 1 ? "" : "s");
-		if (s->n_ev[EV_NVME_TIMEOUT] || s->n_ev[EV_NVME_ABORT])
+		if (s->nvme_polled)
+			finding_explain(f, "%lu command%s had completed but %s interrupt never "
+					   "arrived (\"completion polled\"): the PCIe interrupts (MSI) "
+					   "of the board or its kernel are at fault, not the drive's "
+					   "data.", s->nvme_polled, s->nvme_polled == 1 ? "" : "s",
+					s->nvme_polled == 1 ? "its" : "their");
+		if (s->n_ev[EV_NVME_TIMEOUT] > s->nvme_polled || s->n_ev[EV_NVME_ABORT])
 			finding_explain(f, "Commands timed out and were aborted.");
 		if (s->n_ev[EV_NVME_IO_ERR])
 			finding_explain(f, "Reads or writes failed.");
