@@ -585,7 +585,7 @@ static bool parse_fs(const char *p, struct diag_event *ev)
 	d++;
 	if (!strncmp(d, "device ", 7))
 		d += 7;
-	if (!(strstr(p, "error") || strstr(p, "I/O error") || strstr(p, "read-only") ||
+	if (!(strstr(p, "error") || strstr(p, "critical") || strstr(p, "read-only") ||
 	      strstr(p, "Journal has aborted") || strstr(p, "aborted journal")))
 		return false;
 	set_disk(ev, d);

@@ -308,6 +308,7 @@ static int deliver_pending(struct kmsg_reader *r)
 	l.ts = r->pend_ts;
 	l.prefixed = r->pend_prefixed;
 	l.nonblank = r->nonblank;
+	l.wrapped = r->pend_wrapped;
 	r->lines++;
 	return r->fn(r->arg, &l);
 }
@@ -363,6 +364,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		/* the tail of a line a mail client wrapped */
 		pend_append(r, " ", 1);
 		pend_append(r, text, (size_t)(end - text));
+		r->pend_wrapped++;
 		return 0;
 	}
 	ret = deliver_pending(r);
@@ -374,6 +376,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 	r->pend_lineno = r->lineno;
 	r->pend_ts = pre.ts;
 	r->pend_prefixed = prefixed;
+	r->pend_wrapped = 0;
 	if (record_prefix(text, end, &usec)) {
 		/* show a /dev/kmsg record the way dmesg does */
 		char head[40];

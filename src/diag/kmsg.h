@@ -18,6 +18,7 @@ struct kmsg_line {
 	double ts;            /* seconds since boot from "[ 12.345678]" or a record, else -1 */
 	bool prefixed;        /* a timestamp or syslog prefix was found */
 	unsigned long nonblank; /* non-blank input lines read so far */
+	unsigned long wrapped;  /* input lines joined to this one (mail wrapping) */
 };
 
 /* Called once per kernel message; a non-zero return stops the reading and is returned. */
@@ -42,6 +43,7 @@ struct kmsg_reader {
 	unsigned long pend_lineno;
 	double pend_ts;
 	bool pend_prefixed;
+	unsigned long pend_wrapped;
 	unsigned long nonblank;  /* input lines that were not blank */
 	bool have_pend;
 };

@@ -728,6 +728,7 @@ int logsum_add_line(void *arg, const struct kmsg_line *line)
 			boot_start(log, line->lineno);
 		log->last_ts = line->ts;
 	}
+	log->recognised += line->wrapped; /* the tails of a wrapped message */
 	if (diag_event_parse(line->msg, line->msg_len, &ev)) {
 		log->recognised++;
 		logsum_add_event(log, &ev, line->text, line->lineno);

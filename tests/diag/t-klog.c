@@ -42,7 +42,7 @@ static bool usb_id_form(const char *s)
 
 /* One item of one key; false (with a message) when the item itself is malformed. */
 static bool check_item(const char *file, const char *key, char *item,
-		       const struct diag_findings *fs)
+		       const struct diag_findings *fs, const struct diag_log *log)
 {
 	char *sev = strchr(item, ':');
 	const struct diag_finding *x;
@@ -65,6 +65,21 @@ static bool check_item(const char *file, const char *key, char *item,
 				fprintf(stderr, "%s: %s names %s\n", file, fs->v[i].id, item);
 			T_CHECK(!named);
 		}
+		return true;
+	}
+	if (!strcmp(key, "skipped")) {
+		uint64_t most;
+		unsigned long nonblank, skipped = diag_log_unrecognised(log, &nonblank);
+
+		if (parse_u64(item, &most)) {
+			fprintf(stderr, "%s: skipped=%s is no number\n", file, item);
+			return false;
+		}
+		/* the log's form is read: at most this many lines were not kernel messages */
+		if (skipped > most)
+			fprintf(stderr, "%s: %lu of %lu lines not recognised\n", file, skipped,
+				nonblank);
+		T_CHECK(skipped <= most);
 		return true;
 	}
 	if (!strcmp(key, "max")) {
@@ -145,13 +160,13 @@ static int check_log(const char *dir, char *line, char *file_out, size_t cap)
 		}
 		*list++ = '\0';
 		if (strcmp(field, "must") && strcmp(field, "not") && strcmp(field, "max") &&
-		    strcmp(field, "noid") && strcmp(field, "earlier")) {
+		    strcmp(field, "noid") && strcmp(field, "earlier") && strcmp(field, "skipped")) {
 			fprintf(stderr, "%s: unknown key '%s'\n", file, field);
 			bad = -EINVAL;
 			continue;
 		}
 		for (item = strtok_r(list, ",", &isave); item; item = strtok_r(NULL, ",", &isave))
-			if (!check_item(file, field, item, &fs))
+			if (!check_item(file, field, item, &fs, log))
 				bad = -EINVAL;
 	}
 	diag_findings_release(&fs);
