@@ -322,6 +322,8 @@ static bool parse_usb_storage(const char *p, struct diag_event *ev)
 	return false;
 }
 
+static bool parse_sd(const char *p, struct diag_event *ev);
+
 /* "scsi host0: uas" / "scsi host0: usb-storage 2-1:1.0" / "scsi host0: uas_eh_..." */
 static bool parse_scsi(const char *p, struct diag_event *ev)
 {
@@ -329,8 +331,9 @@ static bool parse_scsi(const char *p, struct diag_event *ev)
 	uint64_t h;
 
 	if (!r) {
-		/* "scsi 0:0:0:0: Direct-Access ..." carries nothing we need */
-		return false;
+		/* older kernels name the disk "scsi 0:0:0:0: [sda] ..." as sd does; the
+		 * rest ("scsi 0:0:0:0: Direct-Access ...") carries nothing we need */
+		return parse_sd(p, ev) && (ev->kind != EV_SD_MAP || ev->disk[0]);
 	}
 	if (num_token(r, DIGITS, 10, &h) || r[strspn(r, DIGITS)] != ':' || h > 100000)
 		return false;
