@@ -771,6 +771,11 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 		if ((r = after(p, LIT("brcm-pcie "))))
 			return parse_pci(r, ev);
 		break;
+	case 't':
+		/* NVIDIA's xHCI: "tegra-xusb 3610000.usb: WARN Set TR Deq Ptr cmd failed ..." */
+		if ((r = after(p, LIT("tegra-xusb "))))
+			return parse_xhci(r, ev);
+		break;
 	case 'x':
 		/* xhci_hcd, xhci-hcd, xhci-mtk, xhci-plat-hcd ... */
 		if (!strncmp(p, "xhci", 4) && (r = strchr(p, ' ')) && r - p < 24)

@@ -698,6 +698,8 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 			s->mmc_timeout++;
 		if (strstr(text, "recovery failed"))
 			s->mmc_recovery_failed = true;
+		if (ev->kind == EV_MMC_INIT_ERR && strstr(text, "whilst initialising"))
+			s->mmc_init_failed++;
 	}
 	if (ev->kind == EV_NVME_DOWN && strstr(text, "aborting reset"))
 		s->nvme_reset_failed++;

@@ -59,6 +59,7 @@ struct diag_subject {
 	unsigned long mmc_crc;      /* SD/eMMC lines with error -84 (CRC) */
 	unsigned long mmc_timeout;  /* SD/eMMC lines with a timeout (-110, no interrupt) */
 	bool mmc_recovery_failed;   /* "recovery failed" */
+	unsigned long mmc_init_failed; /* "error -N whilst initialising": failed attempts */
 	double gts, cap_gts;        /* PCIe: trained and capable (from the kernel's words) */
 	int width, cap_width;
 	unsigned long aer_uncorrected;

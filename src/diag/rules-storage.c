@@ -291,6 +291,8 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 		bool never_up = init->count && !recovered;
 		bool io_after = s->cat[CAT_IO].count || s->mmc_recovery_failed;
 		unsigned long lines = run->count + init->count;
+		/* attempts: "whilst initialising" lines, else every init error line */
+		unsigned long tries = s->mmc_init_failed ? s->mmc_init_failed : init->count;
 		enum diag_sev sev;
 		struct diag_finding *f;
 		const char *name;
@@ -308,7 +310,7 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 			return;
 		if (never_up)
 			finding_title(f, "%s: the card failed to initialise (%lu time%s)", name,
-				      init->count, init->count == 1 ? "" : "s");
+				      tries, tries == 1 ? "" : "s");
 		else if (run->count)
 			finding_title(f, "%s: SD/eMMC errors (%lu line%s)", name, lines,
 				      lines == 1 ? "" : "s");
@@ -318,7 +320,7 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 		if (never_up)
 			finding_explain(f, "The kernel tried to initialise the card %lu time%s and "
 					   "it failed every time: the card is not usable like this.",
-					init->count, init->count == 1 ? "" : "s");
+					tries, tries == 1 ? "" : "s");
 		else if (recovered)
 			finding_explain(f, "Initialising the card failed (%lu line%s), but it came up "
 					   "afterwards: marginal, usable.", init->count,

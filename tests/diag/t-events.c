@@ -85,6 +85,8 @@ static const struct ev_case cases[] = {
 	{ "Linux version 6.1.21-v8+ (dom@buildbot) (aarch64-linux-gnu-gcc-8 (Ubuntu/Linaro "
 	  "8.4.0-3ubuntu1) 8.4.0, GNU ld (GNU Binutils for Ubuntu) 2.34) #1642 SMP PREEMPT",
 	  EV_BOOT, NULL, NULL, NULL, -2, 0, 0 },
+	{ "tegra-xusb 3610000.usb: WARN Set TR Deq Ptr cmd failed due to incorrect slot or ep state.",
+	  EV_XHCI_TRDEQ, NULL, NULL, "3610000.usb", -2, 0, 0 },
 	{ "scsi 0:0:0:0: [sda] killing request", EV_SD_MAP, NULL, "sda", NULL, 0, 0, 0 },
 	{ "scsi 0:0:0:0: rejecting I/O to offline device", EV_IO_ERROR, NULL, NULL, NULL, 0, 0, 0 },
 	{ "-- Boot 99386174e13f4e9cb2044baee8704fa6 --", EV_BOOT, NULL, NULL, NULL, -2, 0, 0 },
