@@ -18,7 +18,8 @@ struct rule_ctx {
 struct diag_subject *rule_subject_at(struct rule_ctx *ctx, size_t i);
 
 /* Subjects of the log, in order. Not to be nested: an inner loop ends the outer's subject. */
-#define for_each_subject(ctx, s, i) for ((i) = 0; ((s) = rule_subject_at((ctx), (i))) != NULL; (i)++)
+#define for_each_subject(ctx, s, i) \
+	for ((i) = 0; ((s) = rule_subject_at((ctx), (i))) != NULL; (i)++)
 
 /* The subject's trouble (from line first on) came after its USB host controller died in
  * the same boot: a consequence, reported with usb-host-died. */
