@@ -16,6 +16,7 @@ const struct cli_command cli_commands[] = {
 	{ "history", cmd_history, "the stored benchmark results" },
 	{ "compare", cmd_compare, "stored results side by side" },
 	{ "report", cmd_report, "an HTML report with charts and verdicts" },
+	{ "verify", cmd_verify, "is the capacity real and does every byte read back" },
 	{ NULL, NULL, NULL },
 };
 
