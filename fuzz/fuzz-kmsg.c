@@ -78,7 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		check(known_id(f->id));
 		check(f->sev >= DIAG_INFO && f->sev <= DIAG_ERROR);
-		check(i == 0 || fs.v[i - 1].sev >= f->sev);
+		/* the last boot's first, then worst first */
+		check(i == 0 || fs.v[i - 1].earlier_boot < f->earlier_boot ||
+		      (fs.v[i - 1].earlier_boot == f->earlier_boot && fs.v[i - 1].sev >= f->sev));
 		check(f->n_evidence >= 0 && f->n_evidence <= DIAG_EVID_MAX);
 		for (j = 0; j < f->n_evidence; j++)
 			check(f->evidence[j].line <= diag_log_lines(log));

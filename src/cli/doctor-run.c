@@ -222,6 +222,8 @@ int doctor_run_collect(struct cli_ctx *ctx, const char *cmd, const char *kmsg_fi
 	}
 	if (r->log)
 		r->src.log_lines = diag_log_lines(r->log);
+	if (r->log)
+		r->src.log_unrecognised = diag_log_unrecognised(r->log, &r->src.log_nonblank);
 	ret = diag_run(r->log, r->src.have_inventory || r->cmdline ? &r->inv : NULL, &r->findings);
 	if (ret) {
 		log_error("%s: %s", cmd, strerror(-ret));

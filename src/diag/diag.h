@@ -39,6 +39,8 @@ struct diag_finding {
 	char fix_summary[600];
 	char fix_cmds[DIAG_CMDS_MAX][96];
 	int n_fix_cmds;
+	int boot;                /* the boot of the log it is from, 0-based */
+	bool earlier_boot;       /* from a boot before the log's last one */
 };
 
 struct diag_findings {
@@ -103,6 +105,9 @@ int diag_log_parse_fd(struct diag_log *log, int fd);
 /* Lines read, and kernel messages among them. */
 unsigned long diag_log_lines(const struct diag_log *log);
 unsigned long diag_log_messages(const struct diag_log *log);
+/* Lines that were no kernel message by form or content (another program's syslog lines,
+ * a format not understood), and in *nonblank the lines that were not blank. */
+unsigned long diag_log_unrecognised(const struct diag_log *log, unsigned long *nonblank);
 
 /* Run the rules table. log and inv may be NULL (not available). 0 or -ENOMEM. */
 int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag_findings *out);

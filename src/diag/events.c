@@ -33,6 +33,7 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_XHCI_STOP_EP] = "xhci-stop-endpoint",
 	[EV_XHCI_DEAD] = "xhci-dead",
 	[EV_XHCI_STREAMS] = "xhci-streams",
+	[EV_XHCI_EP_DISABLED] = "xhci-endpoint-disabled",
 	[EV_SD_MAP] = "sd-map",
 	[EV_IO_ERROR] = "io-error",
 	[EV_BUF_IO_ERROR] = "buffer-io-error",
@@ -41,9 +42,11 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_READ_CAP_FAIL] = "read-capacity-failed",
 	[EV_SYNC_CACHE_FAIL] = "sync-cache-failed",
 	[EV_NOT_READY] = "not-ready",
+	[EV_SCSI_OFFLINED] = "scsi-offlined",
 	[EV_UNDERVOLT] = "undervoltage",
 	[EV_VOLT_OK] = "voltage-normal",
 	[EV_MMC_TIMEOUT] = "mmc-timeout",
+	[EV_MMC_HOST_ERR] = "mmc-host-error",
 	[EV_MMC_ERR] = "mmc-error",
 	[EV_MMC_INIT_ERR] = "mmc-init-error",
 	[EV_MMC_CARD_NEW] = "mmc-card-new",
@@ -53,6 +56,7 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_NVME_ABORT] = "nvme-abort",
 	[EV_NVME_DOWN] = "nvme-down",
 	[EV_NVME_NOT_READY] = "nvme-not-ready",
+	[EV_NVME_PS_HINT] = "nvme-power-state-hint",
 	[EV_NVME_REMOVED] = "nvme-removed",
 	[EV_NVME_IO_ERR] = "nvme-io-error",
 	[EV_NVME_PCI] = "nvme-pci",
@@ -64,6 +68,7 @@ static const char *const ev_names[EV__COUNT] = {
 	[EV_CMDLINE] = "cmdline",
 	[EV_MODEL] = "model",
 	[EV_ROOT_WAIT] = "root-wait",
+	[EV_BOOT] = "boot",
 };
 
 const char *diag_event_name(enum diag_ev_kind kind)
@@ -134,6 +139,34 @@ static void set_disk(struct diag_event *ev, const char *p)
 	diag_disk_fold(ev->disk);
 }
 
+#define DIGITS "0123456789"
+#define HEXDIGITS "0123456789abcdefABCDEF"
+
+/* The number at p made of characters of set, through the strict parsers (never atoi on log
+ * text): 0, or -EINVAL when there is none or it is too long. */
+static int num_token(const char *p, const char *set, int base, uint64_t *out)
+{
+	char tok[24];
+	size_t n = strspn(p, set);
+
+	if (!n || n >= sizeof(tok))
+		return -EINVAL;
+	memcpy(tok, p, n);
+	tok[n] = '\0';
+	return parse_u64_base(tok, base, out);
+}
+
+/* A USB id or quirk field: hex, at most max, else -EINVAL. */
+static int hex_token(const char *p, uint64_t max, unsigned *out)
+{
+	uint64_t v;
+
+	if (num_token(p, HEXDIGITS, 16, &v) || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
 /* The first "error -N" / "err -N" / "status -N" number in s, 0 when none. */
 static int find_errno(const char *s)
 {
@@ -141,8 +174,10 @@ static int find_errno(const char *s)
 
 	while ((p = strchr(p, '-'))) {
 		if (is_digit(p[1]) && p > s && p[-1] == ' ') {
-			long v = strtol(p + 1, NULL, 10);
+			uint64_t v;
 
+			if (num_token(p + 1, DIGITS, 10, &v))
+				return 0;
 			return v > 0 && v < 4096 ? -(int)v : 0;
 		}
 		p++;
@@ -169,12 +204,21 @@ static unsigned speed_from_words(const char *p)
 
 static double parse_gts(const char *p, int *width)
 {
-	double v = strtod(p, NULL);
 	const char *x = strstr(p, "PCIe x");
+	char tok[16];
+	size_t n = strspn(p, DIGITS ".");
+	double v = 0;
+	uint64_t w;
 
 	*width = 0;
-	if (x && (size_t)(x - p) < 16)
-		*width = atoi(x + 6);
+	if (x && (size_t)(x - p) < 16 && !num_token(x + 6, DIGITS, 10, &w) && w <= 32)
+		*width = (int)w;
+	if (!n || n >= sizeof(tok))
+		return 0;
+	memcpy(tok, p, n);
+	tok[n] = '\0';
+	if (parse_double(tok, &v))
+		return 0;
 	return v > 0 && v < 1000 ? v : 0;
 }
 
@@ -212,10 +256,8 @@ static bool parse_usb(const char *p, struct diag_event *ev)
 	} else if ((r = after(p, LIT("New USB device found, idVendor=")))) {
 		const char *q = strstr(r, "idProduct=");
 
-		if (!q)
+		if (!q || hex_token(r, 0xffff, &ev->vid) || hex_token(q + 10, 0xffff, &ev->pid))
 			return false;
-		ev->vid = (unsigned)strtoul(r, NULL, 16) & 0xffff;
-		ev->pid = (unsigned)strtoul(q + 10, NULL, 16) & 0xffff;
 		ev->has_id = true;
 		ev->kind = EV_USB_ID;
 	} else if ((r = after(p, LIT("Product: ")))) {
@@ -263,35 +305,40 @@ static bool parse_usb_storage(const char *p, struct diag_event *ev)
 	r = strstr(p, "Quirks match for vid ");
 	if (r) {
 		const char *q = strstr(r, " pid "), *f = q ? strchr(q + 5, ':') : NULL;
+		uint64_t flags;
 
-		if (!q || !f)
+		if (!q || !f || hex_token(r + 21, 0xffff, &ev->vid) ||
+		    hex_token(q + 5, 0xffff, &ev->pid))
 			return false;
-		ev->vid = (unsigned)strtoul(r + 21, NULL, 16) & 0xffff;
-		ev->pid = (unsigned)strtoul(q + 5, NULL, 16) & 0xffff;
+		while (*++f == ' ')
+			;
+		if (num_token(f, HEXDIGITS, 16, &flags))
+			return false;
 		ev->has_id = true;
-		ev->flags = strtoull(f + 1, NULL, 16);
+		ev->flags = flags;
 		ev->kind = EV_QUIRKS_MATCH;
 		return true;
 	}
 	return false;
 }
 
+static bool parse_sd(const char *p, struct diag_event *ev);
+
 /* "scsi host0: uas" / "scsi host0: usb-storage 2-1:1.0" / "scsi host0: uas_eh_..." */
 static bool parse_scsi(const char *p, struct diag_event *ev)
 {
 	const char *r = after(p, LIT("host"));
-	char *end;
-	long h;
+	uint64_t h;
 
 	if (!r) {
-		/* "scsi 0:0:0:0: Direct-Access ..." carries nothing we need */
-		return false;
+		/* older kernels name the disk "scsi 0:0:0:0: [sda] ..." as sd does; the
+		 * rest ("scsi 0:0:0:0: Direct-Access ...") carries nothing we need */
+		return parse_sd(p, ev) && (ev->kind != EV_SD_MAP || ev->disk[0]);
 	}
-	h = strtol(r, &end, 10);
-	if (end == r || *end != ':' || h < 0 || h > 100000)
+	if (num_token(r, DIGITS, 10, &h) || r[strspn(r, DIGITS)] != ':' || h > 100000)
 		return false;
 	ev->scsi_host = (int)h;
-	p = end + 1;
+	p = r + strspn(r, DIGITS) + 1;
 	while (*p == ' ')
 		p++;
 	if (!strcmp(p, "uas")) {
@@ -319,11 +366,12 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 {
 	char hctl[DIAG_NAME_MAX];
 	const char *r;
+	uint64_t h;
 
 	p = take(p, HCTL_CHARS, hctl, sizeof(hctl));
-	if (!hctl[0] || p[-1] != ':')
+	if (!hctl[0] || p[-1] != ':' || num_token(hctl, DIGITS, 10, &h) || h > 100000)
 		return false;
-	ev->scsi_host = atoi(hctl);
+	ev->scsi_host = (int)h;
 	while (*p == ' ')
 		p++;
 	if (*p == '[') {
@@ -349,7 +397,9 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 	} else if (strstr(p, "Synchronize Cache(")) {
 		if (strstr(p, "failed"))
 			ev->kind = EV_SYNC_CACHE_FAIL;
-	} else if (strstr(p, "Sense Key : Not Ready") || strstr(p, "not ready after error")) {
+	} else if (strstr(p, "Device offlined")) {
+		ev->kind = EV_SCSI_OFFLINED;
+	} else if (strstr(p, "Sense Key : Not Ready")) {
 		ev->kind = EV_NOT_READY;
 	} else if (strstr(p, "Sense Key : Medium Error") ||
 		   strstr(p, "Sense Key : Hardware Error") ||
@@ -395,9 +445,18 @@ static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
 		ev->kind = EV_MMC_INIT_ERR;
 		ev->err = find_errno(p);
 	} else if (strcasestr(p, "timeout waiting for hardware interrupt") ||
+		   strcasestr(p, "timeout waiting for hardware cmd interrupt") ||
+		   strstr(p, "Data Timeout error") ||
 		   strstr(p, "final write to SD card still running")) {
 		ev->kind = EV_MMC_TIMEOUT;
 		ev->err = -ETIMEDOUT;
+	} else if ((after(p, LIT("Reset 0x")) && strstr(p, "never completed")) ||
+		   strstr(p, "REGISTER DUMP")) {
+		ev->kind = EV_MMC_HOST_ERR;
+	} else if (strstr(p, "CRC error") || strstr(p, "end bit error")) {
+		/* sdhci-tegra: "Data CRC error", "Data end bit error", "CMD CRC or end bit" */
+		ev->kind = EV_MMC_ERR;
+		ev->err = -EILSEQ;
 	} else if ((r = after(p, LIT("new "))) && strstr(r, " card at address")) {
 		ev->kind = EV_MMC_CARD_NEW;
 		ev->arg = r;
@@ -484,8 +543,12 @@ static bool parse_nvme(const char *p, struct diag_event *ev)
 		   strstr(p, "Removing after")) {
 		ev->kind = strstr(p, "probe failure") ? EV_NVME_REMOVED : EV_NVME_DOWN;
 		ev->err = find_errno(p);
+	} else if (strstr(p, "Device not ready; aborting reset")) {
+		ev->kind = EV_NVME_DOWN; /* it ran, failed, and did not come back */
 	} else if (strstr(p, "Device not ready")) {
 		ev->kind = EV_NVME_NOT_READY;
+	} else if (strstr(p, "faulty power saving mode")) {
+		ev->kind = EV_NVME_PS_HINT;
 	} else if ((r = after(p, LIT("pci function ")))) {
 		ev->kind = EV_NVME_PCI;
 		ev->arg = r;
@@ -502,8 +565,12 @@ static bool parse_xhci(const char *p, struct diag_event *ev)
 		ev->kind = EV_XHCI_TRDEQ;
 	else if (strstr(p, "not responding to stop endpoint"))
 		ev->kind = EV_XHCI_STOP_EP;
-	else if (strstr(p, "assume dead") || strstr(p, "HC died"))
+	else if (strstr(p, "assume dead") || strstr(p, "HC died") ||
+		 strstr(p, "Host System Error") || strstr(p, "Host controller not halted"))
 		ev->kind = EV_XHCI_DEAD;
+	else if (strstr(p, "Transfer event for disabled endpoint") ||
+		 strstr(p, "Transfer event for unknown stream ring"))
+		ev->kind = EV_XHCI_EP_DISABLED;
 	else if (strstr(p, "Can't disable streams"))
 		ev->kind = EV_XHCI_STREAMS;
 	else
@@ -521,7 +588,7 @@ static bool parse_fs(const char *p, struct diag_event *ev)
 	d++;
 	if (!strncmp(d, "device ", 7))
 		d += 7;
-	if (!(strstr(p, "error") || strstr(p, "I/O error") || strstr(p, "read-only") ||
+	if (!(strstr(p, "error") || strstr(p, "critical") || strstr(p, "read-only") ||
 	      strstr(p, "Journal has aborted") || strstr(p, "aborted journal")))
 		return false;
 	set_disk(ev, d);
@@ -535,9 +602,14 @@ static bool parse_other(const char *p, struct diag_event *ev)
 	const char *r;
 
 	/* every message below starts with one of these letters: most lines stop here */
-	if (!strchr("IbepcBEXFJAUVuKMWr", *p) || !*p)
+	if (!strchr("IbepcBEXFJAUVuKMWrLO-", *p) || !*p)
 		return false;
 
+	if (after(p, LIT("Booting Linux on physical CPU")) || after(p, LIT("Linux version ")) ||
+	    after(p, LIT("-- Boot "))) {
+		ev->kind = EV_BOOT;
+		return true;
+	}
 	if ((r = after(p, LIT("I/O error, dev "))))
 		return parse_io_error(p, ev, EV_IO_ERROR);
 	if ((r = after(p, LIT("blk_update_request: "))) || (r = after(p, LIT("end_request: "))) ||
@@ -602,7 +674,7 @@ static bool parse_other(const char *p, struct diag_event *ev)
 		ev->arg = r;
 		return true;
 	}
-	if ((r = after(p, LIT("Machine model: ")))) {
+	if ((r = after(p, LIT("Machine model: "))) || (r = after(p, LIT("OF: fdt: Machine model: ")))) {
 		ev->kind = EV_MODEL;
 		ev->arg = r;
 		return true;
@@ -651,6 +723,12 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 	case 's':
 		if ((r = after(p, LIT("sd "))))
 			return parse_sd(r, ev);
+		/* NVIDIA's sdhci: "sdhci: =========== REGISTER DUMP (mmc1)===========" */
+		if ((r = after(p, LIT("sdhci: "))) && strstr(r, "REGISTER DUMP (mmc")) {
+			take(strstr(r, "(mmc") + 1, "mmc0123456789", ev->ctrl, sizeof(ev->ctrl));
+			ev->kind = EV_MMC_HOST_ERR;
+			return ev->ctrl[3] != '\0';
+		}
 		if ((r = after(p, LIT("scsi "))))
 			return parse_scsi(r, ev);
 		break;
@@ -693,9 +771,15 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 		if ((r = after(p, LIT("brcm-pcie "))))
 			return parse_pci(r, ev);
 		break;
-	case 'x':
-		if ((r = after(p, LIT("xhci_hcd "))) || (r = after(p, LIT("xhci-hcd "))))
+	case 't':
+		/* NVIDIA's xHCI: "tegra-xusb 3610000.usb: WARN Set TR Deq Ptr cmd failed ..." */
+		if ((r = after(p, LIT("tegra-xusb "))))
 			return parse_xhci(r, ev);
+		break;
+	case 'x':
+		/* xhci_hcd, xhci-hcd, xhci-mtk, xhci-plat-hcd ... */
+		if (!strncmp(p, "xhci", 4) && (r = strchr(p, ' ')) && r - p < 24)
+			return parse_xhci(r + 1, ev);
 		break;
 	default:
 		break;
@@ -706,7 +790,8 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 		if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))
 			return parse_pci(r + 1, ev);
 		if (strstr(r, "Set TR Deq Ptr") || strstr(r, "HC died") ||
-		    strstr(r, "not responding"))
+		    strstr(r, "not responding") || strstr(r, "Host System Error") ||
+		    strstr(r, "Transfer event for"))
 			return parse_xhci(r + 1, ev);
 		return false;
 	}

@@ -34,6 +34,7 @@ enum diag_ev_kind {
 	EV_XHCI_STOP_EP,     /* xHCI host not responding to stop endpoint command */
 	EV_XHCI_DEAD,        /* xHCI host controller not responding, assume dead / HC died */
 	EV_XHCI_STREAMS,     /* WARN Can't disable streams for endpoint */
+	EV_XHCI_EP_DISABLED, /* ERROR Transfer event for disabled endpoint or incorrect stream */
 	/* block layer and file systems */
 	EV_SD_MAP,           /* any "sd H:C:T:L: [sdX]" line: maps the SCSI address to a disk */
 	EV_IO_ERROR,         /* I/O error, dev sdd, sector ... (all wordings), Medium Error */
@@ -42,12 +43,14 @@ enum diag_ev_kind {
 	EV_CRIT_TARGET,      /* critical target error, dev sda */
 	EV_READ_CAP_FAIL,    /* [sda] Read Capacity(10) failed */
 	EV_SYNC_CACHE_FAIL,  /* [sda] Synchronize Cache(10) failed */
-	EV_NOT_READY,        /* Sense Key : Not Ready, Device offlined - not ready, not responding */
+	EV_NOT_READY,        /* Sense Key : Not Ready, not responding, timing out command */
+	EV_SCSI_OFFLINED,    /* Device offlined - not ready after error recovery */
 	/* power */
 	EV_UNDERVOLT,        /* hwmon hwmon1: Undervoltage detected! / Under-voltage detected! */
 	EV_VOLT_OK,          /* Voltage normalised */
 	/* SD / eMMC */
-	EV_MMC_TIMEOUT,      /* mmc0: timeout waiting for hardware interrupt */
+	EV_MMC_TIMEOUT,      /* mmc0: timeout waiting for hardware (cmd) interrupt, Data Timeout */
+	EV_MMC_HOST_ERR,     /* mmc0: Reset 0x1 never completed. / sdhci: === REGISTER DUMP === */
 	EV_MMC_ERR,          /* mmcblk0: error -110 sending stop command; card never left busy */
 	EV_MMC_INIT_ERR,     /* mmc0: error -84 whilst initialising SD card; invalid bus width */
 	EV_MMC_CARD_NEW,     /* mmc0: new high speed SDHC card at address 59b4 */
@@ -58,6 +61,7 @@ enum diag_ev_kind {
 	EV_NVME_ABORT,       /* nvme nvme0: Abort status: 0x0 */
 	EV_NVME_DOWN,        /* controller is down; will reset / Disabling device after reset */
 	EV_NVME_NOT_READY,   /* Device not ready; aborting initialisation, CSTS=0x0 */
+	EV_NVME_PS_HINT,     /* Does your device have a faulty power saving mode enabled? */
 	EV_NVME_REMOVED,     /* Removing after probe failure status: -19 */
 	EV_NVME_IO_ERR,      /* nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc 0x71) */
 	EV_NVME_PCI,         /* nvme nvme0: pci function 0000:01:00.0 */
@@ -70,6 +74,7 @@ enum diag_ev_kind {
 	EV_CMDLINE,          /* Kernel command line: ... */
 	EV_MODEL,            /* Machine model: Raspberry Pi 4 Model B Rev 1.4 */
 	EV_ROOT_WAIT,        /* Waiting for root device /dev/mmcblk0p2... */
+	EV_BOOT,             /* Booting Linux on physical CPU 0x0 / Linux version 6.1.21-v8+ */
 	EV__COUNT
 };
 

@@ -51,7 +51,7 @@ int diag_findings_worst(const struct diag_findings *f)
 }
 
 struct diag_finding *finding_get(struct diag_findings *out, const char *id, enum diag_sev sev,
-				 const char *device, const char *usb_id)
+				 const char *device, const char *usb_id, int boot)
 {
 	struct diag_finding *f;
 	size_t i;
@@ -60,7 +60,7 @@ struct diag_finding *finding_get(struct diag_findings *out, const char *id, enum
 	usb_id = usb_id ? usb_id : "";
 	for (i = 0; i < out->n; i++) {
 		f = &out->v[i];
-		if (strcmp(f->id, id))
+		if (strcmp(f->id, id) || f->boot != boot)
 			continue;
 		if ((device[0] && !strcmp(f->device, device)) ||
 		    (!device[0] && !f->device[0] && !strcmp(f->usb_id, usb_id))) {
@@ -84,6 +84,7 @@ struct diag_finding *finding_get(struct diag_findings *out, const char *id, enum
 	memset(f, 0, sizeof(*f));
 	f->id = id;
 	f->sev = sev;
+	f->boot = boot;
 	str_copy(f->device, sizeof(f->device), device);
 	str_copy(f->usb_id, sizeof(f->usb_id), usb_id);
 	return f;
@@ -101,7 +102,15 @@ void finding_title(struct diag_finding *f, const char *fmt, ...)
 void finding_explain(struct diag_finding *f, const char *fmt, ...)
 {
 	size_t len = strlen(f->explanation);
+	char sentence[sizeof(f->explanation)];
 	va_list ap;
+
+	/* a finding extended twice (two devices, two passes) says each sentence once */
+	va_start(ap, fmt);
+	vsnprintf(sentence, sizeof(sentence), fmt, ap);
+	va_end(ap);
+	if (sentence[0] && strstr(f->explanation, sentence))
+		return;
 
 	if (len && len + 1 < sizeof(f->explanation)) {
 		f->explanation[len++] = ' ';
@@ -109,9 +118,7 @@ void finding_explain(struct diag_finding *f, const char *fmt, ...)
 	}
 	if (len + 1 >= sizeof(f->explanation))
 		return;
-	va_start(ap, fmt);
-	vsnprintf(f->explanation + len, sizeof(f->explanation) - len, fmt, ap);
-	va_end(ap);
+	str_copy(f->explanation + len, sizeof(f->explanation) - len, sentence);
 }
 
 static bool has_line(const struct diag_finding *f, unsigned long line, const char *text)
@@ -210,6 +217,8 @@ static int finding_cmp(const void *a, const void *b)
 	unsigned long lx = first_line(x), ly = first_line(y);
 	int c;
 
+	if (x->earlier_boot != y->earlier_boot)
+		return x->earlier_boot ? 1 : -1;
 	if (x->sev != y->sev)
 		return x->sev > y->sev ? -1 : 1;
 	if (lx != ly)

@@ -51,106 +51,246 @@ static size_t record_prefix(const char *p, const char *end, unsigned long *usec)
 }
 
 /* "[ 1472.252634]", "[Mon Mar 14 12:51:11 2022]", "[Aug28 17:07]", "[  +8.063930]": the
- * length of the bracket, or 0 when it is no timestamp ("[sda]", "[abd5cf13]", "[drm]"). */
-static size_t ts_bracket(const char *p, const char *end)
+ * length of the bracket, or 0 when it is no timestamp ("[sda]", "[abd5cf13]", "[drm]").
+ * *ts is the seconds since boot for the first form, -1 for the others. */
+static size_t ts_bracket(const char *p, const char *end, double *ts)
 {
 	const char *s;
-	bool digit = false, sep = false;
+	bool digit = false, sep = false, plain = true;
 
+	*ts = -1;
 	if (p >= end || *p != '[')
 		return 0;
 	for (s = p + 1; s < end && s - p < 48; s++) {
 		char c = *s;
 
 		if (c == ']')
-			return digit && sep ? (size_t)(s + 1 - p) : 0;
-		if (is_digit(c))
+			break;
+		if (is_digit(c)) {
 			digit = true;
-		else if (c == '.' || c == ':' || c == ' ' || c == '+')
+		} else if (c == '.' || c == ':' || c == ' ' || c == '+') {
 			sep = true;
-		else if (!isalpha((unsigned char)c) && c != ',' && c != '-')
+			if (c != '.' && c != ' ')
+				plain = false;
+		} else if (!isalpha((unsigned char)c) && c != ',' && c != '-') {
 			return 0;
+		} else {
+			plain = false;
+		}
 	}
-	return 0;
+	if (s >= end || *s != ']' || !digit || !sep)
+		return 0;
+	if (plain) {
+		/* "[  138.145040]": seconds and microseconds since boot */
+		const char *q = p + 1;
+		double v = 0, scale = 1;
+
+		while (*q == ' ')
+			q++;
+		while (is_digit(*q))
+			v = v * 10 + (*q++ - '0');
+		if (*q == '.')
+			for (q++; is_digit(*q); q++)
+				v += (*q - '0') * (scale /= 10);
+		if (q == s)
+			*ts = v;
+	}
+	return (size_t)(s + 1 - p);
 }
 
-/* "Jan 29 16:19:28 argon kernel: " or "2023-11-14T23:54:42.190471+00:00 host kernel: ". */
-static const char *syslog_prefix(const char *p, const char *end)
+/* After the word "kernel" of a syslog prefix: ": ", "[]: ", "[0]: ", "] " (metalog's
+ * "[kernel] ") or RFC 5424's " - - - " / " - - [meta ...] ". The message start or NULL. */
+static const char *kernel_tag_tail(const char *k, const char *end, bool bracketed)
+{
+	const char *q = k + 6;
+	int field;
+
+	if (bracketed)
+		return q + 1 < end && q[0] == ']' && q[1] == ' ' ? q + 2 : NULL;
+	if (q < end && *q == '[') {
+		for (q++; q < end && is_digit(*q); q++)
+			;
+		if (q >= end || *q != ']')
+			return NULL;
+		q++;
+	}
+	if (q + 1 < end && q[0] == ':' && q[1] == ' ')
+		return q + 2;
+	/* RFC 5424: APP-NAME PROCID MSGID STRUCTURED-DATA MSG */
+	for (field = 0; field < 2; field++) {
+		if (q + 1 >= end || *q != ' ')
+			return NULL;
+		q++;
+		if (*q == '-')
+			q++;
+		else
+			while (q < end && (is_digit(*q) || isalpha((unsigned char)*q)))
+				q++;
+	}
+	if (q + 1 >= end || q[0] != ' ')
+		return NULL;
+	q++;
+	if (*q == '-')
+		q++;
+	else if (*q == '[')
+		q = memchr(q, ']', (size_t)(end - q));
+	else
+		return NULL;
+	if (!q)
+		return NULL;
+	if (*q == ']')
+		q++;
+	return q < end && *q == ' ' ? q + 1 : NULL;
+}
+
+/* "Jan 29 16:19:28 argon kernel: ", "2023-11-14T23:54:42.190471+00:00 host kernel: ",
+ * "kernel: ", "Feb 14 01:11:04 [kernel] ", "2023-12-20 10:30:36 err kernel[]: ",
+ * "<6>1 2023-11-14T23:54:42Z host kernel - - - ", "[  138.145040] host kernel: " (timed:
+ * a timestamp came before, so no time is needed before the tag). */
+static const char *syslog_prefix(const char *p, const char *end, bool timed)
 {
 	size_t n = (size_t)(end - p);
-	const char *k;
+	const char *k, *tail, *s = p;
 
-	if (n < 12 || !(isalpha((unsigned char)p[0]) || is_digit(p[0])))
+	if (n < 8)
 		return NULL;
-	if (n > 96)
-		n = 96;
-	k = memmem(p, n, " kernel: ", 9);
-	if (!k)
-		return NULL;
-	/* the prefix has a time in it: "HH:MM" */
-	if (!memchr(p, ':', (size_t)(k - p)))
-		return NULL;
-	return k + 9;
+	if (n > 120)
+		n = 120;
+	while ((k = memmem(s, n - (size_t)(s - p), "kernel", 6))) {
+		bool bracketed = k > p && k[-1] == '[';
+
+		s = k + 6;
+		if (k > p && k[-1] != ' ' && !bracketed)
+			continue;
+		tail = kernel_tag_tail(k, end, bracketed);
+		if (!tail)
+			continue;
+		/* a tag after other words needs a time before it: "HH:MM" */
+		if (!timed && k > p + (bracketed ? 1 : 0) && !memchr(p, ':', (size_t)(k - p)))
+			continue;
+		/* ... and no "name: " of a message: "usb 1-1: kernel: ..." is a message */
+		if (memmem(p, (size_t)(k - p), ": ", 2))
+			continue;
+		return tail;
+	}
+	return NULL;
 }
 
-const char *kmsg_line_strip(const char *line, size_t len, bool *had_prefix, size_t *msg_len)
+/* A shell prompt with the command glued to the first line: "pi@raspberrypi:~ $ dmesg[" or
+ * "root@host:~# dmesg -T[": the position of the first timestamp bracket, else NULL. */
+static const char *after_prompt(const char *p, const char *end)
+{
+	const char *q, *lim = end - p > 160 ? p + 160 : end;
+	double ts;
+
+	for (q = p; q + 1 < lim; q++)
+		if ((q[0] == '$' || q[0] == '#') && (q[1] == ' ' || q[1] == 'd' || q[1] == 'j'))
+			break;
+	if (q + 1 >= lim || !memchr(p, '@', (size_t)(q - p)))
+		return NULL;
+	for (q++; q < lim; q++)
+		if (*q == '[' && ts_bracket(q, end, &ts))
+			return q;
+	return NULL;
+}
+
+const char *kmsg_line_parse(const char *line, size_t len, struct kmsg_prefix *out)
 {
 	const char *p = line, *end = line + len, *q;
 	unsigned long usec;
+	double ts;
 	size_t n;
+	int round;
 
-	*had_prefix = false;
+	out->prefixed = false;
+	out->ts = -1;
 	while (end > p && isspace((unsigned char)end[-1]))
 		end--;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	if (p >= end || *p == '#' || (end - p >= 2 && p[0] == '/' && p[1] == '/'))
 		return NULL;
-	/* journalctl's "-- Boot 1a2b... --" and "-- Logs begin at ... --" */
-	if (end - p >= 6 && !memcmp(p, "-- ", 3) && !memcmp(end - 3, " --", 3))
-		return NULL;
+	/* journalctl's "-- Logs begin at ... --" is skipped; its "-- Boot 1a2b... --" is
+	 * passed on: a boot begins there */
+	if (end - p >= 6 && !memcmp(p, "-- ", 3) && !memcmp(end - 3, " --", 3)) {
+		if (end - p < 12 || memcmp(p, "-- Boot ", 8))
+			return NULL;
+		out->prefixed = true;
+		out->msg_len = (size_t)(end - p);
+		return p;
+	}
+	q = after_prompt(p, end);
+	if (q)
+		p = q;
 
 	n = record_prefix(p, end, &usec);
 	if (n) {
 		p += n;
-		*had_prefix = true;
+		out->prefixed = true;
+		out->ts = (double)usec / 1e6;
 	}
-	if (p < end && *p == '<') {
-		for (q = p + 1; q < end && is_digit(*q) && q - p < 6; q++)
-			;
-		if (q > p + 1 && q < end && *q == '>') {
-			p = q + 1;
-			*had_prefix = true;
+	/* the prefixes come in several orders ("[ 1.2] host kernel: ", "host kernel: [ 1.2]") */
+	for (round = 0; round < 3; round++) {
+		const char *start = p;
+
+		if (p < end && *p == '<') {
+			for (q = p + 1; q < end && is_digit(*q) && q - p < 6; q++)
+				;
+			if (q > p + 1 && q < end && *q == '>')
+				p = q + 1;
 		}
-	}
-	q = syslog_prefix(p, end);
-	if (q) {
-		p = q;
-		*had_prefix = true;
-	}
-	/* dmesg -x: "kern  :err   : " */
-	if (end - p > 8 && !memcmp(p, "kern", 4) && (p[4] == ' ' || p[4] == ':')) {
-		q = memchr(p, ':', (size_t)(end - p) < 24 ? (size_t)(end - p) : 24);
+		q = syslog_prefix(p, end, out->ts >= 0);
 		if (q)
-			q = memchr(q + 1, ':', (size_t)(end - q - 1) < 16 ? (size_t)(end - q - 1) : 16);
-		if (q) {
-			p = q + 1;
-			*had_prefix = true;
+			p = q;
+		/* dmesg -x: "kern  :err   : " */
+		if (end - p > 8 && !memcmp(p, "kern", 4) && (p[4] == ' ' || p[4] == ':')) {
+			q = memchr(p, ':', (size_t)(end - p) < 24 ? (size_t)(end - p) : 24);
+			if (q)
+				q = memchr(q + 1, ':', (size_t)(end - q - 1) < 16 ?
+							     (size_t)(end - q - 1) : 16);
+			if (q)
+				p = q + 1;
 		}
+		while (p < end && *p == ' ')
+			p++;
+		n = ts_bracket(p, end, &ts);
+		if (n) {
+			p += n;
+			if (ts >= 0)
+				out->ts = ts;
+		}
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == start)
+			break;
+		out->prefixed = true;
 	}
-	while (p < end && *p == ' ')
-		p++;
-	n = ts_bracket(p, end);
-	if (n) {
-		p += n;
-		*had_prefix = true;
-	}
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
 	if (p >= end)
 		return NULL;
-	*msg_len = (size_t)(end - p);
+	out->msg_len = (size_t)(end - p);
 	return p;
+}
+
+const char *kmsg_line_strip(const char *line, size_t len, bool *had_prefix, size_t *msg_len)
+{
+	struct kmsg_prefix pre;
+	const char *msg = kmsg_line_parse(line, len, &pre);
+
+	*had_prefix = pre.prefixed;
+	*msg_len = msg ? pre.msg_len : 0;
+	return msg;
+}
+
+bool kmsg_looks_kernel(const char *msg)
+{
+	const char *colon = strstr(msg, ": "), *p;
+
+	if (!isalpha((unsigned char)msg[0]) || !colon || colon - msg > 64)
+		return false;
+	for (p = msg; p + 5 <= colon; p++)
+		if (is_digit(p[0]) && p[1] == ':' && is_digit(p[2]) && is_digit(p[3]) && p[4] == ':')
+			return false; /* a time of day: another program's syslog line */
+	return true;
 }
 
 static int deliver_pending(struct kmsg_reader *r)
@@ -165,6 +305,10 @@ static int deliver_pending(struct kmsg_reader *r)
 	l.msg = r->pend + r->pend_msg_off;
 	l.msg_len = r->pend_len - r->pend_msg_off;
 	l.lineno = r->pend_lineno;
+	l.ts = r->pend_ts;
+	l.prefixed = r->pend_prefixed;
+	l.nonblank = r->nonblank;
+	l.wrapped = r->pend_wrapped;
 	r->lines++;
 	return r->fn(r->arg, &l);
 }
@@ -180,6 +324,7 @@ static void pend_append(struct kmsg_reader *r, const char *s, size_t n)
 static int process_line(struct kmsg_reader *r, char *line, size_t len)
 {
 	const char *text = line, *end = line + len, *msg;
+	struct kmsg_prefix pre;
 	unsigned long usec;
 	size_t msg_len;
 	bool prefixed;
@@ -206,7 +351,11 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		else
 			break;
 	}
-	msg = kmsg_line_strip(text, (size_t)(end - text), &prefixed, &msg_len);
+	if (text < end)
+		r->nonblank++;
+	msg = kmsg_line_parse(text, (size_t)(end - text), &pre);
+	prefixed = pre.prefixed;
+	msg_len = msg ? pre.msg_len : 0;
 	if (!msg) {
 		r->skipped++;
 		return deliver_pending(r);
@@ -215,6 +364,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		/* the tail of a line a mail client wrapped */
 		pend_append(r, " ", 1);
 		pend_append(r, text, (size_t)(end - text));
+		r->pend_wrapped++;
 		return 0;
 	}
 	ret = deliver_pending(r);
@@ -224,6 +374,9 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		r->seen_prefix = true;
 	r->pend_len = 0;
 	r->pend_lineno = r->lineno;
+	r->pend_ts = pre.ts;
+	r->pend_prefixed = prefixed;
+	r->pend_wrapped = 0;
 	if (record_prefix(text, end, &usec)) {
 		/* show a /dev/kmsg record the way dmesg does */
 		char head[40];

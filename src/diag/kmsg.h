@@ -15,6 +15,10 @@ struct kmsg_line {
 	const char *msg;      /* the kernel message inside text: every prefix removed */
 	size_t msg_len;
 	unsigned long lineno; /* 1-based line of the input (first line of a wrapped record) */
+	double ts;            /* seconds since boot from "[ 12.345678]" or a record, else -1 */
+	bool prefixed;        /* a timestamp or syslog prefix was found */
+	unsigned long nonblank; /* non-blank input lines read so far */
+	unsigned long wrapped;  /* input lines joined to this one (mail wrapping) */
 };
 
 /* Called once per kernel message; a non-zero return stops the reading and is returned. */
@@ -37,6 +41,10 @@ struct kmsg_reader {
 	size_t pend_len;
 	size_t pend_msg_off;
 	unsigned long pend_lineno;
+	double pend_ts;
+	bool pend_prefixed;
+	unsigned long pend_wrapped;
+	unsigned long nonblank;  /* input lines that were not blank */
 	bool have_pend;
 };
 
@@ -52,6 +60,20 @@ int kmsg_read_file(FILE *f, kmsg_line_fn fn, void *arg);
 /* /dev/kmsg opened O_RDONLY|O_NONBLOCK: records until EAGAIN, never blocks. A regular file
  * (a captured kmsg in a sysroot) is read to its end. */
 int kmsg_read_fd(int fd, kmsg_line_fn fn, void *arg);
+
+struct kmsg_prefix {
+	bool prefixed;   /* a timestamp or syslog prefix was found */
+	double ts;       /* seconds since boot when the prefix shows them, else -1 */
+	size_t msg_len;
+};
+
+/* Strip every known prefix from one line (no newline): the message start inside line, or
+ * NULL when the line is no kernel message (comment, journal marker, empty). */
+const char *kmsg_line_parse(const char *line, size_t len, struct kmsg_prefix *out);
+
+/* A message without a prefix that still has a kernel message's form: "driver dev: text"
+ * (not "Dec 20 10:30:36 host systemd[1]: text"). */
+bool kmsg_looks_kernel(const char *msg);
 
 /* Strip every known prefix from one line (no newline). Returns the message start inside
  * line, or NULL when the line is no kernel message (comment, journal marker, empty).

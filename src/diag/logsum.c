@@ -48,6 +48,12 @@ unsigned long diag_log_messages(const struct diag_log *log)
 	return log->messages;
 }
 
+unsigned long diag_log_unrecognised(const struct diag_log *log, unsigned long *nonblank)
+{
+	*nonblank = log->nonblank;
+	return log->nonblank > log->recognised ? log->nonblank - log->recognised : 0;
+}
+
 struct diag_subject *logsum_subject(struct diag_log *log, size_t i)
 {
 	return i < log->n_subj ? log->subj[i] : NULL;
@@ -117,6 +123,7 @@ static struct diag_subject *subj_new(struct diag_log *log, enum subj_kind kind,
 	s->kind = kind;
 	s->scsi_host = -1;
 	s->first_line = lineno;
+	s->boot = log->boot;
 	log->subj[log->n_subj++] = s;
 	return s;
 }
@@ -256,7 +263,7 @@ static struct diag_subject *disk_subject(struct diag_log *log, const char *disk,
 			continue;
 		if (!s->gone)
 			return s;
-		if (!gone)
+		if (!gone && s->boot == log->boot)
 			gone = s;
 	}
 	if (gone)
@@ -286,7 +293,7 @@ static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag
 
 	for (i = log->n_subj; i-- > 0;) {
 		s = log->subj[i];
-		if (!strcmp(s->ctrl, c) || (s->pci[0] && !strcmp(s->pci, c)))
+		if (s->boot == log->boot && (!strcmp(s->ctrl, c) || (s->pci[0] && !strcmp(s->pci, c))))
 			return s;
 	}
 	if (!strncmp(c, "mmc", 3) && c[3] >= '0' && c[3] <= '9') {
@@ -303,7 +310,7 @@ static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag
 		str_copy(s->ctrl, sizeof(s->ctrl), c);
 		return s;
 	}
-	if (ev->kind >= EV_XHCI_TRDEQ && ev->kind <= EV_XHCI_STREAMS)
+	if (ev->kind >= EV_XHCI_TRDEQ && ev->kind <= EV_XHCI_EP_DISABLED)
 		kind = SUBJ_XHCI;
 	else
 		kind = SUBJ_PCI;
@@ -313,7 +320,9 @@ static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag
 }
 
 /* The USB device a "scsi hostN: uas" line is about: the newest one that is no hub, has no
- * SCSI host yet, and is no keyboard-speed device (storage is high-speed or faster). */
+ * SCSI host yet, and is no keyboard-speed device (storage is high-speed or faster). Whether
+ * its arrival showed an id does not matter: skipping a device without one would hand its
+ * disk to the device before it (a network adapter), and that one's id to the fix. */
 static struct diag_subject *newest_usb(struct diag_log *log)
 {
 	size_t i;
@@ -321,7 +330,7 @@ static struct diag_subject *newest_usb(struct diag_log *log)
 	for (i = log->n_subj; i-- > 0;) {
 		struct diag_subject *s = log->subj[i];
 
-		if (s->kind == SUBJ_USB && !s->gone && !s->is_hub && s->has_id &&
+		if (s->kind == SUBJ_USB && !s->gone && !s->is_hub &&
 		    s->scsi_host < 0 && (!s->speed_mbps || s->speed_mbps >= 480))
 			return s;
 	}
@@ -413,42 +422,144 @@ static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const 
 	}
 }
 
-void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const char *text,
-		      unsigned long lineno)
+/* A new boot begins: nothing of the last one is linked to what follows (ports, SCSI hosts
+ * and disk names are handed out again). A marker right after another opens no new boot. */
+static void boot_start(struct diag_log *log, unsigned long lineno)
+{
+	size_t i;
+
+	if (!log->boot_msgs)
+		return;
+	for (i = 0; i < log->n_subj; i++)
+		log->subj[i]->gone = true;
+	log->n_hosts = 0;
+	log->pending_uas_reset_host = -1;
+	log->boot_msgs = 0;
+	log->boot++;
+	if (log->boot < LOG_BOOTS_MAX)
+		log->boot_line[log->boot] = lineno;
+}
+
+/* The subject an event is about, following the kernel's chain within this boot. */
+static struct diag_subject *subject_for(struct diag_log *log, const struct diag_event *ev,
+					unsigned long lineno)
 {
 	struct diag_subject *s;
 
-	if (ev->kind == EV_UAS_UNSUPPORTED && ev->usb_port[0]) {
-		s = port_subject(log, ev->usb_port, lineno);
-	} else if (ev->kind == EV_UAS_UNSUPPORTED) {
+	switch (ev->kind) {
+	case EV_UAS_UNSUPPORTED:
+		if (ev->usb_port[0])
+			return port_subject(log, ev->usb_port, lineno);
 		s = newest_usb(log);
-		if (!s)
-			s = log->sys;
-	} else if (ev->kind == EV_USB_NEW) {
+		return s ? s : log->sys;
+	case EV_USB_NEW:
 		s = find_port(log, ev->usb_port);
-		if (s && (s->speed_mbps || s->has_id)) {
-			s->gone = true; /* enumerated again without a disconnect line */
-			s = NULL;
-		}
-		if (!s)
-			s = port_subject(log, ev->usb_port, lineno);
-	} else if (ev->kind == EV_SCSI_HOST_UAS) {
+		/* enumerated again without a disconnect line: a new device, unless the last
+		 * attempt never got as far as an id (the same device retrying) */
+		if (s && s->has_id)
+			s->gone = true;
+		else if (s)
+			return s;
+		return port_subject(log, ev->usb_port, lineno);
+	case EV_SCSI_HOST_UAS:
 		s = newest_usb(log);
 		if (!s)
 			s = subj_new(log, SUBJ_DISK, lineno);
 		host_bind(log, ev->scsi_host, s);
-	} else if (ev->kind == EV_SCSI_HOST_BOT) {
+		return s;
+	case EV_SCSI_HOST_BOT:
 		s = port_subject(log, ev->usb_port, lineno);
 		host_bind(log, ev->scsi_host, s);
-	} else if (ev->kind == EV_UNDERVOLT || ev->kind == EV_VOLT_OK ||
-		   ev->kind == EV_QUIRKS_PARAM_BAD || ev->kind == EV_CMDLINE ||
-		   ev->kind == EV_MODEL || ev->kind == EV_ROOT_WAIT) {
-		s = log->sys;
-	} else {
-		s = resolve(log, ev, lineno);
+		return s;
+	case EV_UNDERVOLT:
+	case EV_VOLT_OK:
+	case EV_QUIRKS_PARAM_BAD:
+	case EV_CMDLINE:
+	case EV_MODEL:
+	case EV_ROOT_WAIT:
+	case EV_BOOT:
+		return log->sys;
+	default:
+		return resolve(log, ev, lineno);
 	}
-	s->n_ev[ev->kind]++;
+}
 
+/* The category each event counts in (plus one), for the events that need nothing more;
+ * 0 for the others, handled in note_event(). */
+#define C(cat) ((unsigned char)((cat) + 1))
+static const unsigned char ev_cat[EV__COUNT] = {
+	[EV_USB_ENUM_ERR] = C(CAT_USB),
+	[EV_XHCI_TRDEQ] = C(CAT_USB),
+	[EV_XHCI_STOP_EP] = C(CAT_USB),
+	[EV_XHCI_STREAMS] = C(CAT_USB),
+	[EV_XHCI_EP_DISABLED] = C(CAT_USB),
+	[EV_XHCI_DEAD] = C(CAT_HOSTDEAD),
+	[EV_UAS_CMD_ERR] = C(CAT_UAS),
+	[EV_UAS_DATA_ERR] = C(CAT_UAS),
+	[EV_IO_ERROR] = C(CAT_IO),
+	[EV_BUF_IO_ERROR] = C(CAT_IO),
+	[EV_FS_ERROR] = C(CAT_IO),
+	[EV_CRIT_TARGET] = C(CAT_IO),
+	[EV_READ_CAP_FAIL] = C(CAT_NOTREADY),
+	[EV_NOT_READY] = C(CAT_NOTREADY),
+	[EV_SCSI_OFFLINED] = C(CAT_NOTREADY),
+	[EV_NVME_NOT_READY] = C(CAT_NOTREADY),
+	[EV_NVME_REMOVED] = C(CAT_NOTREADY),
+	[EV_UNDERVOLT] = C(CAT_POWER),
+	[EV_MMC_TIMEOUT] = C(CAT_MMC),
+	[EV_MMC_ERR] = C(CAT_MMC),
+	[EV_MMC_HOST_ERR] = C(CAT_MMC),
+	[EV_MMC_INIT_ERR] = C(CAT_MMCINIT),
+	[EV_NVME_TIMEOUT] = C(CAT_NVME),
+	[EV_NVME_ABORT] = C(CAT_NVME),
+	[EV_NVME_DOWN] = C(CAT_NVME),
+	[EV_NVME_IO_ERR] = C(CAT_NVME),
+	[EV_PCIE_LINK_DOWN] = C(CAT_PCIE),
+	[EV_QUIRKS_PARAM_BAD] = C(CAT_QUIRKS),
+};
+
+static void on_mmc_blk(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev)
+{
+	size_t i;
+
+	if (!ev->ctrl[0])
+		return;
+	/* errors logged for the host before its disk was named join the disk */
+	for (i = 0; i < log->n_subj; i++) {
+		struct diag_subject *t = log->subj[i];
+
+		if (t != s && t->kind == SUBJ_MMC && t->boot == log->boot &&
+		    !strcmp(t->ctrl, ev->ctrl)) {
+			subj_merge(s, t);
+			if (t->mmc_up && t->mmc_up_line > s->mmc_up_line) {
+				s->mmc_up = true;
+				s->mmc_up_line = t->mmc_up_line;
+				str_copy(s->mmc_mode, sizeof(s->mmc_mode), t->mmc_mode);
+			}
+			t->ctrl[0] = '\0';
+		}
+	}
+	str_copy(s->ctrl, sizeof(s->ctrl), ev->ctrl);
+}
+
+static void on_mmc_card_new(struct diag_subject *s, const struct diag_event *ev,
+			    unsigned long lineno)
+{
+	const char *end = ev->arg ? strstr(ev->arg, " card at") : NULL;
+
+	s->mmc_up = true;
+	s->mmc_up_line = lineno;
+	if (end && (size_t)(end - ev->arg) < sizeof(s->mmc_mode)) {
+		memcpy(s->mmc_mode, ev->arg, (size_t)(end - ev->arg));
+		s->mmc_mode[end - ev->arg] = '\0';
+		str_sanitize(s->mmc_mode);
+	}
+}
+
+/* What an event changes in its subject beyond a count in its category. */
+static void note_event(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev,
+		       const char *text, unsigned long lineno)
+{
 	switch (ev->kind) {
 	case EV_USB_NEW:
 		s->speed_mbps = ev->speed_mbps;
@@ -473,13 +584,6 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	case EV_USB_RESET:
 		on_usb_reset(log, s, text, lineno);
 		break;
-	case EV_USB_ENUM_ERR:
-	case EV_XHCI_TRDEQ:
-	case EV_XHCI_STOP_EP:
-	case EV_XHCI_DEAD:
-	case EV_XHCI_STREAMS:
-		cat_add(&s->cat[CAT_USB], lineno, text);
-		break;
 	case EV_SCSI_HOST_UAS:
 		s->driver = USB_DRIVER_UAS;
 		break;
@@ -495,6 +599,7 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		cat_add(&s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_QUIRKS_MATCH:
+		/* the line names the port: the id is this very device's */
 		s->quirk_flags = ev->flags;
 		s->has_quirk_flags = true;
 		if (!s->has_id) {
@@ -506,92 +611,30 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 			cat_add(&s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_UAS_RESET_START:
-		log->pending_uas_reset_host = ev->scsi_host;
-		__attribute__((fallthrough));
 	case EV_UAS_ABORT:
-		if (ev->kind == EV_UAS_ABORT && ev->is_write)
-			s->uas_write_aborts++;
-		__attribute__((fallthrough));
-	case EV_UAS_CMD_ERR:
-	case EV_UAS_DATA_ERR:
-		if (!s->driver)
-			s->driver = USB_DRIVER_UAS;
-		cat_add(&s->cat[CAT_UAS], lineno, text);
-		break;
 	case EV_UAS_RESET_OK:
 	case EV_UAS_RESET_FAIL:
-		log->pending_uas_reset_host = -1;
-		if (!s->driver)
-			s->driver = USB_DRIVER_UAS;
+		if (ev->kind == EV_UAS_RESET_START)
+			log->pending_uas_reset_host = ev->scsi_host;
+		else if (ev->kind != EV_UAS_ABORT)
+			log->pending_uas_reset_host = -1;
+		if (ev->kind == EV_UAS_ABORT && ev->is_write)
+			s->uas_write_aborts++;
 		cat_add(&s->cat[CAT_UAS], lineno, text);
 		break;
 	case EV_SYNC_CACHE_FAIL:
-		if (s->gone)
-			break; /* the drive was unplugged: the cache flush cannot work */
-		__attribute__((fallthrough));
-	case EV_IO_ERROR:
-	case EV_BUF_IO_ERROR:
-	case EV_FS_ERROR:
-	case EV_CRIT_TARGET:
-		cat_add(&s->cat[CAT_IO], lineno, text);
+		/* an unplugged drive cannot flush its cache: no error of its own */
+		if (!s->gone)
+			cat_add(&s->cat[CAT_IO], lineno, text);
 		break;
-	case EV_READ_CAP_FAIL:
-	case EV_NOT_READY:
-	case EV_NVME_NOT_READY:
-	case EV_NVME_REMOVED:
-		cat_add(&s->cat[CAT_NOTREADY], lineno, text);
+	case EV_MMC_CARD_NEW:
+		on_mmc_card_new(s, ev, lineno);
 		break;
-	case EV_UNDERVOLT:
-		cat_add(&s->cat[CAT_POWER], lineno, text);
-		break;
-	case EV_MMC_TIMEOUT:
-	case EV_MMC_ERR:
-		cat_add(&s->cat[CAT_MMC], lineno, text);
-		break;
-	case EV_MMC_INIT_ERR:
-		cat_add(&s->cat[CAT_MMCINIT], lineno, text);
-		break;
-	case EV_MMC_CARD_NEW: {
-		const char *end = ev->arg ? strstr(ev->arg, " card at") : NULL;
-
-		s->mmc_up = true;
-		s->mmc_up_line = lineno;
-		if (end && (size_t)(end - ev->arg) < sizeof(s->mmc_mode)) {
-			memcpy(s->mmc_mode, ev->arg, (size_t)(end - ev->arg));
-			s->mmc_mode[end - ev->arg] = '\0';
-			str_sanitize(s->mmc_mode);
-		}
-		break;
-	}
 	case EV_MMC_BLK:
-		if (ev->ctrl[0]) {
-			size_t i;
-
-			/* errors logged for the host before its disk was named join the disk */
-			for (i = 0; i < log->n_subj; i++) {
-				struct diag_subject *t = log->subj[i];
-
-				if (t != s && t->kind == SUBJ_MMC && !strcmp(t->ctrl, ev->ctrl)) {
-					subj_merge(s, t);
-					if (t->mmc_up && t->mmc_up_line > s->mmc_up_line) {
-						s->mmc_up = true;
-						s->mmc_up_line = t->mmc_up_line;
-						str_copy(s->mmc_mode, sizeof(s->mmc_mode), t->mmc_mode);
-					}
-					t->ctrl[0] = '\0';
-				}
-			}
-			str_copy(s->ctrl, sizeof(s->ctrl), ev->ctrl);
-		}
+		on_mmc_blk(log, s, ev);
 		break;
 	case EV_MMC_REMOVED:
 		s->mmc_up = false;
-		break;
-	case EV_NVME_TIMEOUT:
-	case EV_NVME_ABORT:
-	case EV_NVME_DOWN:
-	case EV_NVME_IO_ERR:
-		cat_add(&s->cat[CAT_NVME], lineno, text);
 		break;
 	case EV_NVME_PCI: {
 		size_t n = strcspn(ev->arg, " ");
@@ -617,12 +660,6 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		}
 		cat_add(&s->cat[CAT_PCIE], lineno, text);
 		break;
-	case EV_PCIE_LINK_DOWN:
-		cat_add(&s->cat[CAT_PCIE], lineno, text);
-		break;
-	case EV_QUIRKS_PARAM_BAD:
-		cat_add(&s->cat[CAT_QUIRKS], lineno, text);
-		break;
 	case EV_CMDLINE:
 		on_cmdline(log, ev, text, lineno);
 		break;
@@ -638,21 +675,73 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	}
 }
 
+void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const char *text,
+		      unsigned long lineno)
+{
+	struct diag_subject *s;
+
+	if (ev->kind == EV_BOOT) {
+		boot_start(log, lineno);
+		return;
+	}
+	log->boot_msgs++;
+	if (ev->kind == EV_XHCI_DEAD && log->boot < LOG_BOOTS_MAX && !log->host_dead_line[log->boot])
+		log->host_dead_line[log->boot] = lineno;
+	s = subject_for(log, ev, lineno);
+	s->n_ev[ev->kind]++;
+	if (ev->kind >= EV_UAS_ABORT && ev->kind <= EV_UAS_DATA_ERR && !s->driver)
+		s->driver = USB_DRIVER_UAS;
+	if (ev->kind >= EV_MMC_TIMEOUT && ev->kind <= EV_MMC_INIT_ERR) {
+		if (ev->err == -EILSEQ)
+			s->mmc_crc++;
+		else if (ev->err == -ETIMEDOUT)
+			s->mmc_timeout++;
+		if (strstr(text, "recovery failed"))
+			s->mmc_recovery_failed = true;
+		if (ev->kind == EV_MMC_INIT_ERR && strstr(text, "whilst initialising"))
+			s->mmc_init_failed++;
+	}
+	if (ev->kind == EV_NVME_DOWN && strstr(text, "aborting reset"))
+		s->nvme_reset_failed++;
+	if (ev->kind == EV_NVME_TIMEOUT && strstr(text, "completion polled"))
+		s->nvme_polled++;
+	if (ev_cat[ev->kind] == C(CAT_NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
+		s->nvme_first_ts = log->cur_ts;
+	if (ev_cat[ev->kind])
+		cat_add(&s->cat[ev_cat[ev->kind] - 1], lineno, text);
+	else
+		note_event(log, s, ev, text, lineno);
+}
+
 int logsum_add_line(void *arg, const struct kmsg_line *line)
 {
 	struct diag_log *log = arg;
 	struct diag_event ev;
 
-	log->messages++;
+	if (!log->messages++)
+		log->boot_line[0] = line->lineno;
 	if (line->lineno > log->lines)
 		log->lines = line->lineno;
-	if (diag_event_parse(line->msg, line->msg_len, &ev))
+	log->nonblank = line->nonblank;
+	log->cur_ts = line->ts;
+	if (line->ts >= 0) {
+		/* the time since boot went back to (near) zero: the machine booted again */
+		if (line->ts + 1.0 < log->last_ts && line->ts < 10.0)
+			boot_start(log, line->lineno);
+		log->last_ts = line->ts;
+	}
+	log->recognised += line->wrapped; /* the tails of a wrapped message */
+	if (diag_event_parse(line->msg, line->msg_len, &ev)) {
+		log->recognised++;
 		logsum_add_event(log, &ev, line->text, line->lineno);
+	} else if (line->prefixed || kmsg_looks_kernel(line->msg)) {
+		log->recognised++;
+	}
 	return 0;
 }
 
 /* The one USB storage device trouble without a device name must be about, or NULL. */
-static struct diag_subject *only_usb_disk(struct diag_log *log)
+static struct diag_subject *only_usb_disk(struct diag_log *log, int boot)
 {
 	struct diag_subject *found = NULL, *s;
 	size_t i;
@@ -663,6 +752,8 @@ static struct diag_subject *only_usb_disk(struct diag_log *log)
 		found = NULL;
 		for (i = 0; i < log->n_subj; i++) {
 			s = log->subj[i];
+			if (s->boot != boot)
+				continue;
 			if (s->kind == SUBJ_XHCI || s->kind == SUBJ_PCI || s->kind == SUBJ_MMC ||
 			    s->kind == SUBJ_NVME || s->is_hub)
 				continue;
@@ -682,25 +773,27 @@ static struct diag_subject *only_usb_disk(struct diag_log *log)
 
 void logsum_finish(struct diag_log *log)
 {
-	struct diag_subject *target;
 	size_t i;
 
 	if (log->finished)
 		return;
 	log->finished = true;
-	target = only_usb_disk(log);
-	if (!target)
-		return;
 	for (i = 0; i < log->n_subj; i++) {
-		struct diag_subject *s = log->subj[i];
+		struct diag_subject *s = log->subj[i], *target;
 
 		if (s->kind != SUBJ_XHCI || !s->cat[CAT_USB].count)
+			continue;
+		/* a dead host is the finding itself: its trouble stays with it */
+		if (s->cat[CAT_HOSTDEAD].count)
+			continue;
+		target = only_usb_disk(log, s->boot);
+		if (!target)
 			continue;
 		cat_merge(&target->cat[CAT_USB], &s->cat[CAT_USB]);
 		target->n_ev[EV_XHCI_TRDEQ] += s->n_ev[EV_XHCI_TRDEQ];
 		target->n_ev[EV_XHCI_STOP_EP] += s->n_ev[EV_XHCI_STOP_EP];
-		target->n_ev[EV_XHCI_DEAD] += s->n_ev[EV_XHCI_DEAD];
 		target->n_ev[EV_XHCI_STREAMS] += s->n_ev[EV_XHCI_STREAMS];
+		target->n_ev[EV_XHCI_EP_DISABLED] += s->n_ev[EV_XHCI_EP_DISABLED];
 		memset(&s->cat[CAT_USB], 0, sizeof(s->cat[CAT_USB]));
 	}
 }

@@ -24,6 +24,7 @@ enum diag_cat {
 	CAT_PCIE,     /* PCIe link lines */
 	CAT_POWER,    /* under-voltage */
 	CAT_QUIRKS,   /* the quirks parameter rejected or malformed */
+	CAT_HOSTDEAD, /* the USB host controller died (HC died, Host System Error) */
 	CAT__COUNT
 };
 
@@ -55,10 +56,18 @@ struct diag_subject {
 	bool mmc_up;                /* the card came up ("new ... card at address") */
 	unsigned long mmc_up_line;
 	char mmc_mode[48];          /* "high speed SDHC" */
+	unsigned long mmc_crc;      /* SD/eMMC lines with error -84 (CRC) */
+	unsigned long mmc_timeout;  /* SD/eMMC lines with a timeout (-110, no interrupt) */
+	bool mmc_recovery_failed;   /* "recovery failed" */
+	unsigned long mmc_init_failed; /* "error -N whilst initialising": failed attempts */
 	double gts, cap_gts;        /* PCIe: trained and capable (from the kernel's words) */
 	int width, cap_width;
 	unsigned long aer_uncorrected;
+	unsigned long nvme_reset_failed; /* "Device not ready; aborting reset" */
+	unsigned long nvme_polled;  /* "timeout, completion polled": the interrupt was lost */
+	double nvme_first_ts;       /* seconds since boot of the first NVMe error (0 unknown) */
 	unsigned long uas_write_aborts; /* aborted commands that were writes (CMD OUT) */
+	int boot;                   /* 0-based boot of the log it was seen in */
 	unsigned long first_line;
 	unsigned long id_line;      /* the last "New USB device found" line */
 	unsigned long n_ev[EV__COUNT];
@@ -67,6 +76,7 @@ struct diag_subject {
 
 #define LOG_SUBJECTS_MAX 64
 #define LOG_HOSTS_MAX 32
+#define LOG_BOOTS_MAX 32
 
 struct diag_log {
 	struct diag_subject *subj[LOG_SUBJECTS_MAX];
@@ -80,6 +90,15 @@ struct diag_log {
 	char cmdline_quirks[160];
 	int quirks_problem;         /* enum usbq_problem of the logged command line */
 	unsigned long lines, messages;
+	unsigned long nonblank;     /* input lines that were not blank */
+	unsigned long recognised;   /* lines that were kernel messages by their form or content */
+	/* boots: "Booting Linux", "Linux version", the time since boot going back to zero */
+	int boot;                   /* the current boot, 0-based */
+	unsigned long boot_msgs;    /* storage events since the current boot began */
+	unsigned long boot_line[LOG_BOOTS_MAX];     /* first line of each boot (0: line 1) */
+	unsigned long host_dead_line[LOG_BOOTS_MAX]; /* a USB host controller died here */
+	double last_ts;
+	double cur_ts;              /* the time since boot of the line being read, -1 unknown */
 	bool finished;
 };
 

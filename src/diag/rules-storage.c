@@ -6,7 +6,7 @@
 
 static const char *board_or_model(const struct rule_ctx *ctx)
 {
-	return ctx->inv && ctx->inv->board[0] ? ctx->inv->board : ctx->log ? ctx->log->model : "";
+	return rule_board(ctx);
 }
 
 static bool board_is_pi5(const struct rule_ctx *ctx)
@@ -28,25 +28,44 @@ static bool pcie_trouble(struct rule_ctx *ctx)
 	struct diag_subject *s;
 	size_t i;
 
-	for_each_subject(ctx, s, i)
+	for (i = 0; ctx->log && (s = logsum_subject(ctx->log, i)); i++)
 		if (s->cat[CAT_AER].count || s->cat[CAT_NVME].count ||
 		    (s->kind == SUBJ_NVME && s->cat[CAT_NOTREADY].count))
 			return true;
 	return false;
 }
 
-static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, const char *name,
-			      double cur, int w, double cap, int cw)
+static bool board_is_pi(const struct rule_ctx *ctx)
 {
-	finding_title(f, "%s: PCIe link at the slot's ceiling, %.1f GT/s x%d (the drive can do "
-			 "%.1f GT/s x%d)", name, cur, w, cap, cw);
-	finding_explain(f, "The link runs as fast as the slot or board allows (PCIe Gen %d x%d); "
-			   "the drive could go faster in another machine. This is expected, not a "
-			   "fault.", gen_of(cur), w);
-	if (cur < 7.9 && cap >= 7.9 && pcie_trouble(ctx)) {
+	return strstr(board_or_model(ctx), "Raspberry Pi") != NULL;
+}
+
+/* from_log: the speeds come from the kernel's words alone, which say what the link trained
+ * at, not what the slot could do (sysfs or the board does). */
+static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, const char *name,
+			      double cur, int w, double cap, int cw, bool from_log)
+{
+	bool pi5 = board_is_pi5(ctx);
+
+	if (from_log && !pi5) {
+		finding_title(f, "%s: PCIe link trained at %.1f GT/s x%d (the drive can do %.1f "
+				 "GT/s x%d)", name, cur, w, cap, cw);
+		finding_explain(f, "The link trained at %.1f GT/s x%d (PCIe Gen %d); whether the "
+				   "slot allows more is not in the log: `sbcdisk list` on the "
+				   "machine shows the port's maximum.", cur, w, gen_of(cur));
+	} else {
+		finding_title(f, "%s: PCIe link at the slot's ceiling, %.1f GT/s x%d (the drive "
+				 "can do %.1f GT/s x%d)", name, cur, w, cap, cw);
+		finding_explain(f, "The link runs as fast as the slot or board allows (PCIe Gen %d "
+				   "x%d); the drive could go faster in another machine. This is "
+				   "expected, not a fault.", gen_of(cur), w);
+	}
+	if (!pi5 || cur >= 7.9 || cap < 7.9)
+		return;
+	if (pcie_trouble(ctx)) {
 		finding_explain(f, "The log shows PCIe or NVMe errors: do not force a faster link "
-				   "(dtparam=pciex1_gen=3 on a Raspberry Pi 5) until they are gone.");
-	} else if (board_is_pi5(ctx) && cur < 7.9 && cap >= 7.9) {
+				   "(dtparam=pciex1_gen=3) until they are gone.");
+	} else {
 		finding_explain(f, "On a Raspberry Pi 5 the connector is certified for Gen 2 only; "
 				   "dtparam=pciex1_gen=3 in config.txt forces Gen 3 (8 GT/s, about "
 				   "twice the throughput) at the risk of an unstable link.");
@@ -54,9 +73,6 @@ static void pcie_limited_text(struct rule_ctx *ctx, struct diag_finding *f, cons
 			       "(dry run first), reboot, and check for pcie-errors afterwards.");
 		finding_fix_cmd(f, "sbcdisk fix pcie-gen 3");
 		finding_fix_cmd(f, "sbcdisk fix pcie-gen 3 --apply");
-	} else if (!ctx->inv && cap >= 7.9 && cur < 7.9) {
-		finding_explain(f, "On a Raspberry Pi 5, dtparam=pciex1_gen=3 in config.txt forces "
-				   "Gen 3 (not certified, may be unstable): `sbcdisk fix pcie-gen 3`.");
 	}
 }
 
@@ -78,7 +94,8 @@ void rule_pcie_link(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		if (!f->title[0])
-			pcie_limited_text(ctx, f, name, s->gts, s->width, s->cap_gts, s->cap_width);
+			pcie_limited_text(ctx, f, name, s->gts, s->width, s->cap_gts, s->cap_width,
+					  true);
 		finding_evidence_cat(f, &s->cat[CAT_PCIE]);
 	}
 	for (i = 0; inv && i < inv->n; i++) {
@@ -103,7 +120,7 @@ void rule_pcie_link(struct rule_ctx *ctx)
 			finding_explain(f, "The link came up slower or narrower than the drive and "
 					   "the port both support: a badly seated drive or ribbon "
 					   "cable, an adapter that loses signal, or too little power.");
-			if (strstr(board_or_model(ctx), "Raspberry Pi"))
+			if (board_is_pi(ctx))
 				finding_explain(f, "Also look for a dtparam=pciex1_gen=1 line in "
 						   "config.txt.");
 			finding_evidence_fact(f, "%s at %s: current_link_speed %.1f GT/s x%d, "
@@ -118,7 +135,7 @@ void rule_pcie_link(struct rule_ctx *ctx)
 			if (!f)
 				return;
 			pcie_limited_text(ctx, f, d->name, d->cur_gts, d->cur_width, d->max_gts,
-					  d->max_width);
+					  d->max_width, false);
 			finding_evidence_fact(f, "%s at %s: current_link_speed %.1f GT/s x%d, drive "
 						 "max %.1f GT/s x%d, port max %.1f GT/s x%d",
 					      d->name, d->pci_addr, d->cur_gts, d->cur_width,
@@ -175,8 +192,12 @@ void rule_pcie_errors(struct rule_ctx *ctx)
 				"link: the cable, the adapter, the power, or a link speed above "
 				"what the board is certified for.");
 		finding_evidence_cat(f, c);
-		finding_fix(f, "Reseat the adapter and its ribbon cable and use the official power "
-			       "supply; on a Raspberry Pi 5 keep the link at Gen 2.");
+		finding_fix(f, board_is_pi5(ctx) ?
+				       "Reseat the adapter and its ribbon cable, use the official "
+				       "power supply, and keep the link at Gen 2." :
+				       "Reseat the drive or adapter and its cable, check the power "
+				       "supply, and do not force the link faster than the board is "
+				       "made for.");
 		fix_back_to_gen2(ctx, f);
 	}
 }
@@ -198,24 +219,65 @@ void rule_nvme_errors(struct rule_ctx *ctx)
 			return;
 		finding_title(f, "%s: NVMe errors (%lu line%s)", name, c->count,
 			      c->count == 1 ? "" : "s");
-		if (s->n_ev[EV_NVME_DOWN])
+		if (s->n_ev[EV_NVME_DOWN] > s->nvme_reset_failed) {
+			unsigned long down = s->n_ev[EV_NVME_DOWN] - s->nvme_reset_failed;
+
 			finding_explain(f, "The controller dropped off the PCIe bus %lu time%s "
 					   "(CSTS=0xffffffff means nothing answers) and was reset.",
-					s->n_ev[EV_NVME_DOWN], s->n_ev[EV_NVME_DOWN] == 1 ? "" : "s");
-		if (s->n_ev[EV_NVME_TIMEOUT] || s->n_ev[EV_NVME_ABORT])
+					down, down == 1 ? "" : "s");
+		}
+		if (s->nvme_reset_failed)
+			finding_explain(f, "The controller did not come back from its reset %lu "
+					   "time%s (\"Device not ready; aborting reset\"): it ran, "
+					   "failed and stayed down.", s->nvme_reset_failed,
+					s->nvme_reset_failed == 1 ? "" : "s");
+		if (s->nvme_polled)
+			finding_explain(f, "%lu command%s had completed but %s interrupt never "
+					   "arrived (\"completion polled\"): the PCIe interrupts (MSI) "
+					   "of the board or its kernel are at fault, not the drive's "
+					   "data.", s->nvme_polled, s->nvme_polled == 1 ? "" : "s",
+					s->nvme_polled == 1 ? "its" : "their");
+		if (s->n_ev[EV_NVME_TIMEOUT] > s->nvme_polled || s->n_ev[EV_NVME_ABORT])
 			finding_explain(f, "Commands timed out and were aborted.");
 		if (s->n_ev[EV_NVME_IO_ERR])
 			finding_explain(f, "Reads or writes failed.");
-		finding_explain(f, "Common causes: the drive's power-saving states (APST) or PCIe "
-				   "ASPM misbehaving, too little power for the drive, a loose "
-				   "ribbon cable, or a link forced above what the board is certified "
-				   "for.");
+		if (s->nvme_first_ts >= 3600)
+			finding_explain(f, "The trouble began %.1f hours after boot: a drive that "
+					   "works for hours and then stops answering is the mark of a "
+					   "power-saving state (APST) or PCIe ASPM it cannot wake from.",
+					s->nvme_first_ts / 3600);
+		else if (s->n_ev[EV_NVME_PS_HINT])
+			finding_explain(f, "The kernel itself suspects a faulty power-saving mode: "
+					   "an APST or PCIe ASPM state the drive cannot wake from.");
+		else
+			finding_explain(f, "Common causes: the drive's power-saving states (APST) or "
+					   "PCIe ASPM misbehaving, too little power for the drive, %sor "
+					   "a link forced above what the board is certified for.",
+					board_is_pi(ctx) ? "a loose ribbon cable, " : "");
 		finding_evidence_cat(f, c);
-		finding_fix(f, "Add nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to "
-			       "cmdline.txt (the kernel's own advice) and reboot; check the power "
-			       "supply and the cable.");
+		finding_fix(f, board_is_pi(ctx) ?
+				       "Add nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to "
+				       "cmdline.txt (the kernel's own advice) and reboot; check the "
+				       "power supply and the cable." :
+				       "Add nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to "
+				       "the kernel command line (the kernel's own advice) and reboot; "
+				       "check the power supply.");
 		fix_back_to_gen2(ctx, f);
 	}
+}
+
+/* What kind of SD/eMMC errors: CRC (signal) and timeouts, in words. */
+static void mmc_error_kinds(struct diag_finding *f, const struct diag_subject *s)
+{
+	if (s->mmc_crc)
+		finding_explain(f, "%lu line%s show%s error -84, a CRC error: the signal between "
+				   "the board and the card is bad (contacts, the slot, or the card).",
+				s->mmc_crc, s->mmc_crc == 1 ? "" : "s", s->mmc_crc == 1 ? "s" : "");
+	if (s->mmc_timeout)
+		finding_explain(f, "%lu line%s show%s a timeout (-110 or no interrupt): the card "
+				   "did not answer in time (a worn, slow or fake card, or too "
+				   "little power).", s->mmc_timeout, s->mmc_timeout == 1 ? "" : "s",
+				s->mmc_timeout == 1 ? "s" : "");
 }
 
 void rule_mmc_errors(struct rule_ctx *ctx)
@@ -226,50 +288,63 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 	for_each_subject(ctx, s, i) {
 		const struct cat_stat *run = &s->cat[CAT_MMC], *init = &s->cat[CAT_MMCINIT];
 		bool recovered = init->count && s->mmc_up && s->mmc_up_line > init->last_line;
+		bool never_up = init->count && !recovered;
+		bool io_after = s->cat[CAT_IO].count || s->mmc_recovery_failed;
+		unsigned long lines = run->count + init->count;
+		/* attempts: "whilst initialising" lines, else every init error line */
+		unsigned long tries = s->mmc_init_failed ? s->mmc_init_failed : init->count;
 		enum diag_sev sev;
 		struct diag_finding *f;
 		const char *name;
 
 		if (!run->count && !init->count)
 			continue;
-		if (run->count >= 3 || s->cat[CAT_IO].count)
+		if (never_up || run->count >= 3 || io_after)
 			sev = DIAG_ERROR;
 		else if (run->count)
 			sev = DIAG_WARNING;
 		else
-			sev = recovered ? DIAG_INFO : DIAG_ERROR;
+			sev = DIAG_INFO;
 		f = rule_subject_finding(ctx, s, "mmc-errors", sev, &name);
 		if (!f)
 			return;
-		if (run->count)
-			finding_title(f, "%s: SD/eMMC errors (%lu line%s)", name, run->count,
-				      run->count == 1 ? "" : "s");
-		else if (recovered)
+		if (never_up)
+			finding_title(f, "%s: the card failed to initialise (%lu time%s)", name,
+				      tries, tries == 1 ? "" : "s");
+		else if (run->count)
+			finding_title(f, "%s: SD/eMMC errors (%lu line%s)", name, lines,
+				      lines == 1 ? "" : "s");
+		else
 			finding_title(f, "%s: initialising the card failed (%lu line%s), then it "
 					 "worked", name, init->count, init->count == 1 ? "" : "s");
-		else
-			finding_title(f, "%s: the card failed to initialise", name);
-		if (run->count >= 3)
-			finding_explain(f, "The card keeps timing out (-110) or failing commands: "
-					   "writes stall for seconds and data can be lost. A worn or "
-					   "slow card, a fake card, or a driver problem.");
-		else if (run->count)
-			finding_explain(f, "The card or the SD host timed out %lu time%s. One "
-					   "timeout without I/O errors is survivable; watch for more.",
-					run->count, run->count == 1 ? "" : "s");
-		if (init->count)
-			finding_explain(f, "Initialising the card failed (%lu line%s; -84 is a CRC "
-					   "error: contacts, signal or card; -110 a timeout)%s",
-					init->count, init->count == 1 ? "" : "s",
-					recovered ? ", but it came up afterwards: marginal, usable." :
-						    ".");
+		if (never_up)
+			finding_explain(f, "The kernel tried to initialise the card %lu time%s and "
+					   "it failed every time: the card is not usable like this.",
+					tries, tries == 1 ? "" : "s");
+		else if (recovered)
+			finding_explain(f, "Initialising the card failed (%lu line%s), but it came up "
+					   "afterwards: marginal, usable.", init->count,
+					init->count == 1 ? "" : "s");
+		mmc_error_kinds(f, s);
+		if (s->n_ev[EV_MMC_HOST_ERR])
+			finding_explain(f, "The SD host controller itself failed (a reset that never "
+					   "completed, or the driver dumped its registers).");
+		if (s->mmc_recovery_failed)
+			finding_explain(f, "The kernel's recovery of the card failed.");
+		if (!never_up && run->count && (run->count >= 3 || io_after))
+			finding_explain(f, "Writes stall for seconds and data can be lost.");
+		else if (!never_up && run->count)
+			finding_explain(f, "With no I/O error and no failed recovery after %s, this "
+					   "is survivable; watch for more.",
+					run->count == 1 ? "it" : "them");
 		finding_evidence_cat(f, init);
 		finding_evidence_cat(f, run);
 		finding_fix(f, recovered && !run->count ?
 				       "Nothing urgent. If it recurs, clean the contacts or replace "
 				       "the card." :
-				       "Back up the card now, then replace it with a known-good A1/A2 "
-				       "card; check the power supply; keep the kernel up to date.");
+				       "Back up the card now if it still reads, then replace it with "
+				       "a known-good A1/A2 card; check the power supply; keep the "
+				       "kernel up to date.");
 	}
 }
 
@@ -284,7 +359,7 @@ void rule_io_errors(struct rule_ctx *ctx)
 		char id[16];
 		const char *name;
 
-		if (!c->count)
+		if (!c->count || rule_after_host_death(ctx, s, c->first_line))
 			continue;
 		rule_usb_id(s, id, sizeof(id));
 		f = rule_subject_finding(ctx, s, "io-errors", DIAG_ERROR, &name);
@@ -298,8 +373,11 @@ void rule_io_errors(struct rule_ctx *ctx)
 		if (s->n_ev[EV_FS_ERROR])
 			finding_explain(f, "The file system reported errors; run fsck after the "
 					   "cause is fixed.");
-		if (s->cat[CAT_UAS].count)
-			finding_explain(f, "They follow the UAS resets above.");
+		if (s->cat[CAT_UAS].count && s->cat[CAT_UAS].first_line < c->first_line)
+			finding_explain(f, "They follow the UAS aborts and resets above.");
+		else if (s->cat[CAT_UAS].count)
+			finding_explain(f, "UAS aborts and resets followed them (the I/O errors came "
+					   "first).");
 		else if (s->kind == SUBJ_USB || s->driver || !strncmp(name, "sd", 2))
 			finding_explain(f, "On a USB drive this is usually power (a drive drawing "
 					   "more than the port gives), the cable or enclosure, or a "
@@ -307,7 +385,7 @@ void rule_io_errors(struct rule_ctx *ctx)
 		if (rule_undervoltage_seen(ctx))
 			finding_explain(f, "The board reported under-voltage: fix the power first.");
 		finding_evidence_cat(f, c);
-		if (s->driver == 1 && id[0]) {
+		if (s->driver == USB_DRIVER_UAS && id[0]) {
 			finding_fix(f, "Check power and cable first; if the drive is on uas, disable "
 				       "UAS for its bridge.");
 			finding_fix_cmd(f, "sbcdisk fix uas %s", id);
@@ -329,13 +407,24 @@ void rule_device_not_ready(struct rule_ctx *ctx)
 		struct diag_finding *f;
 		const char *name;
 
-		if (!c->count)
+		if (!c->count || rule_after_host_death(ctx, s, c->first_line))
 			continue;
 		f = rule_subject_finding(ctx, s, "device-not-ready", DIAG_ERROR, &name);
 		if (!f)
 			return;
-		finding_title(f, "%s: the device did not become ready", name);
-		if (s->n_ev[EV_NVME_NOT_READY])
+		if (s->n_ev[EV_SCSI_OFFLINED])
+			finding_title(f, "%s: the kernel took the drive offline after failed "
+					 "resets", name);
+		else
+			finding_title(f, "%s: the device did not become ready", name);
+		if (s->n_ev[EV_SCSI_OFFLINED])
+			finding_explain(f, "The SCSI layer's error recovery (aborts, then resets) did "
+					   "not bring the drive back, so it gave up: \"Device offlined\" "
+					   "means every later read and write is refused until the drive "
+					   "is plugged in again. This is the end of failed resets, not a "
+					   "drive that did not spin up: the cause is what made the "
+					   "commands fail (power, cable, bridge).");
+		else if (s->n_ev[EV_NVME_NOT_READY])
 			finding_explain(f, "The NVMe controller never reported ready (CSTS) and the "
 					   "kernel gave up on it. The PCIe link itself came up, so "
 					   "this is not a link-speed problem: most often the M.2 slot "
@@ -491,7 +580,7 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 	finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD card (and "
 			   "faster than most eMMC) for the small random I/O a running system "
 			   "does, and an SD card wears out sooner.");
-	if (strstr(board_or_model(ctx), "Raspberry Pi"))
+	if (board_is_pi(ctx))
 		finding_fix(f, "Copy the system to the faster drive (SD Card Copier or rpi-clone), "
 			       "then set the boot order to try it first (raspi-config, Advanced "
 			       "Options, Boot Order).");

@@ -72,7 +72,7 @@ void rule_uas_errors(struct rule_ctx *ctx)
 		unsigned long resets = s->n_ev[EV_UAS_RESET_START] + s->n_ev[EV_UAS_RESET_FAIL];
 		bool fixed;
 
-		if (!c->count)
+		if (!c->count || rule_after_host_death(ctx, s, c->first_line))
 			continue;
 		rule_usb_id(s, id, sizeof(id));
 		d = rule_inv_match(ctx, s);
@@ -86,9 +86,15 @@ void rule_uas_errors(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		finding_title(f, "%s: UAS commands time out and the drive is reset", label);
-		finding_explain(f, "The uas driver aborted %lu command%s and reset the drive %lu "
-				   "time%s (%lu line%s).", aborts, aborts == 1 ? "" : "s", resets,
-				resets == 1 ? "" : "s", c->count, c->count == 1 ? "" : "s");
+		if (resets)
+			finding_explain(f, "The uas driver aborted %lu command%s and reset the drive "
+					   "%lu time%s (%lu line%s).", aborts, aborts == 1 ? "" : "s",
+					resets, resets == 1 ? "" : "s", c->count,
+					c->count == 1 ? "" : "s");
+		else
+			finding_explain(f, "The uas driver aborted %lu command%s (%lu line%s).",
+					aborts, aborts == 1 ? "" : "s", c->count,
+					c->count == 1 ? "" : "s");
 		finding_explain(f, "This is the well-known failure of USB-SATA/NVMe bridges whose "
 				   "UAS firmware is buggy: every abort stalls the disk for about 30 "
 				   "seconds, and under load the drive can drop off or corrupt writes. "
@@ -224,24 +230,28 @@ static bool bridge_known_usb3(const struct diag_subject *s, const struct diag_de
 
 	if (d && dev_usb3_capable(d))
 		return true;
-	if (s->driver == 1)
+	if (s->driver == USB_DRIVER_UAS)
 		return true; /* UAS bridges are USB 3 bridges */
 	q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
 	return q && !q->any_pid;
 }
 
-static void link_slow_text(struct diag_finding *f, const char *label, unsigned speed,
-			   const char *port)
+static void link_slow_text(const struct rule_ctx *ctx, struct diag_finding *f, const char *label,
+			   unsigned speed, const char *port)
 {
+	bool pi4 = strstr(rule_board(ctx), "Raspberry Pi 4") != NULL;
+
 	finding_title(f, "%s: a USB 3 device runs at USB 2 speed (%u Mbit/s)", label, speed);
 	finding_explain(f, "The device can do USB 3 (5000 Mbit/s or more) but its link trained "
 			   "at %u Mbit/s, which caps it near 35-40 MB/s.", speed);
-	finding_explain(f, "It is in a USB 2 port (on a Raspberry Pi 4 the black ports; the "
-			   "blue ones are USB 3), behind a USB 2 hub, or on a USB 2 cable.");
-	if (port && !strncmp(port, "1-1.", 4))
+	finding_explain(f, "It is in a USB 2 port%s, behind a USB 2 hub, or on a USB 2 cable.",
+			pi4 ? " (on a Raspberry Pi 4 the black ports; the blue ones are USB 3)" : "");
+	if (pi4 && port && !strncmp(port, "1-1.", 4))
 		finding_explain(f, "Port %s is behind the board's USB 2 hub.", port);
-	finding_fix(f, "Plug the drive straight into a USB 3 (blue) port with a USB 3 cable, "
-		       "then check again with `sbcdisk list`.");
+	finding_fix(f, pi4 ? "Plug the drive straight into a USB 3 (blue) port with a USB 3 "
+			     "cable, then check again with `sbcdisk list`." :
+			     "Plug the drive straight into a USB 3 port with a USB 3 cable, then "
+			     "check again with `sbcdisk list`.");
 }
 
 void rule_usb_link_slow(struct rule_ctx *ctx)
@@ -274,7 +284,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		f = rule_get(ctx, "usb-link-slow", DIAG_WARNING, rule_dev_name(ctx, s), id);
 		if (!f)
 			return;
-		link_slow_text(f, label, s->speed_mbps, s->usb_port);
+		link_slow_text(ctx, f, label, s->speed_mbps, s->usb_port);
 		rule_explain_bridge(f, s);
 		finding_evidence_cat(f, &s->cat[CAT_LINK]);
 	}
@@ -292,7 +302,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		if (!f->title[0])
-			link_slow_text(f, label, d->speed_mbps, d->usb_port);
+			link_slow_text(ctx, f, label, d->speed_mbps, d->usb_port);
 		finding_evidence_fact(f, "%s: USB %x.%02x device linked at %u Mbit/s at port %s; "
 					 "the fastest root hub runs at %u Mbit/s",
 				      d->name, d->version_bcd >> 8, d->version_bcd & 0xff,
@@ -392,14 +402,13 @@ void rule_usb_errors(struct rule_ctx *ctx)
 		bool recovered;
 		char id[16], label[96];
 
-		if (!c->count)
-			continue;
+		if (!c->count || rule_after_host_death(ctx, s, c->first_line) ||
+		    s->cat[CAT_HOSTDEAD].count)
+			continue; /* a dead host's trouble is in usb-host-died */
 		/* enumeration that failed, then worked (a slow device at plug-in) is noise */
 		recovered = s->n_ev[EV_USB_ENUM_ERR] == c->count && s->id_line > c->last_line;
 		sev = (c->count >= 2 || s->n_ev[EV_XHCI_STREAMS]) && !recovered ? DIAG_WARNING :
 										  DIAG_INFO;
-		if (s->n_ev[EV_XHCI_DEAD])
-			sev = DIAG_ERROR;
 		rule_usb_id(s, id, sizeof(id));
 		rule_subject_label(ctx, s, label, sizeof(label));
 		f = rule_get(ctx, "usb-errors", sev, rule_dev_name(ctx, s), id);
@@ -409,20 +418,24 @@ void rule_usb_errors(struct rule_ctx *ctx)
 			      c->count == 1 ? "" : "s");
 		if (s->n_ev[EV_XHCI_TRDEQ])
 			finding_explain(f, "The xHCI controller could not move a transfer ring "
-					   "('Set TR Deq Ptr') and the device was reset each time. On "
-					   "the Raspberry Pi 4 (VL805) this is a kernel bug fixed in later "
-					   "kernels: update the kernel (sudo apt full-upgrade). A drive "
-					   "that spins down when idle triggers it.");
+					   "('Set TR Deq Ptr') and the device was reset each time%s: "
+					   "update the kernel. A drive that spins down when idle "
+					   "triggers it.", strstr(rule_board(ctx), "Raspberry Pi 4") ?
+					   ". On the Raspberry Pi 4 (VL805) this is a kernel bug fixed "
+					   "in later kernels" : "");
 		if (s->n_ev[EV_XHCI_STREAMS])
 			finding_explain(f, "The xHCI controller failed to tear down bulk streams, "
 					   "which only the uas driver uses: a UAS drive was lost "
 					   "under load, typically from power or bandwidth shared with "
 					   "another USB 3 device. Give the drive its own power (a "
 					   "powered hub) or disable UAS for it.");
-		if (s->n_ev[EV_XHCI_STOP_EP] || s->n_ev[EV_XHCI_DEAD])
-			finding_explain(f, "The USB host controller stopped answering%s.",
-					s->n_ev[EV_XHCI_DEAD] ? " and was given up as dead: every "
-								"device on it is lost" : "");
+		if (s->n_ev[EV_XHCI_STOP_EP])
+			finding_explain(f, "The USB host controller did not answer a command to stop "
+					   "an endpoint.");
+		if (s->n_ev[EV_XHCI_EP_DISABLED])
+			finding_explain(f, "The controller reported transfers for an endpoint that "
+					   "was already disabled or for an unknown stream ring: it lost track "
+					   "of the device's transfers, as happens around a UAS reset.");
 		if (recovered)
 			finding_explain(f, "The device failed to enumerate at first (-71 is a "
 					   "protocol error) but then came up: harmless once, worth a "
@@ -447,3 +460,80 @@ void rule_usb_errors(struct rule_ctx *ctx)
 	}
 }
 
+
+/* The subjects of this boot whose trouble began after the host died: "sda (12 lines)". */
+static unsigned long host_consequences(struct rule_ctx *ctx, const struct diag_subject *host,
+				       char *names, size_t cap)
+{
+	unsigned long n = 0;
+	size_t i, len = 0;
+	struct diag_subject *t;
+
+	names[0] = '\0';
+	for (i = 0; ctx->log && (t = logsum_subject(ctx->log, i)); i++) {
+		unsigned long lines = 0, first = 0;
+		int c;
+
+		if (t == host || t->boot != host->boot)
+			continue;
+		for (c = 0; c < CAT__COUNT; c++) {
+			if (c != CAT_UAS && c != CAT_IO && c != CAT_USB && c != CAT_NOTREADY)
+				continue;
+			if (!t->cat[c].count || !rule_after_host_death(ctx, t, t->cat[c].first_line))
+				continue;
+			lines += t->cat[c].count;
+			if (!first || t->cat[c].first_line < first)
+				first = t->cat[c].first_line;
+		}
+		if (!lines)
+			continue;
+		n += lines;
+		if (len + 2 < cap && str_fmt(names + len, cap - len, "%s%s", len ? ", " : "",
+					   logsum_subject_name(t)[0] ? logsum_subject_name(t) :
+								       "a USB device") == 0)
+			len = strlen(names);
+	}
+	return n;
+}
+
+void rule_usb_host_died(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_HOSTDEAD];
+		struct diag_finding *f;
+		unsigned long after;
+		char names[160];
+
+		if (!c->count)
+			continue;
+		f = rule_get(ctx, "usb-host-died", DIAG_ERROR, s->ctrl[0] ? s->ctrl : "", NULL);
+		if (!f)
+			return;
+		finding_title(f, "%s: the USB host controller died", s->ctrl[0] ? s->ctrl : "USB");
+		finding_explain(f, "The USB host controller failed (a Host System Error, \"HC "
+				   "died\", or no answer so the kernel gave it up as dead): every "
+				   "device on it, drives included, was cut off at once.");
+		after = host_consequences(ctx, s, names, sizeof(names));
+		if (after)
+			finding_explain(f, "The %lu error line%s on %s after it %s its consequence, "
+					   "not a fault of the drive or its bridge: disabling UAS will "
+					   "not help.", after, after == 1 ? "" : "s", names,
+					after == 1 ? "is" : "are");
+		finding_explain(f, "A controller dies from a dip in power (a drive drawing more than "
+				   "the port gives, a weak supply), a faulty hub, cable or port, or a "
+				   "bug in the controller's driver or firmware.");
+		if (rule_undervoltage_seen(ctx))
+			finding_explain(f, "The board also reported under-voltage: fix the power "
+					   "first.");
+		finding_evidence_cat(f, c);
+		finding_evidence_cat(f, &s->cat[CAT_USB]);
+		finding_fix(f, "Check the power first: a supply that meets the board's rating, and "
+			       "a powered hub (or a drive with its own supply) for disks and NVMe "
+			       "enclosures. Try another port and cable without a hub in between, "
+			       "and update the kernel and the board's firmware (sudo apt update && "
+			       "sudo apt full-upgrade). A reboot brings the controller back.");
+	}
+}

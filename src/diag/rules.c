@@ -9,11 +9,32 @@
 struct diag_finding *rule_get(struct rule_ctx *ctx, const char *id, enum diag_sev sev,
 				const char *device, const char *usb_id)
 {
-	struct diag_finding *f = finding_get(ctx->out, id, sev, device, usb_id);
+	int boot = ctx->subj ? ctx->subj->boot : ctx->log ? ctx->log->boot : 0;
+	struct diag_finding *f = finding_get(ctx->out, id, sev, device, usb_id, boot);
 
 	if (!f)
 		ctx->err = -ENOMEM;
 	return f;
+}
+
+struct diag_subject *rule_subject_at(struct rule_ctx *ctx, size_t i)
+{
+	struct diag_subject *s = ctx->log ? logsum_subject(ctx->log, i) : NULL;
+
+	ctx->subj = s;
+	return s;
+}
+
+bool rule_after_host_death(const struct rule_ctx *ctx, const struct diag_subject *s,
+			   unsigned long first)
+{
+	unsigned long dead;
+
+	if (!ctx->log || s->boot >= LOG_BOOTS_MAX || s->kind == SUBJ_MMC ||
+	    s->kind == SUBJ_NVME || s->kind == SUBJ_PCI)
+		return false;
+	dead = ctx->log->host_dead_line[s->boot];
+	return dead && first >= dead;
 }
 
 void rule_usb_id(const struct diag_subject *s, char *buf, size_t cap)
@@ -36,8 +57,10 @@ const struct diag_dev *rule_inv_match(const struct rule_ctx *ctx, const struct d
 
 		if (s->has_id && d->has_usb && d->vid == s->vid && d->pid == s->pid)
 			return d;
-		/* disk names only mean the same drive when the log is this system's */
-		if (inv->log_is_local && s->disk[0] && !strcmp(d->name, s->disk))
+		/* disk names only mean the same drive when the log is this system's, and
+		 * only in its last boot */
+		if (inv->log_is_local && s->disk[0] && !strcmp(d->name, s->disk) &&
+		    s->boot == ctx->log->boot)
 			return d;
 	}
 	return NULL;
@@ -99,6 +122,11 @@ void rule_explain_bridge(struct diag_finding *f, const struct diag_subject *s)
 		finding_explain(f, "The device names itself \"%s\".", s->product);
 }
 
+const char *rule_board(const struct rule_ctx *ctx)
+{
+	return ctx->inv && ctx->inv->board[0] ? ctx->inv->board : ctx->log ? ctx->log->model : "";
+}
+
 bool rule_undervoltage_seen(const struct rule_ctx *ctx)
 {
 	return ctx->log && ctx->log->sys->cat[CAT_POWER].count > 0;
@@ -115,6 +143,8 @@ static const struct diag_rule {
 	  rule_uas_known_quirky },
 	{ { "usb-link-slow", "a USB 3 device linked at 480M or below" }, rule_usb_link_slow },
 	{ { "usb-errors", "USB resets, enumeration errors, xHCI trouble" }, rule_usb_errors },
+	{ { "usb-host-died", "the USB host controller died; what followed is its consequence" },
+	  rule_usb_host_died },
 	{ { "pcie-link-degraded", "PCIe link below what both ends support" }, rule_pcie_link },
 	{ { "pcie-link-limited", "PCIe link at the slot's or board's ceiling" }, NULL },
 	{ { "pcie-errors", "PCIe AER reports" }, rule_pcie_errors },
@@ -134,6 +164,35 @@ const struct diag_rule_info *diag_rule_get(size_t i)
 	return i < ARRAY_SIZE(rules) ? &rules[i].info : NULL;
 }
 
+/* A log of several boots: every finding from it says which boot, and the earlier boots'
+ * say so in their title (they may be history: a drive re-plugged, a fix applied). */
+static void label_boots(const struct diag_log *log, struct diag_findings *out)
+{
+	size_t i;
+
+	if (!log->boot)
+		return;
+	for (i = 0; i < out->n; i++) {
+		struct diag_finding *f = &out->v[i];
+		size_t n = strlen(f->title);
+		int b = f->boot < LOG_BOOTS_MAX ? f->boot : LOG_BOOTS_MAX - 1;
+
+		if (f->n_evidence && !f->evidence[0].line)
+			continue; /* from the system, not the log */
+		if (f->boot == log->boot) {
+			finding_explain(f, "This is from the last of the %d boots in the log (from "
+					   "line %lu).", log->boot + 1, log->boot_line[b] ?
+					   log->boot_line[b] : 1);
+			continue;
+		}
+		f->earlier_boot = true;
+		str_fmt(f->title + n, sizeof(f->title) - n, " (in an earlier boot)");
+		finding_explain(f, "This is from boot %d of the %d in the log (from line %lu), "
+				   "not the last one: it may be history.", f->boot + 1,
+				log->boot + 1, log->boot_line[b] ? log->boot_line[b] : 1);
+	}
+}
+
 int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag_findings *out)
 {
 	struct rule_ctx ctx = { .log = log, .inv = inv, .out = out };
@@ -142,9 +201,13 @@ int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag
 	if (log)
 		logsum_finish(log);
 	/* pcie-link-limited shares its rule with pcie-link-degraded: both read the same link */
-	for (i = 0; i < ARRAY_SIZE(rules) && !ctx.err; i++)
+	for (i = 0; i < ARRAY_SIZE(rules) && !ctx.err; i++) {
 		if (rules[i].run)
 			rules[i].run(&ctx);
+		ctx.subj = NULL;
+	}
+	if (log)
+		label_boots(log, out);
 	findings_sort(out);
 	return ctx.err;
 }

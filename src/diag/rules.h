@@ -9,12 +9,22 @@ struct rule_ctx {
 	struct diag_log *log;              /* NULL when no log was read */
 	const struct diag_inventory *inv;  /* NULL when no inventory was taken */
 	struct diag_findings *out;
+	const struct diag_subject *subj;   /* the subject of the loop below, NULL after it */
 	int err;
 };
 
-/* Subjects of the log, in order. */
-#define for_each_subject(ctx, s, i)                                                    \
-	for ((i) = 0; (ctx)->log && ((s) = logsum_subject((ctx)->log, (i))) != NULL; (i)++)
+/* The i-th subject of the log, remembered in ctx (its boot goes into findings); NULL at
+ * the end. */
+struct diag_subject *rule_subject_at(struct rule_ctx *ctx, size_t i);
+
+/* Subjects of the log, in order. Not to be nested: an inner loop ends the outer's subject. */
+#define for_each_subject(ctx, s, i) \
+	for ((i) = 0; ((s) = rule_subject_at((ctx), (i))) != NULL; (i)++)
+
+/* The subject's trouble (from line first on) came after its USB host controller died in
+ * the same boot: a consequence, reported with usb-host-died. */
+bool rule_after_host_death(const struct rule_ctx *ctx, const struct diag_subject *s,
+			   unsigned long first);
 
 /* finding_get() that records -ENOMEM in ctx. */
 struct diag_finding *rule_get(struct rule_ctx *ctx, const char *id, enum diag_sev sev,
@@ -33,6 +43,8 @@ const char *rule_dev_name(const struct rule_ctx *ctx, const struct diag_subject 
 void rule_subject_label(const struct rule_ctx *ctx, const struct diag_subject *s, char *buf,
 			size_t cap);
 bool rule_undervoltage_seen(const struct rule_ctx *ctx);
+/* The board: the inventory's device-tree model, else the log's "Machine model:", else "". */
+const char *rule_board(const struct rule_ctx *ctx);
 /* "The bridge chip is a JMicron JMS567/JMS578 (152d:0578)." from list's bridge table. */
 void rule_explain_bridge(struct diag_finding *f, const struct diag_subject *s);
 
@@ -42,6 +54,7 @@ void rule_uas_disabled(struct rule_ctx *ctx);
 void rule_uas_known_quirky(struct rule_ctx *ctx);
 void rule_usb_link_slow(struct rule_ctx *ctx);
 void rule_usb_errors(struct rule_ctx *ctx);
+void rule_usb_host_died(struct rule_ctx *ctx);
 void rule_pcie_link(struct rule_ctx *ctx);
 void rule_pcie_errors(struct rule_ctx *ctx);
 void rule_nvme_errors(struct rule_ctx *ctx);

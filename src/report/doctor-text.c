@@ -83,12 +83,21 @@ int doctor_text_print(FILE *f, const struct diag_findings *fs, const struct doct
 		      bool color)
 {
 	size_t i, n[4] = { 0 };
+	bool unread = false;
 
 	for (i = 0; i < fs->n; i++)
 		n[fs->v[i].sev]++;
 	if (src->log_name)
 		fprintf(f, "Kernel log: %s, %lu line%s read.\n", src->log_name, src->log_lines,
 			src->log_lines == 1 ? "" : "s");
+	/* most of the file was no kernel log: its silence proves nothing */
+	if (src->log_name && src->log_nonblank >= 4 &&
+	    src->log_unrecognised * 2 > src->log_nonblank) {
+		unread = true;
+		fprintf(f, "%lu of %lu lines were not recognised as kernel messages (save the log "
+			   "with dmesg or journalctl -k).\n", src->log_unrecognised,
+			src->log_nonblank);
+	}
 	else if (src->log_problem)
 		fprintf(f, "Kernel log: not read (%s).\n", src->log_problem);
 	if (src->have_inventory)
@@ -99,6 +108,8 @@ int doctor_text_print(FILE *f, const struct diag_findings *fs, const struct doct
 	if (fs->n) {
 		fputc('\n', f);
 		doctor_text_findings(f, fs, color);
+	} else if (unread) {
+		fprintf(f, "No problems found in the lines that were kernel messages.\n");
 	} else {
 		fprintf(f, "No problems found.\n");
 	}

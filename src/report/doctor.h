@@ -16,6 +16,8 @@ struct doctor_sources {
 	const char *log_name;      /* PATH_DEV_KMSG, a file name, NULL when no log was read */
 	const char *log_problem;   /* why the log could not be read, or NULL */
 	unsigned long log_lines;
+	unsigned long log_nonblank;      /* lines that were not blank */
+	unsigned long log_unrecognised;  /* of those, lines that were no kernel message */
 	size_t n_devices;          /* inventory devices looked at */
 	bool have_inventory;
 };

@@ -70,6 +70,9 @@ check "tree-usb3-uas-dev-kmsg.json" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" --jso
 # the old resets on a board where the quirk is now in effect: history, no command
 check "tree-usb3-quirk-log-resets.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
 	--kmsg tests/diag/klog/seed000-jms567-uas-resets-usb3.log
+# a file that is no kernel log: said so, not "No problems found"
+check "not-a-kernel-log.txt" 0 --sysroot "$tmp/empty" doctor \
+	--kmsg tests/diag/not-klog/other-programs-syslog.log
 # exit codes and errors
 check "fail-on-info.txt" 3 --sysroot "$tmp/empty" doctor --fail-on info \
 	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log

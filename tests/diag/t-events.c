@@ -72,6 +72,43 @@ static const struct ev_case cases[] = {
 	  EV_XHCI_STOP_EP, NULL, NULL, NULL, -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead", EV_XHCI_DEAD,
 	  NULL, NULL, NULL, -2, 0, 0 },
+	{ "xhci_hcd 0000:01:00.0: HC died; cleaning up", EV_XHCI_DEAD, NULL, NULL, "0000:01:00.0",
+	  -2, 0, 0 },
+	{ "xhci_hcd 0000:01:00.0: WARNING: Host System Error", EV_XHCI_DEAD, NULL, NULL, NULL, -2,
+	  0, 0 },
+	{ "xhci-hcd xhci-hcd.1.auto: ERROR Transfer event for disabled endpoint or incorrect "
+	  "stream ring", EV_XHCI_EP_DISABLED, NULL, NULL, "xhci-hcd.1.auto", -2, 0, 0 },
+	{ "xhci_hcd 0000:01:00.0: ERROR Transfer event for disabled endpoint slot 1 ep 4",
+	  EV_XHCI_EP_DISABLED, NULL, NULL, NULL, -2, 0, 0 },
+	{ "Booting Linux on physical CPU 0x0000000000 [0x410fd083]", EV_BOOT, NULL, NULL, NULL, -2,
+	  0, 0 },
+	{ "Linux version 6.1.21-v8+ (dom@buildbot) (aarch64-linux-gnu-gcc-8 (Ubuntu/Linaro "
+	  "8.4.0-3ubuntu1) 8.4.0, GNU ld (GNU Binutils for Ubuntu) 2.34) #1642 SMP PREEMPT",
+	  EV_BOOT, NULL, NULL, NULL, -2, 0, 0 },
+	{ "tegra-xusb 3610000.usb: WARN Set TR Deq Ptr cmd failed due to incorrect slot or ep state.",
+	  EV_XHCI_TRDEQ, NULL, NULL, "3610000.usb", -2, 0, 0 },
+	{ "scsi 0:0:0:0: [sda] killing request", EV_SD_MAP, NULL, "sda", NULL, 0, 0, 0 },
+	{ "scsi 0:0:0:0: rejecting I/O to offline device", EV_IO_ERROR, NULL, NULL, NULL, 0, 0, 0 },
+	{ "-- Boot 99386174e13f4e9cb2044baee8704fa6 --", EV_BOOT, NULL, NULL, NULL, -2, 0, 0 },
+	{ "sd 0:0:0:0: Device offlined - not ready after error recovery", EV_SCSI_OFFLINED, NULL,
+	  NULL, NULL, 0, 0, 0 },
+	{ "mmc0: Reset 0x1 never completed.", EV_MMC_HOST_ERR, NULL, NULL, "mmc0", -2, 0, 0 },
+	{ "mmc1: sdhci: ============ SDHCI REGISTER DUMP ===========", EV_MMC_HOST_ERR, NULL, NULL,
+	  "mmc1", -2, 0, 0 },
+	{ "sdhci: =========== REGISTER DUMP (mmc1)===========", EV_MMC_HOST_ERR, NULL, NULL,
+	  "mmc1", -2, 0, 0 },
+	{ "mmc0: =========== REGISTER DUMP ===========", EV_MMC_HOST_ERR, NULL, NULL, "mmc0", -2,
+	  0, 0 },
+	{ "mmc1: Data end bit error", EV_MMC_ERR, NULL, NULL, "mmc1", -2, 0, -84 },
+	{ "mmc1: Data CRC error", EV_MMC_ERR, NULL, NULL, "mmc1", -2, 0, -84 },
+	{ "mmc0: Timeout waiting for hardware cmd interrupt.", EV_MMC_TIMEOUT, NULL, NULL, "mmc0",
+	  -2, 0, 0 },
+	{ "mmc1: Data Timeout error, intmask: 100000 Interface clock = 200000000Hz",
+	  EV_MMC_TIMEOUT, NULL, NULL, "mmc1", -2, 0, 0 },
+	{ "nvme nvme0: Device not ready; aborting reset, CSTS=0x1", EV_NVME_DOWN, NULL, NULL,
+	  "nvme0", -2, 0, 0 },
+	{ "nvme nvme0: Does your device have a faulty power saving mode enabled?", EV_NVME_PS_HINT,
+	  NULL, NULL, "nvme0", -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: WARN Can't disable streams for endpoint 0x81, streams are being "
 	  "disabled already", EV_XHCI_STREAMS, NULL, NULL, NULL, -2, 0, 0 },
 	{ "sd 0:0:0:0: [sda] Attached SCSI disk", EV_SD_MAP, NULL, "sda", NULL, 0, 0, 0 },
@@ -223,6 +260,14 @@ int main(void)
 	T_CHECK(diag_event_parse("usb-storage 2-1:1.0: Quirks match for vid 152d pid 0578: 1800000",
 				 64, &ev));
 	T_EQ_INT(ev.flags, 0x1800000);
+	/* numbers go through the strict parsers: no id from garbage, no wrapped-around host */
+	T_CHECK(!diag_event_parse("usb 2-1: New USB device found, idVendor=zz2d, idProduct=0578",
+				  60, &ev));
+	T_CHECK(!diag_event_parse("usb 2-1: New USB device found, idVendor=1152d, idProduct=0578",
+				  61, &ev));
+	T_CHECK(!diag_event_parse("scsi host99999999999999999999: uas", 35, &ev));
+	T_CHECK(!diag_event_parse("usb-storage 2-1:1.0: Quirks match for vid 152d pid 0578: x",
+				  58, &ev));
 	T_CHECK(diag_event_parse("pci 0000:01:00.0: 4.000 Gb/s available PCIe bandwidth, limited "
 				 "by 5.0 GT/s PCIe x1 link at 0000:00:00.0 (capable of 31.504 "
 				 "Gb/s with 8.0 GT/s PCIe x4 link)", 150, &ev));

@@ -61,6 +61,20 @@ static void test_forms(void)
 		"   [ 1524.725084] " ABORT "   \r\n",
 		ABORT "\n",
 		ABORT, /* no newline at the end */
+		/* metalog (Gentoo), a bare tag, OpenWrt logread (both forms), RFC 5424 */
+		"Feb 14 01:11:04 [kernel] [19262.403817] " ABORT "\n",
+		"kernel: " ABORT "\n",
+		"2023-12-20 10:30:36 err kernel[]: [   64.114139] " ABORT "\n",
+		"Wed Dec 20 10:30:36 2023 kern.err kernel: [   64.114139] " ABORT "\n",
+		"<3>1 2023-11-14T23:54:42.190471+00:00 pi kernel - - - " ABORT "\n",
+		"<3>1 2023-11-14T23:54:42Z pi kernel 0 - [meta seq=\"1\"] " ABORT "\n",
+		/* journalctl -o short-iso, short-precise, short-monotonic */
+		"2023-11-14T23:54:42+0100 pi kernel: " ABORT "\n",
+		"Nov 14 23:54:42.190471 pi kernel: " ABORT "\n",
+		"[  138.145040] pi kernel: " ABORT "\n",
+		/* a shell prompt glued to the first line */
+		"pi@raspberrypi:~ $ dmesg[ 1524.725084] " ABORT "\n",
+		"root@OpenWrt:~# dmesg[ 1524.725084] " ABORT "\n",
 	};
 	size_t i;
 
@@ -70,6 +84,19 @@ static void test_forms(void)
 		T_EQ_INT(g->n, 1);
 		T_EQ_STR(g->msg[0], ABORT);
 		T_EQ_INT(g->lineno[0], 1);
+	}
+	/* the time since boot, where the prefix has it */
+	{
+		struct kmsg_prefix pre;
+
+		T_CHECK(kmsg_line_parse("[  138.145040] pi kernel: x", 26, &pre) != NULL);
+		T_CHECK(pre.ts > 138.1450 && pre.ts < 138.1451);
+		T_CHECK(kmsg_line_parse("[  +0.000123] x", 15, &pre) != NULL);
+		T_CHECK(pre.ts < 0);
+		T_CHECK(kmsg_line_parse("6,1,5140900,-;x", 15, &pre) != NULL);
+		T_CHECK(pre.ts > 5.1408 && pre.ts < 5.1410);
+		/* "kernel" inside a message is no prefix */
+		T_EQ_STR(kmsg_line_parse("usb 1-1: kernel: x", 18, &pre), "usb 1-1: kernel: x");
 	}
 	/* a /dev/kmsg record is shown as dmesg shows it */
 	T_EQ_STR(run("6,1234,1524725084,-;" ABORT "\n")->text[0], "[ 1524.725084] " ABORT);
@@ -87,9 +114,11 @@ static void test_skipped(void)
 			    "   \r\n"
 			    "[ 1.0] usb 1-1: ok\n");
 
-	T_EQ_INT(g->n, 1);
-	T_EQ_STR(g->msg[0], "usb 1-1: ok");
-	T_EQ_INT(g->lineno[0], 7);
+	/* journalctl's boot marker is passed on (a boot begins there), the rest skipped */
+	T_EQ_INT(g->n, 2);
+	T_EQ_STR(g->msg[0], "-- Boot 1a2b3c --");
+	T_EQ_STR(g->msg[1], "usb 1-1: ok");
+	T_EQ_INT(g->lineno[1], 7);
 	/* "[sda]" and "[abd5cf13]" are no timestamps */
 	T_EQ_STR(run("[ 751.191867] [abd5cf13] FCM> b8f93c00 0\n")->msg[0], "[abd5cf13] FCM> b8f93c00 0");
 	T_EQ_STR(run("[drm] Initialized\n")->msg[0], "[drm] Initialized");
