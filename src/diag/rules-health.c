@@ -159,8 +159,10 @@ void rule_drive_health(struct rule_ctx *ctx)
 
 		if (!h)
 			continue;
+		/* only what a bridge hides is news: SD/eMMC never has SMART (list says so) */
 		if (h->state == PROBE_HEALTH_NO_SMART) {
-			rule_no_smart(ctx, d, h);
+			if (d->has_usb)
+				rule_no_smart(ctx, d, h);
 			continue;
 		}
 		if (h->state != PROBE_HEALTH_OK)

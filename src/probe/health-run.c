@@ -123,8 +123,11 @@ int probe_health_read(const char *devnode, const char *dtype, struct probe_healt
 	free(buf);
 	if (ret == -EINVAL) {
 		h->state = PROBE_HEALTH_ERROR;
-		str_fmt(h->why, sizeof(h->why), "smartctl gave no JSON (exit %d); smartctl 7.0 or "
-			"later is needed", status);
+		if (!len)
+			str_fmt(h->why, sizeof(h->why), "smartctl printed nothing (exit %d)", status);
+		else
+			str_fmt(h->why, sizeof(h->why), "smartctl gave no JSON (exit %d); --json "
+				"needs smartctl 7.0 or later", status);
 		return 0;
 	}
 	return ret;
