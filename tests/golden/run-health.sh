@@ -47,21 +47,26 @@ hrun() {
 			cat "$tmp/stub/args"
 		fi
 	} | sed "s|$tmp/root|SYSROOT|g" >"$tmp/$name"
-	want=$golden/$case_.$name
+}
+
+# compare NAME: $tmp/NAME against tests/golden/health/CASE.NAME (UPDATE_GOLDEN=1 rewrites)
+compare() {
+	local want=$golden/$case_.$1
 	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 		mkdir -p "$golden"
-		cp "$tmp/$name" "$want"
+		cp "$tmp/$1" "$want"
 		echo "updated ${want#"$src"/}"
 	elif [ ! -f "$want" ]; then
 		echo "FAIL: no golden file ${want#"$src"/} (create it with UPDATE_GOLDEN=1, review it)"
 		status=1
-	elif ! diff -u --label "expected $case_.$name" --label actual "$want" "$tmp/$name"; then
-		echo "FAIL: $case_ $name differs from its golden file"
+	elif ! diff -u --label "expected $case_.$1" --label actual "$want" "$tmp/$1"; then
+		echo "FAIL: $case_ $1 differs from its golden file"
 		status=1
 	fi
 }
 
 hrun list.txt list -o +HEALTH,WEAR,TEMP
+compare list.txt
 # the stub must have been asked with the -d type chosen from the attachment
 if [ -n "$dtype" ] && ! grep -qx -- "--json -a -d $dtype $tmp/root/dev/$dev" "$tmp/stub/args"; then
 	echo "FAIL: $case_: smartctl not called with '-d $dtype' for /dev/$dev:"
@@ -81,13 +86,9 @@ for d in doc["devices"]:
     print(d["name"], json.dumps(d.get("health", "ABSENT"), indent=2, sort_keys=False))
 PY
 cp "$tmp/health.json" "$tmp/list.json"
-want=$golden/$case_.list.json
-if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-	cp "$tmp/list.json" "$want"
-elif ! diff -u --label "expected $case_.list.json" --label actual "$want" "$tmp/list.json"; then
-	echo "FAIL: $case_ list.json differs from its golden file"
-	status=1
-fi
+compare list.json
 hrun doctor.txt doctor --kmsg /dev/null
+compare doctor.txt
 hrun check.txt
+compare check.txt
 exit "$status"
