@@ -115,6 +115,9 @@ static bool message_means_no_smart(const char *s)
 	    "Read NVMe Identify Controller failed",
 	    "NVMe Identify Controller failed",
 	    "Unable to detect device type",
+	    /* -d sat through a bridge that does not translate ATA */
+	    "Read Device Identity failed",
+	    "mandatory SMART command failed",
 	};
 	size_t i;
 
@@ -216,7 +219,7 @@ int probe_health_parse(const char *buf, size_t len, struct probe_health *h)
 {
 	char dtype[sizeof(h->device_type)];
 	struct json_tokener *tok;
-	struct json_object *root, *sc;
+	struct json_object *root, *sc, *v;
 	bool no_smart = false;
 	size_t off;
 	int64_t es;
@@ -252,6 +255,9 @@ int probe_health_parse(const char *buf, size_t len, struct probe_health *h)
 	parse_messages(sc, h, &no_smart);
 	get_str(obj_get(root, "device"), "type", h->reported_type, sizeof(h->reported_type));
 	parse_values(root, h);
+	v = obj_get(obj_get(root, "smart_support"), "available");
+	if (v && json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v))
+		no_smart = true;
 	if (health_any_value(h)) {
 		h->state = PROBE_HEALTH_OK;
 	} else if (no_smart) {

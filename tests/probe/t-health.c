@@ -132,6 +132,15 @@ static void test_garbage(void)
 		T_CHECK(!h.has_power_on_hours && !h.has_percentage_used && !h.has_media_errors);
 		T_CHECK(!h.has_reallocated && h.has_pending && h.pending_sectors == 3);
 	}
+	/* smartctl's own "SMART support is: Unavailable" */
+	{
+		const char *s = "{\"smartctl\":{\"exit_status\":4},\"device\":{\"type\":\"scsi\"},"
+				"\"smart_support\":{\"available\":false,\"enabled\":false}}";
+
+		memset(&h, 0, sizeof(h));
+		T_EQ_INT(probe_health_parse(s, strlen(s), &h), 0);
+		T_EQ_INT(h.state, PROBE_HEALTH_NO_SMART);
+	}
 	/* the -d type the caller set survives the parse */
 	memset(&h, 0, sizeof(h));
 	strcpy(h.device_type, "sntrealtek");
