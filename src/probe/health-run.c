@@ -14,6 +14,8 @@
 
 extern char **environ;
 
+#define SMARTCTL_MISSING "smartctl not found (package smartmontools)"
+
 /* stdout of argv into a buffer capped at PROBE_HEALTH_JSON_MAX; -ENOENT when the program is
  * not on PATH. The caller frees *out. */
 static int run_capture(char *const argv[], char **out, size_t *len, int *status)
@@ -114,7 +116,7 @@ int probe_health_read(const char *devnode, const char *dtype, struct probe_healt
 	ret = run_capture(argv, &buf, &len, &status);
 	if (ret == -ENOENT) {
 		h->state = PROBE_HEALTH_NO_TOOL;
-		str_copy(h->why, sizeof(h->why), "smartctl not found (package smartmontools)");
+		str_copy(h->why, sizeof(h->why), SMARTCTL_MISSING);
 		return 0;
 	}
 	if (ret)
@@ -136,6 +138,7 @@ int probe_health_read(const char *devnode, const char *dtype, struct probe_healt
 int probe_inventory_read_health(struct sysroot *sr, struct inventory *inv)
 {
 	char node[PATH_MAX], path[96];
+	bool no_tool = false;
 	size_t i;
 	int ret;
 
@@ -156,33 +159,20 @@ int probe_inventory_read_health(struct sysroot *sr, struct inventory *inv)
 			str_copy(h->why, sizeof(h->why), why);
 			continue;
 		}
+		/* one missing smartctl is missing for every drive: do not look again */
+		if (no_tool) {
+			h->state = PROBE_HEALTH_NO_TOOL;
+			str_copy(h->device_type, sizeof(h->device_type), dtype);
+			str_copy(h->why, sizeof(h->why), SMARTCTL_MISSING);
+			continue;
+		}
 		if (str_fmt(path, sizeof(path), PATH_DEV_PREFIX "%s", d->kname) < 0 ||
 		    sysroot_host_path(sr, path, node, sizeof(node)))
 			return -ENAMETOOLONG;
 		ret = probe_health_read(node, dtype, h);
 		if (ret)
 			return ret;
-		/* one missing smartctl is missing for every drive: do not try again */
-		if (h->state == PROBE_HEALTH_NO_TOOL) {
-			size_t j;
-
-			for (j = i + 1; j < inv->n_top; j++) {
-				const char *w = NULL;
-				struct probe_health *o;
-
-				if (!probe_health_dtype(inv->top[j], &w))
-					continue;
-				o = calloc(1, sizeof(*o));
-				if (!o)
-					return -ENOMEM;
-				*o = *h;
-				str_copy(o->device_type, sizeof(o->device_type),
-					 probe_health_dtype(inv->top[j], &w));
-				free(inv->top[j]->health);
-				inv->top[j]->health = o;
-			}
-			break;
-		}
+		no_tool = h->state == PROBE_HEALTH_NO_TOOL;
 	}
 	return 0;
 }
