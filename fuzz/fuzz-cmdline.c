@@ -1,5 +1,6 @@
 /* fuzz-cmdline.c - cmdline.txt model and quirks list: any bytes parse and write back
- * identically; a successful edit is idempotent, keeps one parameter within 127 characters. */
+ * identically; a successful edit is idempotent, keeps one parameter within 127 characters,
+ * and doctor's check of the result reads the same value. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -35,9 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sbuf d = SBUF_INIT(1 << 24);
 	struct usb_id id = { 0x152d, 0x0578 };
 	struct cmdline cl, cl2;
-	struct quirks_merge res;
+	struct usbq_merge res;
 	struct fix_msgs m = { 0 };
-	char ids[32];
+	enum usbq_problem p;
+	char ids[32], v[USBQ_VALUE_MAX + 2];
 	bool changed;
 	int ret;
 
@@ -59,8 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(changed == (out.len != size || memcmp(out.buf, data, size)));
 		check(!cmdline_parse(out.buf ? out.buf : "", out.len, &cl2));
 		check(quirks_params(&cl2) == 1);
-		check(!cmdline_quirks_get(&cl2, &q) && q.len <= QUIRKS_VALUE_MAX);
-		check(quirks_list_has(q.buf, q.len, id, 'u'));
+		check(!cmdline_quirks_get(&cl2, &q) && q.len <= USBQ_VALUE_MAX);
+		check(usbq_list_has(q.buf, q.len, id, 'u'));
+		/* doctor reads the written line the way fix does: one parameter, the same value */
+		p = usbq_cmdline_check(sbuf_str(&out), v, sizeof(v));
+		check(p != USBQ_REPEATED && p != USBQ_TOO_LONG);
+		check(strlen(v) == q.len && !memcmp(v, q.buf, q.len));
 		memset(&m, 0, sizeof(m));
 		check(!cmdline_quirks_add(&cl2, id, 'u', &m, &changed) && !changed);
 		check(!cmdline_write(&cl2, &again));
@@ -72,12 +78,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cmdline_release(&cl);
 
 	/* the bytes as a quirks value and as a VID:PID argument */
-	if (!quirks_list_add((const char *)data, size, id, 'u', &q, &res))
-		check(quirks_list_has(q.buf, q.len, id, 'u'));
+	if (!usbq_list_add((const char *)data, size, id, 'u', &q, &res))
+		check(usbq_list_has(q.buf, q.len, id, 'u'));
 	if (size < sizeof(ids)) {
 		memcpy(ids, data, size);
 		ids[size] = '\0';
-		quirks_id_parse(ids, &id);
+		usbq_id_parse(ids, &id);
 	}
 	sbuf_release(&out);
 	sbuf_release(&again);

@@ -8,7 +8,7 @@
 #include "diag/diag.h"
 #include "diag/kmsg.h"
 #include "report/doctor.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "common/util.h"
 
 static void check(bool ok)

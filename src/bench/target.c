@@ -135,8 +135,8 @@ static int target_open_kind(struct bench_target *t, const struct inventory *inv,
 		target_describe(t, inv, st->st_dev);
 		size_t n = strlen(t->path);
 
-		return str_fmt(t->file, sizeof(t->file), "%s%s%s", t->path,
-			       n && t->path[n - 1] == '/' ? "" : "/", BENCH_TEST_FILE_NAME)
+		return str_fmt(t->file, sizeof(t->file), "%s%s" BENCH_TEST_FILE_PREFIX "%ld.tmp",
+			       t->path, n && t->path[n - 1] == '/' ? "" : "/", (long)getpid())
 			       ? -ENAMETOOLONG
 			       : 0;
 	}

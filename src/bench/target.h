@@ -11,7 +11,9 @@
 
 enum bench_target_kind { BENCH_TARGET_DIR, BENCH_TARGET_FILE, BENCH_TARGET_BLOCKDEV };
 
-#define BENCH_TEST_FILE_NAME "sbcdisk-bench.tmp"
+/* The test file in a directory target: "sbcdisk-bench-PID.tmp", one per process, so benches
+ * running side by side in one directory never meet. */
+#define BENCH_TEST_FILE_PREFIX "sbcdisk-bench-"
 #define BENCH_DEFAULT_DIR "/var/tmp"
 
 struct bench_target {

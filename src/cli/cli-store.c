@@ -9,6 +9,7 @@
 
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "common/atomicfile.h"
 #include "common/log.h"
 #include "common/sbuf.h"
 #include "common/util.h"
@@ -36,6 +37,8 @@ int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool m
 	ret = store_open(db, mode, 0, st, why, sizeof(why));
 	if (ret && !(ret == -ENOENT && missing_ok))
 		log_error("%s: database '%s': %s", cmd, db, why);
+	if (!ret && store_warning(*st))
+		log_warn("%s: %s", cmd, store_warning(*st));
 	return ret;
 }
 
@@ -77,58 +80,53 @@ int cli_parse_run_id(const char *s, int64_t *id)
 	return 0;
 }
 
-int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg)
+/* The database and its companions, never to be overwritten by an output file. */
+static size_t db_files(const char *db, struct stat *st, size_t max)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX];
-	FILE *f = NULL;
-	mode_t mask;
-	int fd, ret;
-	char *slash;
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	char path[PATH_MAX], def[PATH_MAX];
+	size_t i, n = 0;
+
+	if (!db && !store_default_path(def, sizeof(def)))
+		db = def;
+	for (i = 0; db && i < ARRAY_SIZE(ext) && n < max; i++)
+		if (!str_fmt(path, sizeof(path), "%s%s", db, ext[i]) && !stat(path, &st[n]))
+			n++;
+	return n;
+}
+
+int cli_write_file(const char *path, const char *db, int (*write)(FILE *f, void *arg),
+		   void *arg)
+{
+	struct afile_opts o = AFILE_OPTS_INIT;
+	struct stat protect[4];
 
 	if (!strcmp(path, "-"))
 		return write(stdout, arg);
-	if (str_fmt(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) ||
-	    str_copy(dir, sizeof(dir), path))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) /* mkstemp gives 0600; a report is for sharing */
-		log_debug("cannot set the mode of '%s'", tmp);
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		goto fail;
+	o.protect = protect;
+	o.n_protect = db_files(db, protect, ARRAY_SIZE(protect));
+	return afile_write_path(path, write, arg, &o);
+}
+
+const char *cli_write_strerror(int err)
+{
+	switch (err) {
+	case -ELOOP:
+		return "it is a symbolic link; name a regular file or a new one";
+	case -EISDIR:
+		return "it is a directory";
+	case -EINVAL:
+		return "it is not a regular file (a device, FIFO or socket); name a regular "
+		       "file or a new one ('-' for standard output)";
+	case -ETXTBSY:
+		return "it is the database this command reads; name another file";
+	case -ENOSPC:
+		return "the disk is full (nothing was written)";
+	case -EDQUOT:
+		return "the disk quota is used up (nothing was written)";
+	default:
+		return strerror(-err);
 	}
-	ret = write(f, arg);
-	if (!ret && fflush(f))
-		ret = -errno;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret)
-		goto fail;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		goto fail;
-	}
-	slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		fd = open(slash == dir ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0) {
-			fsync(fd);
-			close(fd);
-		}
-	}
-	return 0;
-fail:
-	unlink(tmp);
-	return ret;
 }
 
 int cli_read_file(const char *path, size_t cap, char **buf, size_t *len)
@@ -201,7 +199,7 @@ int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *benc
 		r->findings = doctor_json_findings(&dr.findings);
 	ret = cli_store_open("bench: the results were not saved", db, STORE_WRITE, false, &st);
 	if (!ret) {
-		ret = store_runs_add(st, &r, 1, id, NULL);
+		ret = store_runs_add(st, &r, 1, STORE_ADD_NEW, id, NULL);
 		if (ret)
 			log_error("bench: the results were not saved: %s", store_strerror(st));
 	}

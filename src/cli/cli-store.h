@@ -41,9 +41,15 @@ int cli_store_opt(const char *cmd, int c, const char *arg, size_t last_max, cons
 /* A run id: a positive decimal number. 0 or -EINVAL. */
 int cli_parse_run_id(const char *s, int64_t *id);
 
-/* Write to path through a temporary file beside it, fsynced and renamed ("-" is stdout).
- * write() returns 0 or -errno. 0 or -errno. */
-int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg);
+/* Write to path through the atomic writer ("-" is stdout): only a regular file or a new
+ * name, never the database db (NULL: the default one) or its -wal/-shm. write() returns 0
+ * or -errno. 0 or -errno (cli_write_strerror() says it in the user's terms). */
+int cli_write_file(const char *path, const char *db, int (*write)(FILE *f, void *arg),
+		   void *arg);
+const char *cli_write_strerror(int err);
+
+/* Why cli_write_file() failed, in the user's words ("the disk is full"). */
+const char *cli_write_strerror(int err);
 
 /* Read a whole file ("-" is stdin) of at most cap bytes; the caller frees *buf. */
 int cli_read_file(const char *path, size_t cap, char **buf, size_t *len);

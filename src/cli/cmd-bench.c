@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "report/bench-report.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "common/util.h"
 
 static volatile sig_atomic_t bench_signal;

@@ -8,7 +8,7 @@
 #include "common/log.h"
 #include "common/util.h"
 #include "report/compare.h"
-#include "report/json.h"
+#include "common/json.h"
 
 static void usage(FILE *f)
 {

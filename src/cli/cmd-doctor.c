@@ -8,7 +8,7 @@
 #include "cli/doctor-run.h"
 #include "common/log.h"
 #include "report/doctor.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "common/util.h"
 
 static void doctor_usage(FILE *f)

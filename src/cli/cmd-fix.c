@@ -7,7 +7,7 @@
 #include "common/paths.h"
 #include "fix/diff.h"
 #include "fix/plan.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "common/util.h"
 
 #define WRAP_COLS 92
@@ -186,6 +186,11 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 			   "put the backup back." :
 			   "Dry run: nothing was written. Run the same command with --apply to "
 			   "write it (a dated backup is kept beside the file).");
+	else if (p->kind == FIX_UNDO && p->backup[0])
+		printf("Restored %s from %s/%s (that backup is removed).\n"
+		       "Its edited contents are kept as %s/%s; "
+		       "'sbcdisk fix undo --apply' puts them back.\n", p->file.path,
+		       p->file.dir, p->restore_from, p->file.dir, p->backup);
 	else if (p->kind == FIX_UNDO)
 		printf("Restored %s from %s/%s (that backup is removed).\n", p->file.path,
 		       p->file.dir, p->restore_from);
@@ -283,7 +288,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (!strcmp(what, "uas")) {
 		if (strchr(arg, ':')) {
-			if (quirks_id_parse(arg, &id))
+			if (usbq_id_parse(arg, &id))
 				return cli_usage_error("fix", "'%s' is not a USB id like 152d:0578",
 						       arg);
 		} else {

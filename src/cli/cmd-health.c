@@ -7,7 +7,7 @@
 #include "cli/doctor-run.h"
 #include "common/log.h"
 #include "report/doctor.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "report/list.h"
 #include "common/util.h"
 

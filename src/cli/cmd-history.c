@@ -9,7 +9,7 @@
 #include "common/log.h"
 #include "common/util.h"
 #include "report/csv.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "store/verdict.h"
 
 #define IMPORT_MAX_BYTES (64u << 20)
@@ -119,13 +119,27 @@ static void print_imported(const int64_t *ids, const bool *dup, size_t n)
 	putchar('\n');
 }
 
+struct import_feed {
+	struct run_doc *doc;
+	char why[300];
+};
+
+static int import_next(void *arg, struct run **r)
+{
+	struct import_feed *f = arg;
+
+	return run_doc_next(f->doc, r, f->why, sizeof(f->why));
+}
+
+/* Two passes over the file, one run in memory at a time: every run is checked before the
+ * store is opened, then stored in one transaction. */
 static int do_import(const char *db, const char *file)
 {
-	struct run_list l = { 0 };
-	struct json_object *doc = NULL;
+	struct import_feed feed;
+	struct run_doc doc;
 	struct store *st = NULL;
-	char why[300], *buf = NULL;
-	const char *err;
+	struct run *r = NULL;
+	char *buf = NULL;
 	int64_t *ids = NULL;
 	bool *dup = NULL;
 	size_t len;
@@ -137,19 +151,22 @@ static int do_import(const char *db, const char *file)
 			  ret == -EFBIG ? "larger than 64 MiB" : strerror(-ret));
 		return EXIT_FAIL;
 	}
-	doc = json_parse_buf(buf, len, &err);
-	if (!doc) {
-		log_error("history: import '%s': not JSON: %s; nothing was imported", file, err);
+	feed.doc = &doc;
+	ret = run_doc_open(&doc, buf, len, feed.why, sizeof(feed.why));
+	while (!ret) {
+		ret = run_doc_next(&doc, &r, feed.why, sizeof(feed.why));
+		if (!r)
+			break;
+		run_free(r);
+	}
+	if (ret) {
+		log_error("history: import '%s': %s; nothing was imported", file,
+			  ret == -ENOMEM ? "out of memory" : feed.why);
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (run_list_from_json(doc, &l, why, sizeof(why))) {
-		log_error("history: import '%s': %s; nothing was imported", file, why);
-		ret = EXIT_FAIL;
-		goto out;
-	}
-	ids = calloc(l.n ? l.n : 1, sizeof(*ids));
-	dup = calloc(l.n ? l.n : 1, sizeof(*dup));
+	ids = calloc(doc.n ? doc.n : 1, sizeof(*ids));
+	dup = calloc(doc.n ? doc.n : 1, sizeof(*dup));
 	if (!ids || !dup) {
 		log_error("history: import '%s': out of memory; nothing was imported", file);
 		ret = EXIT_FAIL;
@@ -159,22 +176,34 @@ static int do_import(const char *db, const char *file)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (store_runs_add(st, l.runs, l.n, ids, dup)) {
+	run_doc_rewind(&doc);
+	if (store_runs_add_from(st, doc.n, import_next, &feed, STORE_ADD_IMPORT, ids, dup)) {
 		log_error("history: import '%s': %s; nothing was imported", file,
 			  store_strerror(st));
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	print_imported(ids, dup, l.n);
+	print_imported(ids, dup, doc.n);
 	ret = EXIT_OK;
 out:
 	store_close(st);
 	free(ids);
 	free(dup);
-	run_list_release(&l);
-	json_object_put(doc);
 	free(buf);
 	return ret;
+}
+
+/* 0, or EXIT_USAGE after saying what is wrong with the date of opt. */
+static int date_error(const char *opt, const char *s)
+{
+	switch (run_time_check(s, true)) {
+	case 0:
+		return 0;
+	case -EDOM:
+		return cli_usage_error("history", "'%s %s': there is no such day or time", opt, s);
+	default:
+		return cli_usage_error("history", "'%s %s': not a date like 2026-11-30", opt, s);
+	}
 }
 
 enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT,
@@ -240,12 +269,10 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
-	if (f.since && !run_time_ok(f.since, true))
-		return cli_usage_error("history", "'--since %s': not a date like 2026-11-30",
-				       f.since);
-	if (f.until && !run_time_ok(f.until, true))
-		return cli_usage_error("history", "'--until %s': not a date like 2026-11-30",
-				       f.until);
+	if (f.since && (ret = date_error("--since", f.since)))
+		return ret;
+	if (f.until && (ret = date_error("--until", f.until)))
+		return ret;
 	if (csv && json)
 		return cli_usage_error("history", "--csv and --json exclude each other");
 	if (import && (export || csv || json))
@@ -270,9 +297,10 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 			l.runs[i] = l.runs[l.n - 1 - i];
 			l.runs[l.n - 1 - i] = t;
 		}
-		ret = cli_write_file(export, write_json, &l);
+		ret = cli_write_file(export, db, write_json, &l);
 		if (ret)
-			log_error("history: cannot write '%s': %s", export, strerror(-ret));
+			log_error("history: cannot write '%s': %s", export,
+				  cli_write_strerror(ret));
 		else if (strcmp(export, "-"))
 			printf("exported %zu run%s to %s\n", l.n, l.n == 1 ? "" : "s", export);
 		ret = ret ? EXIT_FAIL : EXIT_OK;

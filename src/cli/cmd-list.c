@@ -8,7 +8,7 @@
 #include "cli/cli-health.h"
 #include "common/log.h"
 #include "probe/probe.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "report/list.h"
 #include "common/util.h"
 

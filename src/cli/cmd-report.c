@@ -89,9 +89,9 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	ret = cli_write_file(out, write_page, &page);
+	ret = cli_write_file(out, db, write_page, &page);
 	if (ret) {
-		log_error("report: cannot write '%s': %s", out, strerror(-ret));
+		log_error("report: cannot write '%s': %s", out, cli_write_strerror(ret));
 		ret = EXIT_FAIL;
 		goto out;
 	}

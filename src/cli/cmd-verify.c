@@ -10,7 +10,7 @@
 #include "bench/verify.h"
 #include "cli/cli.h"
 #include "common/log.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "report/verify-report.h"
 #include "common/util.h"
 

@@ -9,6 +9,7 @@
 
 #include "sysroot.h"
 #include "util.h"
+#include "sbuf.h"
 
 #ifndef RESOLVE_IN_ROOT
 #define RESOLVE_NO_MAGICLINKS 0x02
@@ -416,4 +417,113 @@ int sysroot_host_path(const struct sysroot *sr, const char *path, char *out, siz
 	if (sr->live)
 		return str_copy(out, cap, path);
 	return str_fmt(out, cap, "%s%s%s", sr->dir, path[0] == '/' ? "" : "/", path);
+}
+
+int sysroot_read_file(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out)
+{
+	struct stat st;
+	int fd, ret;
+
+	sbuf_init(out, cap);
+	fd = sysroot_open_fd(sr, path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode))
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	else
+		ret = sbuf_read_fd(out, fd); /* bytes as they are: NULs too */
+	close(fd);
+	if (ret)
+		sbuf_release(out);
+	return ret;
+}
+
+/* A device-tree property's bytes; its length or -errno (-E2BIG beyond SYSROOT_ATTR_MAX). */
+static int dt_read(struct sysroot *sr, const char *path, struct sbuf *raw)
+{
+	int ret = sysroot_read_file(sr, path, SYSROOT_ATTR_MAX, raw);
+
+	if (ret == -EFBIG)
+		ret = -E2BIG;
+	return ret ? ret : (int)raw->len;
+}
+
+int sysroot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap)
+{
+	struct sbuf raw;
+	const char *end;
+	size_t n;
+	int ret;
+
+	if (!cap)
+		return -E2BIG;
+	out[0] = '\0';
+	ret = dt_read(sr, path, &raw);
+	if (ret <= 0)
+		return ret ? ret : -ENODATA;
+	end = memchr(raw.buf, '\0', raw.len);
+	n = end ? (size_t)(end - raw.buf) : raw.len;
+	if (n >= cap) {
+		ret = -E2BIG;
+	} else {
+		memcpy(out, raw.buf, n);
+		out[n] = '\0';
+		ret = n ? 0 : -ENODATA;
+	}
+	sbuf_release(&raw);
+	return ret;
+}
+
+int sysroot_read_dt_cells(struct sysroot *sr, const char *path, uint32_t *cells, size_t max,
+			  size_t *count)
+{
+	const unsigned char *p;
+	struct sbuf raw;
+	size_t i;
+	int ret;
+
+	*count = 0;
+	ret = dt_read(sr, path, &raw);
+	if (ret < 0)
+		return ret;
+	if (raw.len % 4)
+		ret = -EINVAL;
+	else if (raw.len / 4 > max)
+		ret = -E2BIG;
+	else
+		ret = 0;
+	for (i = 0, p = (const unsigned char *)raw.buf; !ret && i < raw.len / 4; i++, p += 4)
+		cells[i] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	if (!ret)
+		*count = raw.len / 4;
+	sbuf_release(&raw);
+	return ret;
+}
+
+int sysroot_read_dt_u32(struct sysroot *sr, const char *path, uint32_t *out)
+{
+	uint32_t c[1];
+	size_t n;
+	int ret = sysroot_read_dt_cells(sr, path, c, 1, &n);
+
+	if (ret == -E2BIG || (!ret && n != 1))
+		ret = -EINVAL;
+	if (!ret)
+		*out = c[0];
+	return ret;
+}
+
+int sysroot_read_dt_u64(struct sysroot *sr, const char *path, uint64_t *out)
+{
+	uint32_t c[2];
+	size_t n;
+	int ret = sysroot_read_dt_cells(sr, path, c, 2, &n);
+
+	if (ret == -E2BIG || (!ret && n != 2))
+		ret = -EINVAL;
+	if (!ret)
+		*out = (uint64_t)c[0] << 32 | c[1];
+	return ret;
 }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "common/sbuf.h"
+
 struct sysroot;
 
 /* Largest attribute value we accept (sysfs pages are 4 KiB). */
@@ -63,6 +65,27 @@ int sysroot_opendir(struct sysroot *sr, const char *path, DIR **out);
 /* stat (follow = true) or lstat inside the root. */
 int sysroot_stat(struct sysroot *sr, const char *path, struct stat *st, bool follow);
 bool sysroot_exists(struct sysroot *sr, const char *path);
+
+/* A whole regular file, its bytes as they are (NULs too), at most cap bytes (-EFBIG beyond;
+ * -EISDIR, -EINVAL for what is not a regular file). out is initialised here and holds the
+ * bytes on success; the caller releases it. 0 or -errno. */
+int sysroot_read_file(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out);
+
+/*
+ * Device-tree properties (/proc/device-tree/...): a string property is a list of
+ * NUL-terminated strings, a number property a list of big-endian 32-bit cells. Every length
+ * is checked: -ENODATA for an empty property, -EINVAL for cells of the wrong size, -E2BIG
+ * when the value does not fit.
+ */
+/* The first string of a string property (a missing final NUL is tolerated). 0 or -errno. */
+int sysroot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap);
+/* Every cell of a property (at most max) into cells, their number into *count. 0 or -errno. */
+int sysroot_read_dt_cells(struct sysroot *sr, const char *path, uint32_t *cells, size_t max,
+			  size_t *count);
+/* A property of exactly one cell. 0 or -errno. */
+int sysroot_read_dt_u32(struct sysroot *sr, const char *path, uint32_t *out);
+/* A property of exactly two cells, the high one first (a 64-bit value). 0 or -errno. */
+int sysroot_read_dt_u64(struct sysroot *sr, const char *path, uint64_t *out);
 
 /* Host path for a target path, for reporting and for tools that need a real path (a live
  * root returns path itself). 0 or -E2BIG. */

@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "diag/logsum.h"
-#include "diag/quirks.h"
+#include "diag/uas-quirks.h"
 #include "common/paths.h"
 #include "common/util.h"
 
@@ -393,7 +393,7 @@ static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const 
 	char value[sizeof(log->cmdline_quirks)];
 	const char *r = strstr(ev->arg, "root=");
 
-	log->quirks_problem = diag_quirks_cmdline_check(ev->arg, value, sizeof(value));
+	log->quirks_problem = usbq_cmdline_check(ev->arg, value, sizeof(value));
 	str_copy(log->cmdline_quirks, sizeof(log->cmdline_quirks), value);
 	if (log->quirks_problem)
 		cat_add(&log->sys->cat[CAT_QUIRKS], lineno, text);

@@ -78,7 +78,7 @@ struct diag_log {
 	char model[96];
 	char root_disk[DIAG_NAME_MAX]; /* from "Waiting for root device" / root= */
 	char cmdline_quirks[160];
-	int quirks_problem;         /* enum quirks_param_problem of the logged command line */
+	int quirks_problem;         /* enum usbq_problem of the logged command line */
 	unsigned long lines, messages;
 	bool finished;
 };

@@ -1,7 +1,7 @@
 /* rules-storage.c - the rules for PCIe links and errors, NVMe, SD/eMMC, block I/O errors,
  * devices that never became ready, power, the quirks parameter and the root device. */
 #include "diag/rules.h"
-#include "diag/quirks.h"
+#include "diag/uas-quirks.h"
 #include "common/util.h"
 
 static const char *board_or_model(const struct rule_ctx *ctx)
@@ -379,12 +379,12 @@ void rule_undervoltage(struct rule_ctx *ctx)
 static const char *qp_text(int problem)
 {
 	switch (problem) {
-	case QP_TOO_LONG:
+	case USBQ_TOO_LONG:
 		return "is longer than 127 characters, so the kernel rejects it and ignores the "
 		       "whole list";
-	case QP_MALFORMED:
+	case USBQ_MALFORMED:
 		return "has an entry that is not VID:PID:FLAGS, so the kernel ignores it";
-	case QP_REPEATED:
+	case USBQ_REPEATED:
 		return "appears more than once; each one replaces the one before, so only the "
 		       "last list counts";
 	}
@@ -406,7 +406,7 @@ void rule_quirks_param_invalid(struct rule_ctx *ctx)
 		finding_evidence_cat(f, &ctx->log->sys->cat[CAT_QUIRKS]);
 	}
 	if (inv && inv->cmdline) {
-		int p = diag_quirks_cmdline_check(inv->cmdline, value, sizeof(value));
+		int p = usbq_cmdline_check(inv->cmdline, value, sizeof(value));
 
 		if (p) {
 			problem = p;

@@ -1,8 +1,8 @@
 /* rules-usb.c - the USB rules: UAS errors, UAS disabled, bridges known for UAS trouble,
  * USB 3 devices at USB 2 speed, USB resets and xHCI trouble. */
 #include "diag/rules.h"
-#include "diag/quirks.h"
-#include "fix/quirks.h"
+#include "diag/uas-quirks.h"
+#include "common/usbquirks.h"
 #include "common/util.h"
 
 static bool behind_hub(const struct diag_subject *s)
@@ -50,7 +50,7 @@ static void explain_quirk_entry(struct diag_finding *f, const struct uas_quirk_e
 				   "uas.", id, name);
 		return;
 	}
-	usfl_decode(q->flags, flags, sizeof(flags));
+	usbq_flags_decode(q->flags, flags, sizeof(flags));
 	finding_explain(f, "%s (%s) is on %s%s%s%s", id, name, uas_quirk_status_name(q->status),
 			q->flags ? " with " : "", q->flags ? flags : "",
 			!(q->flags & US_FL_IGNORE_UAS) ? ", which does not keep it off uas." :
@@ -137,8 +137,8 @@ static void uas_disabled_inventory(struct rule_ctx *ctx)
 		char id[16];
 
 		if (!d->has_usb || strcmp(d->driver, "usb-storage") ||
-		    quirks_list_has(inv->quirks_param, strlen(inv->quirks_param), uid,
-				    QUIRKS_FLAG_IGNORE_UAS) <= 0)
+		    usbq_list_has(inv->quirks_param, strlen(inv->quirks_param), uid,
+				    USBQ_FLAG_IGNORE_UAS) <= 0)
 			continue;
 		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
 		f = rule_get(ctx, "uas-disabled", DIAG_INFO, d->name, id);
@@ -183,7 +183,7 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 			q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
 			finding_explain(f, "The kernel was told to ignore UAS for this device");
 			if (s->has_quirk_flags) {
-				usfl_decode(s->quirk_flags, flags, sizeof(flags));
+				usbq_flags_decode(s->quirk_flags, flags, sizeof(flags));
 				finding_explain(f, "(quirk flags %llx = %s).",
 						(unsigned long long)s->quirk_flags, flags);
 			}

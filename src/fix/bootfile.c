@@ -6,100 +6,26 @@
 #include <unistd.h>
 
 #include "fix/bootfile.h"
-#include "fix/atomic.h"
-#include "fix/config.h"
+#include "common/atomicfile.h"
 #include "common/paths.h"
 #include "common/util.h"
 
-int boot_read_raw(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out)
-{
-	struct stat st;
-	int fd, ret;
-
-	sbuf_init(out, cap);
-	fd = sysroot_open_fd(sr, path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st))
-		ret = -errno;
-	else if (!S_ISREG(st.st_mode))
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	else
-		ret = sbuf_read_fd(out, fd); /* bytes as they are: NULs too */
-	close(fd);
-	if (ret)
-		sbuf_release(out);
-	return ret;
-}
-
-/* A file name from configuration (os_prefix, cmdline=) that stays in the boot directory. */
-static bool name_is_safe(const char *s)
-{
-	const unsigned char *p;
-
-	if (s[0] == '/' || strstr(s, ".."))
-		return false;
-	for (p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x21 || *p == 0x7f || *p == '\\')
-			return false;
-	return true;
-}
-
-int boot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap)
-{
-	struct sbuf raw;
-	size_t i, n = 0;
-	int ret = boot_read_raw(sr, path, 256, &raw);
-
-	if (ret)
-		return ret;
-	for (i = 0; i < raw.len && n + 1 < cap; i++)
-		if (raw.buf[i])
-			out[n++] = raw.buf[i];
-	out[n] = '\0';
-	sbuf_release(&raw);
-	return 0;
-}
-
 int boot_locate(struct sysroot *sr, struct boot_loc *loc, struct fix_msgs *m)
 {
-	char prefix[128] = "", name[128] = "cmdline.txt", v[128];
-	struct config cfg = { 0 };
-	struct sbuf raw;
-	int ret;
+	int ret = boot_loc_find(sr, loc);
 
-	*loc = (struct boot_loc){ 0 };
-	/* raspi-config's rule: /boot/firmware when it has config.txt (Bookworm and later; the
-	 * old /boot may still hold "DO NOT EDIT" placeholders), else /boot */
-	str_copy(loc->fw_dir, sizeof(loc->fw_dir),
-		 sysroot_exists(sr, PATH_BOOT_FIRMWARE "/config.txt") ? PATH_BOOT_FIRMWARE :
-									PATH_BOOT);
-	str_fmt(loc->config, sizeof(loc->config), "%s/config.txt", loc->fw_dir);
-	ret = boot_read_raw(sr, loc->config, CONFIG_FILE_MAX, &raw);
-	if (!ret) {
-		loc->has_config = true;
-		if (!config_parse(raw.buf ? raw.buf : "", raw.len, &cfg)) {
-			if (!config_get(&cfg, "os_prefix", v, sizeof(v)))
-				str_copy(prefix, sizeof(prefix), v);
-			if (!config_get(&cfg, "cmdline", v, sizeof(v)) && v[0]) {
-				str_copy(name, sizeof(name), v);
-				fix_note(m, "config.txt names the command line file: cmdline=%s", v);
-			}
-		}
-		config_release(&cfg);
-		sbuf_release(&raw);
-	}
-	/* what the firmware actually used wins over what config.txt says */
-	/* os_prefix as the firmware published it (NUL bytes removed, as raspi-config does) */
-	if (!boot_read_dt_string(sr, PATH_DT_OS_PREFIX, v, sizeof(v)))
-		str_copy(prefix, sizeof(prefix), v);
-	if (prefix[0])
-		fix_note(m, "os_prefix is '%s': the firmware reads %s%s", prefix, prefix, name);
-	if (!name_is_safe(name) || (prefix[0] && !name_is_safe(prefix)))
-		return fix_refuse(m, -EINVAL, "the command line file '%s%s' (os_prefix, cmdline=) "
-					      "does not stay inside %s", prefix, name, loc->fw_dir);
-	if (str_fmt(loc->cmdline, sizeof(loc->cmdline), "%s/%s%s", loc->fw_dir, prefix, name))
-		return fix_refuse(m, -ENAMETOOLONG, "the command line file name is too long");
+	if (loc->cmdline_set[0])
+		fix_note(m, "config.txt names the command line file: cmdline=%s", loc->cmdline_set);
+	if (loc->prefix[0])
+		fix_note(m, "os_prefix is '%s': the firmware reads %s%s", loc->prefix, loc->prefix,
+			 loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt");
+	if (ret == -EINVAL)
+		return fix_refuse(m, ret, "the command line file '%s%s' (os_prefix, cmdline=) "
+					  "does not stay inside %s", loc->prefix,
+				  loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt",
+				  loc->fw_dir);
+	if (ret)
+		return fix_refuse(m, ret, "the command line file name is too long");
 	return 0;
 }
 
@@ -135,7 +61,7 @@ int boot_file_read(struct sysroot *sr, const char *path, size_t cap, struct boot
 	bf->mode = st.st_mode & 07777;
 	bf->uid = st.st_uid;
 	bf->gid = st.st_gid;
-	ret = boot_read_raw(sr, path, cap, &bf->data);
+	ret = sysroot_read_file(sr, path, cap, &bf->data);
 	if (ret == -EFBIG)
 		return fix_refuse(m, ret, "it is larger than %zu bytes: not a boot file", cap);
 	if (ret)
@@ -143,7 +69,7 @@ int boot_file_read(struct sysroot *sr, const char *path, size_t cap, struct boot
 	return 0;
 }
 
-static int dir_open(struct sysroot *sr, const char *dir)
+int boot_dir_open(struct sysroot *sr, const char *dir)
 {
 	return sysroot_open_fd(sr, dir, O_RDONLY | O_DIRECTORY);
 }
@@ -174,42 +100,35 @@ static int stamp_used(struct sysroot *sr, const char *dir, const char *stamp)
 	return used;
 }
 
-int boot_file_backup(struct sysroot *sr, const struct boot_file *bf, char *backup, size_t cap)
+int boot_file_commit(int dfd, struct sysroot *sr, const struct boot_file *bf,
+		     const void *data, size_t len, const void *old, size_t old_len, char *backup,
+		     size_t cap)
 {
+	struct afile_opts o = { .mode = bf->mode, .uid = bf->uid, .gid = bf->gid,
+				.locked = true };
 	char stamp[32];
 	struct tm tm;
 	time_t now = time(NULL);
-	int dfd, ret = -EEXIST, i;
+	int ret = -EEXIST, i;
 
+	backup[0] = '\0';
+	if (!old) /* a plain replacement (mode 0 would mean "the file's own") */
+		return afile_replace_at(dfd, bf->name, data, len, &o);
 	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		return -EINVAL;
-	dfd = dir_open(sr, bf->dir);
-	if (dfd < 0)
-		return dfd;
+	o.backup = backup;
+	o.backup_data = old;
+	o.backup_len = old_len;
 	for (i = stamp_used(sr, bf->dir, stamp) + 1; i <= 9 && ret == -EEXIST; i++) {
 		if (i == 1)
 			ret = str_fmt(backup, cap, "%s" BOOT_BACKUP_TAG "%s", bf->name, stamp);
 		else
 			ret = str_fmt(backup, cap, "%s" BOOT_BACKUP_TAG "%s-%d", bf->name, stamp, i);
 		if (!ret)
-			ret = atomic_create_at(dfd, backup, bf->data.buf ? bf->data.buf : "",
-					       bf->data.len, bf->mode);
+			ret = afile_replace_at(dfd, bf->name, data, len, &o);
 	}
-	close(dfd);
 	if (ret)
 		backup[0] = '\0';
-	return ret;
-}
-
-int boot_file_replace(struct sysroot *sr, const struct boot_file *bf, const void *data,
-		      size_t len)
-{
-	int dfd = dir_open(sr, bf->dir), ret;
-
-	if (dfd < 0)
-		return dfd;
-	ret = atomic_replace_at(dfd, bf->name, data, len, bf->mode, bf->uid, bf->gid);
-	close(dfd);
 	return ret;
 }
 
@@ -251,7 +170,7 @@ int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, ch
 
 int boot_file_remove(struct sysroot *sr, const char *dir, const char *name)
 {
-	int dfd = dir_open(sr, dir), ret = 0;
+	int dfd = boot_dir_open(sr, dir), ret = 0;
 
 	if (dfd < 0)
 		return dfd;

@@ -8,22 +8,15 @@
 #include <sys/types.h>
 
 #include "common/sbuf.h"
+#include "common/bootloc.h"
 #include "common/sysroot.h"
-#include "fix/fix.h"
+#include "fix/msgs.h"
 
 /* Backups sit beside the file: NAME.sbcdisk-YYYYmmdd-HHMMSS (UTC), "-2".."-9" when a second
  * backup is made within the same second. */
 #define BOOT_BACKUP_TAG ".sbcdisk-"
 
-struct boot_loc {
-	char fw_dir[32];          /* the firmware directory: Bookworm's or the older one */
-	char cmdline[PATH_MAX];   /* target path of cmdline.txt, os_prefix and cmdline= applied */
-	char config[PATH_MAX];    /* target path of config.txt */
-	bool has_config;
-};
-
-/* Decide where the boot files are; notes say why (os_prefix, cmdline=). 0 or -errno with
- * m->why. */
+/* boot_loc_find() with notes that say why (os_prefix, cmdline=). 0 or -errno with m->why. */
 int boot_locate(struct sysroot *sr, struct boot_loc *loc, struct fix_msgs *m);
 
 struct boot_file {
@@ -42,22 +35,22 @@ int boot_file_read(struct sysroot *sr, const char *path, size_t cap, struct boot
 		   struct fix_msgs *m);
 void boot_file_release(struct boot_file *bf);
 
-/* Write a dated backup of bf's current bytes beside it; its name into backup. 0 or -errno. */
-int boot_file_backup(struct sysroot *sr, const struct boot_file *bf, char *backup, size_t cap);
-/* Replace bf's file with data atomically (mode and owner kept). 0 or -errno. */
-int boot_file_replace(struct sysroot *sr, const struct boot_file *bf, const void *data,
-		      size_t len);
+/* The directory dir opened for boot_file_commit() and afile_lock(). An fd or -errno. */
+int boot_dir_open(struct sysroot *sr, const char *dir);
+
+/*
+ * Replace bf's file (in the directory dfd, whose afile_lock() the caller holds) with data,
+ * mode and owner kept. With old: a dated backup of old is committed with it, its name into
+ * backup (empty when none was made). 0 or -errno; on failure neither file changed.
+ */
+int boot_file_commit(int dfd, struct sysroot *sr, const struct boot_file *bf,
+		     const void *data, size_t len, const void *old, size_t old_len, char *backup,
+		     size_t cap);
 
 /* The newest backup of dir/name: its name into out (empty when there is none). 0 or -errno. */
 int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, char *out,
 		       size_t cap);
 /* Remove dir/name (a used backup). 0 or -errno. */
 int boot_file_remove(struct sysroot *sr, const char *dir, const char *name);
-
-/* Read a whole file through the sysroot, NULs kept, at most cap bytes (-EFBIG beyond). */
-int boot_read_raw(struct sysroot *sr, const char *path, size_t cap, struct sbuf *out);
-
-/* A device-tree string property (model, os_prefix) with its NUL bytes removed. 0 or -errno. */
-int boot_read_dt_string(struct sysroot *sr, const char *path, char *out, size_t cap);
 
 #endif

@@ -3,13 +3,8 @@
 #include <stdarg.h>
 
 #include "fix/cmdline.h"
+#include "common/kcmdline.h"
 #include "common/util.h"
-
-/* The kernel's isspace() on the command line. */
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
 
 static int seg_insert(struct cmdline *cl, size_t at, const char *s, size_t len, bool param)
 {
@@ -71,24 +66,17 @@ void cmdline_release(struct cmdline *cl)
 int cmdline_parse(const char *buf, size_t len, struct cmdline *cl)
 {
 	size_t i = 0, j;
-	bool quote;
 	int ret = 0;
 
 	*cl = (struct cmdline){ 0 };
 	while (i < len && !ret) {
 		j = i;
-		if (is_space(buf[i])) {
-			while (j < len && is_space(buf[j]))
+		if (kcmdline_is_space(buf[i])) {
+			while (j < len && kcmdline_is_space(buf[j]))
 				j++;
 			ret = seg_insert(cl, cl->n, buf + i, j - i, false);
 		} else {
-			/* a quote never runs past the end of the line */
-			for (quote = false; j < len && buf[j] != '\n'; j++) {
-				if (buf[j] == '"')
-					quote = !quote;
-				else if (!quote && is_space(buf[j]))
-					break;
-			}
+			j += kcmdline_arg_len(buf + i, len - i);
 			ret = seg_insert(cl, cl->n, buf + i, j - i, true);
 		}
 		i = j;
@@ -163,46 +151,15 @@ int cmdline_check(const struct cmdline *cl, struct fix_msgs *m)
 	return 0;
 }
 
-/* Length of the name of a parameter ("usb-storage.quirks" in "usb-storage.quirks=x"), or 0
- * when it has no '='. */
-static size_t param_name_len(const struct cmdline_seg *s)
-{
-	const char *eq = memchr(s->s, '=', s->len);
-
-	return eq ? (size_t)(eq - s->s) : 0;
-}
-
-/* The kernel's parameqn(): '-' and '_' are the same in parameter names. */
 static bool is_quirks_param(const struct cmdline_seg *s)
 {
-	static const char want[] = "usb_storage.quirks";
-	size_t i, n = param_name_len(s);
-
-	if (!s->param || n != sizeof(want) - 1)
-		return false;
-	for (i = 0; i < n; i++) {
-		char c = s->s[i] == '-' ? '_' : s->s[i];
-
-		if (c != want[i])
-			return false;
-	}
-	return true;
+	return s->param && kcmdline_param_is(s->s, s->len, USBQ_PARAM_NAME);
 }
 
 /* The value of a parameter without its quotes: [*v, *v + *vlen). */
 static void param_value(const struct cmdline_seg *s, const char **v, size_t *vlen, bool *quoted)
 {
-	size_t n = param_name_len(s) + 1;
-
-	*v = s->s + n;
-	*vlen = s->len - n;
-	*quoted = *vlen && (*v)[0] == '"';
-	if (*quoted) {
-		(*v)++;
-		(*vlen)--;
-		if (*vlen && (*v)[*vlen - 1] == '"')
-			(*vlen)--;
-	}
+	kcmdline_param_value(s->s, s->len, v, vlen, quoted);
 }
 
 static size_t last_quirks(const struct cmdline *cl, size_t *count)
@@ -295,7 +252,7 @@ int cmdline_quirks_add(struct cmdline *cl, struct usb_id id, char flag, struct f
 {
 	struct sbuf nv = SBUF_INIT(CMDLINE_FILE_MAX), param = SBUF_INIT(CMDLINE_FILE_MAX);
 	size_t count, at, vlen, nlen;
-	struct quirks_merge res;
+	struct usbq_merge res;
 	const char *v;
 	bool quoted;
 	int ret;
@@ -315,26 +272,26 @@ int cmdline_quirks_add(struct cmdline *cl, struct usb_id id, char flag, struct f
 		return fix_refuse(m, -EINVAL,
 				  "the quirks value has a double quote inside it, which the kernel "
 				  "keeps as part of the list; repair it by hand first");
-	if (vlen > QUIRKS_VALUE_MAX)
+	if (vlen > USBQ_VALUE_MAX)
 		return fix_refuse(m, -ENOSPC,
 				  "the quirks list there is already %zu characters: the kernel takes "
 				  "at most %d and ignores the whole list when it is longer (it logs "
 				  "\"string doesn't fit in %d chars\"); shorten it by hand first",
-				  vlen, QUIRKS_VALUE_MAX, QUIRKS_VALUE_MAX);
-	ret = quirks_list_add(v, vlen, id, flag, &nv, &res);
+				  vlen, USBQ_VALUE_MAX, USBQ_VALUE_MAX);
+	ret = usbq_list_add(v, vlen, id, flag, &nv, &res);
 	if (ret)
 		goto out;
-	if (nv.len > QUIRKS_VALUE_MAX) {
+	if (nv.len > USBQ_VALUE_MAX) {
 		ret = fix_refuse(m, -ENOSPC,
 				 "with %04x:%04x:%c the quirks list would be %zu characters: the "
 				 "kernel takes at most %d and would ignore the whole list, so this "
 				 "fix would undo the entries already there; remove entries for "
 				 "devices you no longer use, then run this again",
-				 id.vid, id.pid, flag, nv.len, QUIRKS_VALUE_MAX);
+				 id.vid, id.pid, flag, nv.len, USBQ_VALUE_MAX);
 		goto out;
 	}
-	if (res.change != QUIRKS_SAME || res.dups_removed) {
-		nlen = param_name_len(&cl->seg[at]);
+	if (res.change != USBQ_SAME || res.dups_removed) {
+		nlen = kcmdline_param_name_len(cl->seg[at].s, cl->seg[at].len);
 		ret = sbuf_add(&param, cl->seg[at].s, nlen + 1);
 		if (!ret)
 			ret = sbuf_addf(&param, "%s%s%s", quoted ? "\"" : "", sbuf_str(&nv),
@@ -344,10 +301,10 @@ int cmdline_quirks_add(struct cmdline *cl, struct usb_id id, char flag, struct f
 		if (ret)
 			goto out;
 		*changed = true;
-		if (res.change == QUIRKS_FLAG_ADDED)
+		if (res.change == USBQ_FLAG_ADDED)
 			fix_note(m, "adds the flag '%c' to the existing entry for %04x:%04x",
 				 flag, id.vid, id.pid);
-		else if (res.change == QUIRKS_ENTRY_ADDED)
+		else if (res.change == USBQ_ENTRY_ADDED)
 			fix_note(m, "adds %04x:%04x:%c to the existing quirks list", id.vid,
 				 id.pid, flag);
 		if (res.dups_removed)

@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 #include "common/sbuf.h"
-#include "fix/fix.h"
-#include "fix/quirks.h"
+#include "fix/msgs.h"
+#include "common/usbquirks.h"
 
 /* Largest cmdline.txt we read (the firmware's own limit is far below). */
 #define CMDLINE_FILE_MAX (256 * 1024)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fix/plan.h"
+#include "common/atomicfile.h"
 #include "fix/cmdline.h"
 #include "fix/config.h"
 #include "common/paths.h"
@@ -51,7 +52,7 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
 		return refuse_file(p, ret);
 	ret = cmdline_parse(sbuf_str(&p->file.data), p->file.data.len, &cl);
 	if (!ret)
-		ret = cmdline_quirks_add(&cl, id, QUIRKS_FLAG_IGNORE_UAS, &p->msgs, &p->changed);
+		ret = cmdline_quirks_add(&cl, id, USBQ_FLAG_IGNORE_UAS, &p->msgs, &p->changed);
 	if (!ret)
 		ret = cmdline_write(&cl, &p->after);
 	cmdline_release(&cl);
@@ -90,7 +91,7 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 	ret = boot_file_read(sr, loc.config, CONFIG_FILE_MAX, &p->file, &p->msgs);
 	if (ret)
 		return refuse_file(p, ret);
-	if (!boot_read_dt_string(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) && model[0] &&
+	if (!sysroot_read_dt_string(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) && model[0] &&
 	    !strstr(model, "Raspberry Pi 5") && !strstr(model, "Compute Module 5") &&
 	    !strstr(model, "Raspberry Pi 500"))
 		fix_note(&p->msgs, "this board is a '%s', not a Raspberry Pi 5: the setting only "
@@ -126,6 +127,69 @@ static const char *backup_stamp(const char *backup)
 	const char *t = strstr(backup, BOOT_BACKUP_TAG);
 
 	return t ? t + strlen(BOOT_BACKUP_TAG) : "";
+}
+
+static bool same(const struct sbuf *a, const struct sbuf *b)
+{
+	return a->len == b->len && !memcmp(sbuf_str(a), sbuf_str(b), a->len);
+}
+
+/* Whether now is exactly what `fix uas` makes of before, for one of the ids in now's quirks
+ * list: then nothing was edited after that fix. */
+static bool uas_fix_made(const struct sbuf *before, const struct sbuf *now)
+{
+	struct sbuf q = SBUF_INIT(CMDLINE_FILE_MAX), out = SBUF_INIT(CMDLINE_FILE_MAX);
+	struct cmdline cl = { 0 };
+	const char *p, *e, *end;
+	bool made = false, changed;
+	struct fix_msgs m;
+	struct usb_id id;
+	char entry[16];
+
+	if (cmdline_parse(sbuf_str(now), now->len, &cl) || cmdline_quirks_get(&cl, &q))
+		goto out;
+	for (p = sbuf_str(&q), end = p + q.len; !made && p < end; p = e + 1) {
+		const char *colon;
+
+		e = memchr(p, ',', (size_t)(end - p));
+		if (!e)
+			e = end;
+		colon = memchr(p, ':', (size_t)(e - p));
+		colon = colon ? memchr(colon + 1, ':', (size_t)(e - colon - 1)) : NULL;
+		if (!colon || str_fmt(entry, sizeof(entry), "%.*s", (int)(colon - p), p) ||
+		    usbq_id_parse(entry, &id))
+			continue;
+		cmdline_release(&cl);
+		m = (struct fix_msgs){ 0 };
+		made = !cmdline_parse(sbuf_str(before), before->len, &cl) &&
+		       !cmdline_quirks_add(&cl, id, USBQ_FLAG_IGNORE_UAS, &m, &changed) && changed &&
+		       !cmdline_write(&cl, &out) && same(&out, now);
+	}
+out:
+	cmdline_release(&cl);
+	sbuf_release(&q);
+	sbuf_release(&out);
+	return made;
+}
+
+/* Whether now is exactly what `fix pcie-gen 2` or `3` makes of before. */
+static bool pcie_fix_made(const struct sbuf *before, const struct sbuf *now)
+{
+	struct sbuf out = SBUF_INIT(CONFIG_FILE_MAX + 4096);
+	struct config cfg;
+	bool made = false, changed;
+	struct fix_msgs m;
+	int gen;
+
+	for (gen = 2; gen <= 3 && !made; gen++) {
+		m = (struct fix_msgs){ 0 };
+		made = !config_parse(sbuf_str(before), before->len, &cfg) &&
+		       !config_pcie_gen_set(&cfg, gen, &m, &changed) && changed &&
+		       !config_write(&cfg, &out) && same(&out, now);
+		config_release(&cfg);
+	}
+	sbuf_release(&out);
+	return made;
 }
 
 int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
@@ -164,7 +228,7 @@ int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
 	if (ret)
 		return refuse_file(p, ret);
 	str_fmt(path, sizeof(path), "%s/%s", p->file.dir, from);
-	ret = boot_read_raw(sr, path, CONFIG_FILE_MAX, &raw);
+	ret = sysroot_read_file(sr, path, CONFIG_FILE_MAX, &raw);
 	if (ret)
 		return fix_refuse(&p->msgs, ret, "cannot read the backup '%s': %s", path,
 				  strerror(-ret));
@@ -173,39 +237,75 @@ int fix_plan_undo(struct sysroot *sr, struct fix_plan *p)
 	sbuf_release(&raw);
 	if (ret)
 		return ret;
-	p->changed = p->after.len != p->file.data.len ||
-		     memcmp(sbuf_str(&p->after), sbuf_str(&p->file.data), p->after.len);
+	p->changed = !same(&p->after, &p->file.data);
 	fix_note(&p->msgs, "puts back %s, the newest backup, and then removes it", from);
+	/* never drop the only copy of an edit made after the fix */
+	if (target == loc.cmdline)
+		p->keep_current = p->changed && !uas_fix_made(&p->after, &p->file.data);
+	else
+		p->keep_current = p->changed && !pcie_fix_made(&p->after, &p->file.data);
+	if (p->keep_current)
+		fix_note(&p->msgs, "%s was changed after that fix: its current contents are kept as "
+				   "a new backup beside it (a second 'sbcdisk fix undo --apply' puts "
+				   "them back)", p->file.path);
 	str_fmt(p->next_boot, sizeof(p->next_boot),
 		"At the next boot the firmware and the kernel read %s as it was before the fix "
 		"that made %s.", p->file.path, from);
 	return 0;
 }
 
-int fix_plan_apply(struct sysroot *sr, struct fix_plan *p)
+/* Refuse with the file's name: "cannot write 'F' (nothing was changed): why". */
+static int refuse_write(struct fix_plan *p, int ret, const char *why)
 {
+	return fix_refuse(&p->msgs, ret, "cannot write '%s' (it is unchanged; nothing was "
+					 "changed): %s", p->file.path, why);
+}
+
+/* Under the directory lock: the file still holds what the plan read. 0 or -errno. */
+static int plan_still_valid(struct sysroot *sr, struct fix_plan *p)
+{
+	struct sbuf now;
+	int ret = sysroot_read_file(sr, p->file.path, CONFIG_FILE_MAX, &now);
+
+	if (ret)
+		return refuse_write(p, ret, strerror(-ret));
+	if (now.len != p->file.data.len || memcmp(sbuf_str(&now), sbuf_str(&p->file.data),
+						  now.len))
+		ret = refuse_write(p, -EAGAIN, "it changed while this command ran; run it again");
+	sbuf_release(&now);
+	return ret;
+}
+
+/* A backup made by a fix that was killed before its replacement holds the file as it is:
+ * no change happened, so it goes. */
+static void settle_backup(struct sysroot *sr, int dfd, struct fix_plan *p)
+{
+	char newest[300];
+
+	if (boot_backup_newest(sr, p->file.dir, p->file.name, newest, sizeof(newest)) ||
+	    !newest[0] || !strcmp(newest, p->restore_from))
+		return;
+	if (afile_backup_settle(dfd, p->file.name, newest) == 1)
+		fix_note(&p->msgs, "removed %s: a fix that was interrupted left it, and the file "
+				   "never changed", newest);
+}
+
+static int apply_locked(struct sysroot *sr, int dfd, struct fix_plan *p)
+{
+	const void *old = NULL;
 	int ret;
 
-	p->backup[0] = '\0';
-	if (!p->changed && p->kind != FIX_UNDO)
-		return 0;
-	if (p->kind != FIX_UNDO) {
-		ret = boot_file_backup(sr, &p->file, p->backup, sizeof(p->backup));
-		if (ret)
-			return fix_refuse(&p->msgs, ret, "cannot write a backup of '%s' (nothing "
-							 "was changed): %s", p->file.path,
-					  strerror(-ret));
-	}
+	ret = plan_still_valid(sr, p);
+	if (ret)
+		return ret;
+	settle_backup(sr, dfd, p);
+	if (p->kind != FIX_UNDO || p->keep_current)
+		old = sbuf_str(&p->file.data);
 	if (p->changed) {
-		ret = boot_file_replace(sr, &p->file, sbuf_str(&p->after), p->after.len);
-		if (ret) {
-			/* the original is intact; the backup is an identical copy, drop it */
-			if (p->backup[0])
-				boot_file_remove(sr, p->file.dir, p->backup);
-			p->backup[0] = '\0';
-			return fix_refuse(&p->msgs, ret, "cannot write '%s' (it is unchanged): %s",
-					  p->file.path, strerror(-ret));
-		}
+		ret = boot_file_commit(dfd, sr, &p->file, sbuf_str(&p->after), p->after.len, old,
+				       p->file.data.len, p->backup, sizeof(p->backup));
+		if (ret)
+			return refuse_write(p, ret, strerror(-ret));
 	}
 	if (p->kind == FIX_UNDO) {
 		ret = boot_file_remove(sr, p->file.dir, p->restore_from);
@@ -217,17 +317,39 @@ int fix_plan_apply(struct sysroot *sr, struct fix_plan *p)
 	return 0;
 }
 
+int fix_plan_apply(struct sysroot *sr, struct fix_plan *p)
+{
+	int dfd, ret;
+
+	p->backup[0] = '\0';
+	if (!p->changed && p->kind != FIX_UNDO)
+		return 0;
+	dfd = boot_dir_open(sr, p->file.dir);
+	if (dfd < 0)
+		return refuse_write(p, dfd, strerror(-dfd));
+	ret = afile_lock(dfd, false);
+	if (ret == -EBUSY)
+		ret = refuse_write(p, ret, "another sbcdisk is changing the files there; run this "
+					   "again when it has finished");
+	else if (ret)
+		ret = refuse_write(p, ret, strerror(-ret));
+	else
+		ret = apply_locked(sr, dfd, p);
+	close(dfd); /* and with it the lock */
+	return ret;
+}
+
 int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *before,
 		   char *after, size_t cap, bool *changed, struct fix_msgs *m)
 {
 	struct sbuf cur, nv = SBUF_INIT(4096);
-	struct quirks_merge res;
+	struct usbq_merge res;
 	size_t len;
 	int fd, ret;
 
 	*changed = false;
 	before[0] = after[0] = '\0';
-	ret = boot_read_raw(sr, PATH_USB_STORAGE_QUIRKS, 4096, &cur);
+	ret = sysroot_read_file(sr, PATH_USB_STORAGE_QUIRKS, 4096, &cur);
 	if (ret == -ENOENT)
 		return fix_refuse(m, ret, "%s does not exist: the usb-storage driver is not "
 					  "loaded, so nothing is bound to it yet",
@@ -238,19 +360,19 @@ int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *befor
 	len = cur.len;
 	while (len && isspace((unsigned char)cur.buf[len - 1]))
 		len--;
-	ret = quirks_list_add(cur.buf ? cur.buf : "", len, id, QUIRKS_FLAG_IGNORE_UAS, &nv, &res);
+	ret = usbq_list_add(cur.buf ? cur.buf : "", len, id, USBQ_FLAG_IGNORE_UAS, &nv, &res);
 	if (!ret && (str_fmt(before, cap, "%.*s", (int)len, cur.buf ? cur.buf : "") ||
 		     str_copy(after, cap, sbuf_str(&nv))))
 		ret = fix_refuse(m, -E2BIG, "%s holds %zu characters: not a quirks list the "
 					    "kernel would keep", PATH_USB_STORAGE_QUIRKS, len);
 	if (ret)
 		goto out;
-	if (nv.len > QUIRKS_VALUE_MAX) {
+	if (nv.len > USBQ_VALUE_MAX) {
 		ret = fix_refuse(m, -ENOSPC, "the running kernel's list would be %zu characters; "
-					     "it takes at most %d", nv.len, QUIRKS_VALUE_MAX);
+					     "it takes at most %d", nv.len, USBQ_VALUE_MAX);
 		goto out;
 	}
-	*changed = res.change != QUIRKS_SAME || res.dups_removed;
+	*changed = res.change != USBQ_SAME || res.dups_removed;
 	if (!apply || !*changed)
 		goto out;
 	fd = sysroot_open_fd(sr, PATH_USB_STORAGE_QUIRKS, O_WRONLY | O_TRUNC);

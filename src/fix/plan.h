@@ -7,8 +7,8 @@
 
 #include "common/sysroot.h"
 #include "fix/bootfile.h"
-#include "fix/fix.h"
-#include "fix/quirks.h"
+#include "fix/msgs.h"
+#include "common/usbquirks.h"
 
 enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO };
 
@@ -19,6 +19,7 @@ struct fix_plan {
 	bool changed;
 	char restore_from[300];   /* undo: the backup that is put back */
 	char backup[300];         /* after fix_plan_apply(): the backup written, if any */
+	bool keep_current;        /* undo: the file changed after the fix; keep it as a backup */
 	char next_boot[FIX_MSG_MAX];
 	struct fix_msgs msgs;     /* notes, and why when a step refuses */
 };
@@ -30,14 +31,15 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p);
  * there is none. */
 int fix_plan_undo(struct sysroot *sr, struct fix_plan *p);
 
-/* Write the plan: a dated backup (not for undo), then the atomic replacement; undo then
+/* Write the plan under the directory's lock, if the file is still what the plan read: the
+ * replacement with a dated backup of the file (undo: only when keep_current); undo then
  * removes the backup it restored. A plan without change writes nothing. 0 or -errno with
- * p->msgs.why; on failure the original file is unchanged. */
+ * p->msgs.why (-EBUSY: another run holds the lock); on failure the file is unchanged. */
 int fix_plan_apply(struct sysroot *sr, struct fix_plan *p);
 void fix_plan_release(struct fix_plan *p);
 
 /* The running kernel's quirks list: merge id:flag into it, and write it when apply. The
- * values before and after go into before/after (capacity QUIRKS_VALUE_MAX + 1 or more).
+ * values before and after go into before/after (capacity USBQ_VALUE_MAX + 1 or more).
  * 0, -ENOENT (usb-storage not loaded), -ENOSPC (would pass 127) with m->why. */
 int fix_quirks_now(struct sysroot *sr, struct usb_id id, bool apply, char *before,
 		   char *after, size_t cap, bool *changed, struct fix_msgs *m);

@@ -184,7 +184,7 @@ struct inventory {
 	struct blkdev **top;  /* whole devices without slaves, sorted by name */
 	struct blkdev *root;  /* device holding "/", or NULL */
 	struct blkdev *boot;  /* device holding /boot/firmware or /boot, or NULL */
-	char cmdline_txt[64]; /* PATH_BOOT_FW_CMDLINE or PATH_BOOT_CMDLINE, "" when unknown */
+	char cmdline_txt[256]; /* the cmdline.txt fix edits (os_prefix, cmdline= applied), "" unknown */
 };
 
 /*

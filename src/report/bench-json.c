@@ -4,7 +4,7 @@
 
 #include "common/util.h"
 #include "report/bench-report.h"
-#include "report/json.h"
+#include "common/json.h"
 
 static struct json_object *test_to_json(const struct bench_test_result *r)
 {

@@ -4,7 +4,7 @@
 
 #include "common/util.h"
 #include "report/compare.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "store/verdict.h"
 
 /* CrystalDiskMark's order (default and NVMe sets); other tests follow as they appear. */

@@ -1,7 +1,7 @@
 /* doctor-json.c - `sbcdisk doctor --json`: the findings as the documented contract.
  * Unknown values are null; evidence from the system (not the log) has "line": null. */
 #include "report/doctor.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "common/util.h"
 
 static struct json_object *finding_json(const struct diag_finding *f)

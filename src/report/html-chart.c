@@ -66,15 +66,15 @@ static void chart_write(FILE *f, const struct compare *c, const struct compare_r
 			base = row->value[k]; /* ratios are to the first bar of the chart */
 	}
 	h = TOP * 2 + (int)shown * (BAR_H + BAR_GAP) - BAR_GAP;
-	fprintf(f, "<figure class=\"chart-box\"><figcaption>");
-	html_esc(f, row->test);
-	fprintf(f, " <span class=\"dir\">%s</span> <span class=\"unit\">%s</span></figcaption>\n",
+	html_put(f, "<figure class=\"chart-box\"><figcaption>");
+	html_put(f, "%s", row->test);
+	html_put(f, " <span class=\"dir\">%s</span> <span class=\"unit\">%s</span></figcaption>\n",
 		!strcmp(row->dir, "read") ? "read" : "write", compare_unit(row));
-	fprintf(f, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	html_put(f, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		   "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-test=\"",
 		CHART_W, h, CHART_W, h);
-	html_esc(f, row->test);
-	fprintf(f, " %s\">\n", row->dir);
+	html_put(f, "%s", row->test);
+	html_put(f, " %s\">\n", row->dir);
 	for (k = 0, shown = 0; k < c->nruns; k++) {
 		const struct run *r = c->runs[k];
 		const struct run_test *t = run_test_find(r, row->test, row->dir);
@@ -88,42 +88,42 @@ static void chart_write(FILE *f, const struct compare *c, const struct compare_r
 		shown++;
 		if (t)
 			verdict_test(r, t, &vd);
-		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\">#%lld ", LABEL_W - 8,
+		html_put(f, "<text class=\"label\" x=\"%d\" y=\"%d\">#%lld ", LABEL_W - 8,
 			y + BAR_H / 2 + 5, (long long)r->id);
 		run_device_label(r, label, sizeof(label));
-		html_esc(f, cut_chars(label, sizeof(label), 28));
-		fprintf(f, "</text>\n");
+		html_put(f, "%s", cut_chars(label, sizeof(label), 28));
+		html_put(f, "</text>\n");
 		w = max > 0 ? v / max * span : 0;
 		if (w < 2)
 			w = 2;
-		fprintf(f, "<rect class=\"bar %s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+		html_put(f, "<rect class=\"bar %s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
 			   "rx=\"3\" fill=\"%s\"><title>",
 			limit_class(vd.limit), LABEL_W, y, w, BAR_H, bar_colors[k]);
 		compare_num(num, sizeof(num), v, row->iops);
-		fprintf(f, "%s %s", num, compare_unit(row));
+		html_put(f, "%s %s", num, compare_unit(row));
 		if (vd.text[0]) {
-			fputs(" — ", f);
-			html_esc(f, vd.text);
+			html_put(f, " — ");
+			html_put(f, "%s", vd.text);
 		}
-		fprintf(f, "</title></rect>\n");
+		html_put(f, "</title></rect>\n");
 		/* the link's ceiling, where it is known and within reach of the chart */
 		if (!row->iops && !verdict_ceiling(r, &ceil) && !ceil.floor_only &&
 		    ceil.bytes_per_s / 1e6 <= max * 1.25 && max > 0) {
 			double x = LABEL_W + ceil.bytes_per_s / 1e6 / max * span;
 
-			fprintf(f, "<line class=\"ceiling\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\">"
+			html_put(f, "<line class=\"ceiling\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\">"
 				   "<title>ceiling of the link: ",
 				x, x, y - 3, y + BAR_H + 3);
-			html_esc(f, ceil.name);
-			fprintf(f, "</title></line>\n");
+			html_put(f, "%s", ceil.name);
+			html_put(f, "</title></line>\n");
 		}
-		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%d\">%s", LABEL_W + w + 6,
+		html_put(f, "<text class=\"value\" x=\"%.1f\" y=\"%d\">%s", LABEL_W + w + 6,
 			y + BAR_H / 2 + 5, num);
 		if (shown > 1 && base > 0)
-			fprintf(f, " <tspan class=\"ratio\">(%.2f×)</tspan>", v / base);
-		fprintf(f, "</text>\n");
+			html_put(f, " <tspan class=\"ratio\">(%.2f×)</tspan>", v / base);
+		html_put(f, "</text>\n");
 	}
-	fprintf(f, "</svg></figure>\n");
+	html_put(f, "</svg></figure>\n");
 }
 
 void html_charts_write(FILE *f, const struct compare *c)

@@ -1,5 +1,5 @@
-/* html-int.h - what the HTML report's files share: escaping and number formatting.
- * Every string that came from a device or a file goes through html_esc(). */
+/* html-int.h - what the HTML report's files share: the one writer of the page.
+ * Every value reaches the page through html_put(), which escapes it. */
 #ifndef SBCDISK_REPORT_HTML_INT_H
 #define SBCDISK_REPORT_HTML_INT_H
 
@@ -7,9 +7,15 @@
 
 #include "report/compare.h"
 
-/* s with & < > " ' escaped and anything that is not clean UTF-8 replaced: safe in text and
- * in quoted attributes. NULL prints nothing. */
-void html_esc(FILE *f, const char *s);
+#include "common/util.h"
+
+/*
+ * Write fmt to f. fmt is markup (a constant of ours); every %s argument is text: & < > " '
+ * escaped and anything that is not clean UTF-8 replaced, so it is safe in element text and in
+ * quoted attributes alike (a precision, %.10s, cuts it first; NULL prints nothing). Numbers
+ * (%d %i %u with l, ll or z; %f %g %e) print as printf prints them. No other conversion.
+ */
+void html_put(FILE *f, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 /* One bar chart per compare row (tests as charts, runs as bars). */
 void html_charts_write(FILE *f, const struct compare *c);

@@ -11,43 +11,6 @@
 #define SBCDISK_VERSION "0"
 #endif
 
-void html_esc(FILE *f, const char *s)
-{
-	char *copy;
-	const char *p;
-
-	if (!s)
-		return;
-	copy = strdup(s);
-	if (!copy) {
-		fputc('?', f);
-		return;
-	}
-	str_sanitize(copy); /* invalid UTF-8 and control bytes become '?' */
-	for (p = copy; *p; p++) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*p, f);
-		}
-	}
-	free(copy);
-}
-
 static const char css[] =
 	":root{--ink:#1d2530;--muted:#5d6b7a;--line:#d8dee6;--bg:#f4f6f9;--card:#fff;"
 	"--link:#2f6fb0;--device:#3a9a5b;--problem:#c0392b;--unknown:#8a96a3}"
@@ -127,14 +90,14 @@ static const char *limit_class(enum verdict_limit l)
 static void badge(FILE *f, const struct verdict *v)
 {
 	if (v->limit == VERDICT_UNKNOWN) {
-		fputs("<span class=\"unknown\">", f); /* nothing to flag: no badge */
-		html_esc(f, v->text);
-		fputs("</span>", f);
+		html_put(f, "<span class=\"unknown\">"); /* nothing to flag: no badge */
+		html_put(f, "%s", v->text);
+		html_put(f, "</span>");
 		return;
 	}
-	fprintf(f, "<span class=\"badge %s\">", limit_class(v->limit));
-	html_esc(f, v->text);
-	fputs("</span>", f);
+	html_put(f, "<span class=\"badge %s\">", limit_class(v->limit));
+	html_put(f, "%s", v->text);
+	html_put(f, "</span>");
 }
 
 static void summary_write(FILE *f, const struct run_list *l)
@@ -146,11 +109,10 @@ static void summary_write(FILE *f, const struct run_list *l)
 	for (i = 0; i < l->n; i++)
 		if (isfinite(verdict_score(l->runs[i])))
 			best = fmax(best, verdict_score(l->runs[i]));
-	fputs("<section class=\"card\"><h2 style=\"margin-top:0\">Runs</h2><table><thead><tr>"
+	html_put(f, "<section class=\"card\"><h2 style=\"margin-top:0\">Runs</h2><table><thead><tr>"
 	      "<th>Run</th><th>Started</th><th>Board</th><th>Device</th><th>Attachment</th>"
 	      "<th>Profile</th><th class=\"num\">Boot-drive score</th><th>Verdict</th></tr>"
-	      "</thead><tbody>\n",
-	      f);
+	      "</thead><tbody>\n");
 	for (i = 0; i < l->n; i++) {
 		const struct run *r = l->runs[i];
 		double s = verdict_score(r);
@@ -161,25 +123,25 @@ static void summary_write(FILE *f, const struct run_list *l)
 			str_copy(v.text, sizeof(v.text), "no figure to judge");
 		}
 		run_attach_summary(r, attach, sizeof(attach));
-		fprintf(f, "<tr><td><a href=\"#run-%lld\">#%lld</a></td><td>%.10s</td><td>",
+		html_put(f, "<tr><td><a href=\"#run-%lld\">#%lld</a></td><td>%.10s</td><td>",
 			(long long)r->id, (long long)r->id, r->started_at);
-		html_esc(f, *r->board ? r->board : "-");
-		fputs("</td><td>", f);
-		html_esc(f, run_device_label(r, label, sizeof(label)));
-		fputs("</td><td>", f);
-		html_esc(f, attach);
-		fputs("</td><td>", f);
-		html_esc(f, r->profile);
+		html_put(f, "%s", *r->board ? r->board : "-");
+		html_put(f, "</td><td>");
+		html_put(f, "%s", run_device_label(r, label, sizeof(label)));
+		html_put(f, "</td><td>");
+		html_put(f, "%s", attach);
+		html_put(f, "</td><td>");
+		html_put(f, "%s", r->profile);
 		compare_num(num, sizeof(num), s, true);
-		fprintf(f, "</td><td class=\"num\">%s", num);
+		html_put(f, "</td><td class=\"num\">%s", num);
 		if (isfinite(s) && best > 0)
-			fprintf(f, "<span class=\"scorebar\"><span style=\"width:%.0f%%\"></span></span>",
+			html_put(f, "<span class=\"scorebar\"><span style=\"width:%.0f%%\"></span></span>",
 				fmax(2, s / best * 100));
-		fputs("</td><td>", f);
+		html_put(f, "</td><td>");
 		badge(f, &v);
-		fputs("</td></tr>\n", f);
+		html_put(f, "</td></tr>\n");
 	}
-	fputs("</tbody></table></section>\n", f);
+	html_put(f, "</tbody></table></section>\n");
 }
 
 /* The CrystalDiskMark-like panel: tests as rows, read and write as columns. */
@@ -188,43 +150,42 @@ static void panel_write(FILE *f, const struct run *r, const struct compare *c)
 	char num[32], iops[32];
 	size_t i, k;
 
-	fputs("<div class=\"cdm\"><div></div><div class=\"h\">Read MB/s</div>"
-	      "<div class=\"h\">Write MB/s</div>\n",
-	      f);
+	html_put(f, "<div class=\"cdm\"><div></div><div class=\"h\">Read MB/s</div>"
+	      "<div class=\"h\">Write MB/s</div>\n");
 	for (i = 0; i < c->nrows; i++) {
 		const char *name = c->rows[i].test, *sp = strchr(name, ' ');
 
 		if (i > 0 && !strcmp(c->rows[i - 1].test, name))
 			continue;
-		fputs("<div class=\"name\">", f);
+		html_put(f, "<div class=\"name\">");
 		if (sp && !strchr(sp + 1, ' ')) {
 			char head[64];
 
 			str_fmt(head, sizeof(head), "%.*s", (int)(sp - name), name);
-			html_esc(f, head);
-			fputs("<br>", f);
-			html_esc(f, sp + 1);
+			html_put(f, "%s", head);
+			html_put(f, "<br>");
+			html_put(f, "%s", sp + 1);
 		} else {
-			html_esc(f, name);
+			html_put(f, "%s", name);
 		}
-		fputs("</div>", f);
+		html_put(f, "</div>");
 		for (k = 0; k < 2; k++) {
 			const struct run_test *t = run_test_find(r, name, k ? "write" : "read");
 			struct verdict v = { .limit = VERDICT_UNKNOWN };
 
 			if (!t) {
-				fputs("<div class=\"val\"><b>-</b></div>", f);
+				html_put(f, "<div class=\"val\"><b>-</b></div>");
 				continue;
 			}
 			verdict_test(r, t, &v);
 			compare_num(num, sizeof(num), t->bw / 1e6, false);
 			compare_num(iops, sizeof(iops), run_test_iops(t), true);
-			fprintf(f, "<div class=\"val %s\"><b>%s</b><small>%s IOPS</small></div>",
+			html_put(f, "<div class=\"val %s\"><b>%s</b><small>%s IOPS</small></div>",
 				limit_class(v.limit), num, iops);
 		}
-		fputc('\n', f);
+		html_put(f, "\n");
 	}
-	fputs("</div>\n", f);
+	html_put(f, "</div>\n");
 }
 
 static void latency_write(FILE *f, const struct run *r)
@@ -232,12 +193,11 @@ static void latency_write(FILE *f, const struct run *r)
 	char a[32], b[32], c[32], d[32], e[32], g[32], cv[32];
 	size_t i;
 
-	fputs("<h3>Latency and what limits each figure</h3><table><thead><tr><th>Test</th>"
+	html_put(f, "<h3>Latency and what limits each figure</h3><table><thead><tr><th>Test</th>"
 	      "<th>R/W</th><th class=\"num\">MB/s</th><th class=\"num\">mean µs</th>"
 	      "<th class=\"num\">p50</th><th class=\"num\">p90</th><th class=\"num\">p99</th>"
 	      "<th class=\"num\">p99.9</th><th class=\"num\">max</th><th class=\"num\">CV</th>"
-	      "<th>Verdict</th></tr></thead><tbody>\n",
-	      f);
+	      "<th>Verdict</th></tr></thead><tbody>\n");
 	for (i = 0; i < r->ntests; i++) {
 		const struct run_test *t = &r->tests[i];
 		struct verdict v = { .limit = VERDICT_UNKNOWN };
@@ -254,11 +214,11 @@ static void latency_write(FILE *f, const struct run *r)
 			str_fmt(cv, sizeof(cv), "%.1f%%", t->bw_cv * 100);
 		else
 			str_copy(cv, sizeof(cv), "-");
-		fputs("<tr><td>", f);
-		html_esc(f, t->name);
-		fputs("</td><td>", f);
-		html_esc(f, t->rw);
-		fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+		html_put(f, "<tr><td>");
+		html_put(f, "%s", t->name);
+		html_put(f, "</td><td>");
+		html_put(f, "%s", t->rw);
+		html_put(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			   "<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s"
 			   "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			   "<td class=\"num\">%s</td><td>",
@@ -266,19 +226,19 @@ static void latency_write(FILE *f, const struct run *r)
 		if (!verdict_test(r, t, &v))
 			badge(f, &v);
 		else
-			fputs(strcasestr(t->name, "cached") ? "memory figure" : "-", f);
-		fputs("</td></tr>\n", f);
+			html_put(f, "%s", strcasestr(t->name, "cached") ? "memory figure" : "-");
+		html_put(f, "</td></tr>\n");
 	}
-	fputs("</tbody></table>\n", f);
+	html_put(f, "</tbody></table>\n");
 }
 
 static void fact(FILE *f, const char *key, const char *value)
 {
-	fputs("<dt>", f);
-	html_esc(f, key);
-	fputs("</dt><dd>", f);
-	html_esc(f, value);
-	fputs("</dd>\n", f);
+	html_put(f, "<dt>");
+	html_put(f, "%s", key);
+	html_put(f, "</dt><dd>");
+	html_put(f, "%s", value);
+	html_put(f, "</dd>\n");
 }
 
 /* Every known fact of a JSON object, nested objects as "usb vid", arrays joined. */
@@ -327,16 +287,16 @@ static void findings_write(FILE *f, const struct run *r)
 {
 	size_t i, n = r->findings ? json_object_array_length(r->findings) : 0;
 
-	fputs("<h3>Doctor findings at the time</h3>", f);
+	html_put(f, "<h3>Doctor findings at the time</h3>");
 	if (!r->findings) {
-		fputs("<p class=\"legend\">Not recorded with this run.</p>\n", f);
+		html_put(f, "<p class=\"legend\">Not recorded with this run.</p>\n");
 		return;
 	}
 	if (!n) {
-		fputs("<p class=\"legend\">None.</p>\n", f);
+		html_put(f, "<p class=\"legend\">None.</p>\n");
 		return;
 	}
-	fputs("<ul class=\"findings\">\n", f);
+	html_put(f, "<ul class=\"findings\">\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(r->findings, i), *v;
 		const char *sev = "info", *id = "?", *title = NULL;
@@ -347,16 +307,16 @@ static void findings_write(FILE *f, const struct run *r)
 			id = json_object_get_string(v);
 		if (json_object_object_get_ex(e, "title", &v) && v)
 			title = json_object_get_string(v);
-		fprintf(f, "<li><span class=\"sev-%s\">",
+		html_put(f, "<li><span class=\"sev-%s\">",
 			!strcmp(sev, "error") ? "error" : !strcmp(sev, "warning") ? "warning" : "info");
-		html_esc(f, sev);
-		fputs("</span> <code>", f);
-		html_esc(f, id);
-		fputs("</code> ", f);
-		html_esc(f, title);
-		fputs("</li>\n", f);
+		html_put(f, "%s", sev);
+		html_put(f, "</span> <code>");
+		html_put(f, "%s", id);
+		html_put(f, "</code> ");
+		html_put(f, "%s", title);
+		html_put(f, "</li>\n");
 	}
-	fputs("</ul>\n", f);
+	html_put(f, "</ul>\n");
 }
 
 static int run_write(FILE *f, const struct run *r)
@@ -374,38 +334,38 @@ static int run_write(FILE *f, const struct run *r)
 		v.limit = VERDICT_UNKNOWN;
 		str_copy(v.text, sizeof(v.text), "no figure to judge");
 	}
-	fprintf(f, "<section class=\"card run\" id=\"run-%lld\"><div class=\"run-head\"><div>"
+	html_put(f, "<section class=\"card run\" id=\"run-%lld\"><div class=\"run-head\"><div>"
 		   "<h2>#%lld ",
 		(long long)r->id, (long long)r->id);
-	html_esc(f, run_device_label(r, label, sizeof(label)));
-	fputs("</h2><div class=\"meta\">", f);
-	html_esc(f, *r->board ? r->board : "board unknown");
+	html_put(f, "%s", run_device_label(r, label, sizeof(label)));
+	html_put(f, "</h2><div class=\"meta\">");
+	html_put(f, "%s", *r->board ? r->board : "board unknown");
 	if (*r->kernel) {
-		fputs(" · kernel ", f);
-		html_esc(f, r->kernel);
+		html_put(f, " · kernel ");
+		html_put(f, "%s", r->kernel);
 	}
-	fprintf(f, " · %.10s %.5s UTC · profile ", r->started_at, r->started_at + 11);
-	html_esc(f, r->profile);
+	html_put(f, " · %.10s %.5s UTC · profile ", r->started_at, r->started_at + 11);
+	html_put(f, "%s", r->profile);
 	if (*r->engine) {
-		fputs(" · engine ", f);
-		html_esc(f, r->engine);
+		html_put(f, " · engine ");
+		html_put(f, "%s", r->engine);
 	}
 	if (*r->boot_device) {
-		fputs(" · root on ", f);
-		html_esc(f, r->boot_device);
+		html_put(f, " · root on ");
+		html_put(f, "%s", r->boot_device);
 	}
-	fputs("</div>", f);
+	html_put(f, "</div>");
 	badge(f, &v);
 	if (!verdict_app_class(r, app, sizeof(app))) {
-		fputs(" <span class=\"badge\">SD ", f);
-		html_esc(f, app);
-		fputs("</span>", f);
+		html_put(f, " <span class=\"badge\">SD ");
+		html_put(f, "%s", app);
+		html_put(f, "</span>");
 	}
 	compare_num(num, sizeof(num), s, true);
-	fprintf(f, "</div><div class=\"score\"><b>%s</b>boot-drive score</div></div>\n", num);
+	html_put(f, "</div><div class=\"score\"><b>%s</b>boot-drive score</div></div>\n", num);
 	panel_write(f, r, c);
 	latency_write(f, r);
-	fputs("<h3>How the drive was attached</h3><dl class=\"facts\">\n", f);
+	html_put(f, "<h3>How the drive was attached</h3><dl class=\"facts\">\n");
 	if (r->device)
 		facts_of(f, "", r->device, 0);
 	else
@@ -414,9 +374,9 @@ static int run_write(FILE *f, const struct run *r)
 		facts_of(f, "target", r->target, 1);
 	if (*r->source)
 		fact(f, "source", r->source);
-	fputs("</dl>\n", f);
+	html_put(f, "</dl>\n");
 	findings_write(f, r);
-	fputs("</section>\n", f);
+	html_put(f, "</section>\n");
 	free(c);
 	return 0;
 }
@@ -436,29 +396,29 @@ int html_report_write(FILE *f, const struct run_list *l, const struct html_opts 
 		goto out;
 	gmtime_r(&o->generated_at, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	html_put(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		   "<title>sbcdisk storage report</title>\n<style>%s</style></head><body>\n"
+		   "<title>sbcdisk storage report</title>\n<style>");
+	fputs(css, f); /* our constant, and CSS is not HTML: the one thing written unescaped */
+	html_put(f, "</style></head><body>\n"
 		   "<header class=\"page\"><h1>Storage report</h1><p>%zu run%s · made by sbcdisk "
 		   "%s on %s</p></header><main>\n",
-		css, l->n, l->n == 1 ? "" : "s", SBCDISK_VERSION, when);
+		 l->n, l->n == 1 ? "" : "s", SBCDISK_VERSION, when);
 	summary_write(f, l);
-	fputs("<h2>Test by test</h2><p class=\"legend\">One chart per test, one bar per run that "
+	html_put(f, "<h2>Test by test</h2><p class=\"legend\">One chart per test, one bar per run that "
 	      "measured it; the number in brackets is the ratio to the chart's first bar. A "
 	      "dashed red line marks "
-	      "the practical ceiling of a run's link where it is known.</p>\n",
-	      f);
+	      "the practical ceiling of a run's link where it is known.</p>\n");
 	html_charts_write(f, c);
 	for (i = 0; i < l->n && !ret; i++)
 		ret = run_write(f, l->runs[i]);
-	fputs("<footer>MB/s = 1,000,000 bytes per second. Verdicts: “limited by the link” when a "
-	      "figure reaches 70 % of the practical ceiling of the USB, PCIe or SD/eMMC link; "
-	      "“far below what the link allows” when a large-block figure stays under 25 % of "
+	html_put(f, "<footer>MB/s = 1,000,000 bytes per second. Verdicts: “limited by the link” when a "
+	      "figure reaches 70 %% of the practical ceiling of the USB, PCIe or SD/eMMC link; "
+	      "“far below what the link allows” when a large-block figure stays under 25 %% of "
 	      "it on a drive that should be fast, or when doctor found a problem; else “limited "
 	      "by the device”. The boot-drive score is 100 × the weighted geometric mean of "
 	      "the 4 KiB random and sequential figures over the floor of the SD A1 class "
-	      "(1500 read IOPS, 500 write IOPS, 10 MB/s).</footer>\n</main></body></html>\n",
-	      f);
+	      "(1500 read IOPS, 500 write IOPS, 10 MB/s).</footer>\n</main></body></html>\n");
 	if (!ret && ferror(f))
 		ret = -EIO;
 out:

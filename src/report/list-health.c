@@ -1,7 +1,7 @@
 /* list-health.c - the drive health columns of `sbcdisk list` (HEALTH, WEAR, TEMP) and the
  * `health` object of a disk in `list --json`, from what smartctl answered (probe/health.h). */
 #include "report/list-int.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "probe/health.h"
 #include "common/util.h"
 

@@ -1,6 +1,6 @@
 /* list-json.c - the `sbcdisk list --json` contract (schema 1): board, root, boot_config and the
  * device tree. Keys are never renamed; unknown values are null. */
-#include "report/json.h"
+#include "common/json.h"
 #include "report/list-int.h"
 #include "common/util.h"
 

@@ -3,7 +3,7 @@
 #include <time.h>
 
 #include "common/util.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "report/verify-report.h"
 
 static double bw_of(uint64_t bytes, double s)

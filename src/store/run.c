@@ -6,7 +6,7 @@
 
 #include "common/sbuf.h"
 #include "common/util.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "store/run.h"
 #include "store/verdict.h"
 
@@ -54,6 +54,17 @@ int run_list_push(struct run_list *l, struct run *r)
 	}
 	l->runs[l->n++] = r;
 	return 0;
+}
+
+bool run_rw_ok(const char *rw)
+{
+	static const char *const known[] = { "read", "write", "randread", "randwrite" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(rw, known[i]))
+			return true;
+	return false;
 }
 
 bool run_text_ok(const char *s, size_t cap)
@@ -108,8 +119,14 @@ static int get_num(struct json_object *o, const char *key, double max, double *o
 	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
 		return fail(why, why_cap, "'%s' is not a number", key);
 	d = json_object_get_double(v);
-	if (!isfinite(d) || d < 0 || d > max)
-		return fail(why, why_cap, "'%s' is out of range (%g)", key, d);
+	/* the value as json-c holds it says little: 1e400 is inf, and an integer too large for
+	 * 64 bits is clamped to 18446744073709551615; the limit is what the user can act on */
+	if (isnan(d))
+		return fail(why, why_cap, "'%s' is not a number", key);
+	if (d < 0)
+		return fail(why, why_cap, "'%s' is negative", key);
+	if (d > max)
+		return fail(why, why_cap, "'%s' is too large (at most %.0f)", key, max);
 	*out = d;
 	return 0;
 }
@@ -135,30 +152,40 @@ static int get_doc(struct json_object *o, const char *key, enum json_type type,
 	return 0;
 }
 
-bool run_time_ok(const char *s, bool date_ok)
+int run_time_check(const char *s, bool date_ok)
 {
 	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
-	int mon, day, hour, min, sec;
-	size_t i;
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int year, mon, day, hour, min, sec, last;
+	size_t i, n = strlen(s);
 
-	if (date_ok && strlen(s) == 10) {
-		char full[sizeof(pat)];
-
-		str_fmt(full, sizeof(full), "%sT00:00:00Z", s);
-		return run_time_ok(full, false);
-	}
-	if (strlen(s) != sizeof(pat) - 1)
-		return false;
-	for (i = 0; pat[i]; i++) {
+	if (n != sizeof(pat) - 1 && !(date_ok && n == 10))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
 		if (pat[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != pat[i])
-			return false;
+			return -EINVAL;
 	}
+	year = atoi(s);
 	mon = (s[5] - '0') * 10 + s[6] - '0';
 	day = (s[8] - '0') * 10 + s[9] - '0';
+	if (mon < 1 || mon > 12)
+		return -EDOM;
+	last = mdays[mon - 1];
+	if (mon == 2 && year % 4 == 0 && (year % 100 != 0 || year % 400 == 0))
+		last = 29;
+	if (day < 1 || day > last)
+		return -EDOM;
+	if (n == 10)
+		return 0;
 	hour = (s[11] - '0') * 10 + s[12] - '0';
 	min = (s[14] - '0') * 10 + s[15] - '0';
 	sec = (s[17] - '0') * 10 + s[18] - '0';
-	return mon >= 1 && mon <= 12 && day >= 1 && day <= 31 && hour < 24 && min < 60 && sec <= 60;
+	return hour < 24 && min < 60 && sec <= 60 ? 0 : -EDOM;
+}
+
+bool run_time_ok(const char *s, bool date_ok)
+{
+	return run_time_check(s, date_ok) == 0;
 }
 
 static int test_from_json(struct json_object *o, struct run_test *t, char *why, size_t cap)
@@ -173,6 +200,9 @@ static int test_from_json(struct json_object *o, struct run_test *t, char *why, 
 		ret = get_text(o, "rw", t->rw, sizeof(t->rw), true, why, cap);
 	if (ret)
 		return ret == -E2BIG ? fail(why, cap, "a test name is too long") : ret;
+	if (!run_rw_ok(t->rw))
+		return fail(why, cap, "'rw' is not one of read, write, randread, randwrite in test '%s'",
+			    t->name);
 	if ((ret = get_num(o, "block_bytes", 1ULL << 40, &t->block_bytes, why, cap)) ||
 	    (ret = get_num(o, "queue_depth", 1 << 20, &t->queue_depth, why, cap)) ||
 	    (ret = get_num(o, "threads", 1 << 20, &t->threads, why, cap)) ||

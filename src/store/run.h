@@ -56,6 +56,12 @@ int run_list_push(struct run_list *l, struct run *r);
 /* "YYYY-MM-DDTHH:MM:SSZ", the one time format of the contracts; "YYYY-MM-DD" too when
  * date_ok. */
 bool run_time_ok(const char *s, bool date_ok);
+/* The same, saying why: -EINVAL (not of that form) or -EDOM (no such day or time, as
+ * 2026-02-30). */
+int run_time_check(const char *s, bool date_ok);
+
+/* The directions a test may have: read, write, randread, randwrite. */
+bool run_rw_ok(const char *rw);
 
 /* Byte strings from devices may hold anything: true when s is a usable UTF-8 text. */
 bool run_text_ok(const char *s, size_t cap);
@@ -71,6 +77,23 @@ int run_from_json(struct json_object *o, struct run **out, char *why, size_t why
 int run_list_from_json(struct json_object *doc, struct run_list *out, char *why, size_t why_cap);
 
 /*
+ * The history document in buf, read run by run without building it whole: members a run
+ * does not have are checked as JSON and skipped, known members are size-capped before they
+ * are parsed. run_doc_open() checks the whole text, the schema and the count of runs:
+ * -EBADMSG (not JSON: why says what and at which byte) or -EINVAL (why says what is wrong).
+ * run_doc_next() gives the next run in *out (the caller frees it; NULL after the last), or
+ * -EINVAL with "run 3 of 18: ..." in why. buf must outlive d.
+ */
+struct run_doc {
+	const char *base, *first, *next, *end;
+	size_t n, i;
+};
+int run_doc_open(struct run_doc *d, const char *buf, size_t len, char *why, size_t why_cap);
+int run_doc_next(struct run_doc *d, struct run **out, char *why, size_t why_cap);
+/* Back to the first run. */
+void run_doc_rewind(struct run_doc *d);
+
+/*
  * A bench document (`bench --json`) plus what `list` knew: the run to store. device may be
  * NULL; it is copied. 0, -EINVAL (why says what is wrong) or -ENOMEM.
  */
@@ -82,6 +105,13 @@ int run_from_bench(struct json_object *bench, struct json_object *device, const 
 struct json_object *run_to_json(const struct run *r);
 /* {"schema": 1, "runs": [...]} */
 struct json_object *run_list_to_json(const struct run_list *l);
+
+/* The SHA-256 (hex) of the run document without its id, verdicts and score: an import that
+ * brings a run with a digest that is stored already brings the same run again. */
+#define RUN_DIGEST_LEN 64
+int run_digest(const struct run *r, char hex[RUN_DIGEST_LEN + 1]);
+/* The SHA-256 of len bytes, in hex. */
+void run_digest_of(const void *data, size_t len, char hex[RUN_DIGEST_LEN + 1]);
 
 /* Test lookup by name and direction ("read"/"write" match "randread"/"randwrite" too). */
 const struct run_test *run_test_find(const struct run *r, const char *name, const char *dir);

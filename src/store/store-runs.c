@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 #include "common/util.h"
-#include "report/json.h"
-#include "store/store-priv.h"
+#include "common/json.h"
+#include "store/store-int.h"
 #include "store/store-schema.h"
 
 #define RUN_COLUMNS                                                                           \
@@ -86,41 +86,30 @@ static int insert_tests(struct store *st, sqlite3_stmt *s, struct run *r, int64_
 
 /* Statements of one store_runs_add() call. */
 struct add_stmts {
-	sqlite3_stmt *run, *test, *attach, *fp, *dup, *del_tests, *del_run;
+	sqlite3_stmt *run, *test, *attach, *stored;
 };
 
-static int step_id(struct store *st, sqlite3_stmt *s, int64_t id, int64_t *found)
+/*
+ * The run an import brings again: the nth run with this digest (n: how many runs before it in
+ * the same import have it). The runs stored before the import have the lowest ids, so the
+ * nth exists only while the import has brought fewer copies than were stored: ten identical
+ * runs exported and imported into a new database are ten runs, imported again none.
+ */
+static int find_stored(struct store *st, sqlite3_stmt *s, const char *digest, size_t nth,
+		       int64_t *existing)
 {
 	int rc;
 
 	sqlite3_reset(s);
-	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 1, digest, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, (int64_t)nth);
 	rc = sqlite3_step(s);
-	if (found)
-		*found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL ?
-				 sqlite3_column_int64(s, 0) :
-				 0;
+	*existing = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_fail_db(st, rc);
 }
 
-/* The fingerprint of the new run id; when an older run has it, the new one goes again and
- * *existing is the older id. */
-static int drop_if_stored(struct store *st, struct add_stmts *a, int64_t id, int64_t *existing)
-{
-	int ret;
-
-	ret = step_id(st, a->fp, id, NULL);
-	if (!ret)
-		ret = step_id(st, a->dup, id, existing);
-	if (!ret && *existing)
-		ret = step_id(st, a->del_tests, id, NULL);
-	if (!ret && *existing)
-		ret = step_id(st, a->del_run, id, NULL);
-	return ret;
-}
-
 static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, struct run *r,
-		      int64_t *id)
+		      const char *digest, int64_t *id)
 {
 	static const char *const model[] = { "model", "nvme.model", "mmc.name", NULL };
 	static const char *const serial[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial",
@@ -146,6 +135,7 @@ static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, s
 	bind_json(s, 13, r->checks);
 	bind_json(s, 14, r->findings);
 	bind_text(s, 15, r->source);
+	bind_text(s, 16, digest);
 	rc = sqlite3_step(s);
 	if (rc != SQLITE_DONE)
 		return store_fail_db(st, rc);
@@ -165,19 +155,15 @@ static int prepare_add(struct store *st, struct add_stmts *a)
 		{ offsetof(struct add_stmts, run),
 		  "INSERT INTO runs (started_at, profile, engine, board, kernel, boot_device,"
 		  " dev_name, dev_model, dev_serial, dev_transport, device_json, target_json,"
-		  " checks_json, findings_json, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+		  " checks_json, findings_json, source, digest)"
+		  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
 		{ offsetof(struct add_stmts, test),
 		  "INSERT INTO tests (run_id, seq, " TEST_COLUMNS ") VALUES"
 		  " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
 		{ offsetof(struct add_stmts, attach),
 		  "UPDATE runs SET " STORE_ATTACH_SET " WHERE id = ? AND json_valid(device_json)" },
-		{ offsetof(struct add_stmts, fp),
-		  "UPDATE runs SET fingerprint = " STORE_FINGERPRINT " WHERE id = ?1" },
-		{ offsetof(struct add_stmts, dup),
-		  "SELECT min(id) FROM runs WHERE id <> ?1 AND fingerprint ="
-		  " (SELECT fingerprint FROM runs WHERE id = ?1)" },
-		{ offsetof(struct add_stmts, del_tests), "DELETE FROM tests WHERE run_id = ?" },
-		{ offsetof(struct add_stmts, del_run), "DELETE FROM runs WHERE id = ?" },
+		{ offsetof(struct add_stmts, stored),
+		  "SELECT id FROM runs WHERE digest = ?1 ORDER BY id LIMIT 1 OFFSET ?2" },
 	};
 	size_t i;
 	int rc;
@@ -196,51 +182,105 @@ static void finalize_add(struct add_stmts *a)
 	sqlite3_finalize(a->run);
 	sqlite3_finalize(a->test);
 	sqlite3_finalize(a->attach);
-	sqlite3_finalize(a->fp);
-	sqlite3_finalize(a->dup);
-	sqlite3_finalize(a->del_tests);
-	sqlite3_finalize(a->del_run);
+	sqlite3_finalize(a->stored);
 }
 
-int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids,
-		   bool *dup)
+/* Where store_runs_add_from() takes its runs: an array (the caller keeps them), or next(). */
+struct run_feed {
+	struct run *const *runs;
+	store_next_fn next;
+	void *arg;
+};
+
+static int feed_get(struct store *st, const struct run_feed *f, size_t i, struct run **r)
 {
+	int ret;
+
+	if (f->runs) {
+		*r = f->runs[i];
+		return 0;
+	}
+	ret = f->next(f->arg, r);
+	if (!ret && !*r)
+		ret = -ENODATA;
+	return ret ? store_fail(st, ret, "the runs to store ended early") : 0;
+}
+
+static int runs_add(struct store *st, size_t n, const struct run_feed *f, enum store_add how,
+		    int64_t *ids, bool *dup)
+{
+	char(*digest)[RUN_DIGEST_LEN + 1] = calloc(n ? n : 1, sizeof(*digest));
 	struct add_stmts a = { 0 };
-	size_t i;
+	size_t i, j, nth;
 	int ret, rc;
 
-	if (!st->writable)
-		return store_fail(st, -EROFS, "opened for reading");
+	if (!digest)
+		return store_fail(st, -ENOMEM, NULL);
 	rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc != SQLITE_OK)
+	if (rc != SQLITE_OK) {
+		free(digest);
 		return store_fail_db(st, rc);
+	}
 	ret = prepare_add(st, &a);
 	for (i = 0; i < n && !ret; i++) {
 		int64_t id = 0, existing = 0;
+		struct run *r = NULL;
 
-		ret = insert_run(st, a.run, a.attach, runs[i], &id);
-		if (!ret)
-			ret = insert_tests(st, a.test, runs[i], id);
-		if (!ret)
-			ret = drop_if_stored(st, &a, id, &existing);
+		ret = feed_get(st, f, i, &r);
+		if (!ret && run_digest(r, digest[i]))
+			ret = store_fail(st, -ENOMEM, NULL);
+		/* a new measurement is always a new run, however like another it is */
+		if (!ret && how == STORE_ADD_IMPORT) {
+			for (j = 0, nth = 0; j < i; j++)
+				nth += !strcmp(digest[j], digest[i]);
+			ret = find_stored(st, a.stored, digest[i], nth, &existing);
+		}
+		if (!ret && !existing)
+			ret = insert_run(st, a.run, a.attach, r, digest[i], &id);
+		if (!ret && !existing)
+			ret = insert_tests(st, a.test, r, id);
 		if (dup)
 			dup[i] = existing != 0;
 		if (ids)
 			ids[i] = existing ? existing : id;
+		if (!f->runs)
+			run_free(r);
 	}
+	free(digest);
 	if (!ret) {
 		rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 		if (rc != SQLITE_OK)
 			ret = store_fail_db(st, rc);
 	}
 	finalize_add(&a);
-	if (ret) {
+	if (ret)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return ret;
-	}
-	for (i = 0; ids && i < n; i++)
+	return ret;
+}
+
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum store_add how,
+		   int64_t *ids, bool *dup)
+{
+	struct run_feed f = { .runs = runs };
+	size_t i;
+	int ret;
+
+	if (!st->writable)
+		return store_fail(st, -EROFS, "opened for reading");
+	ret = runs_add(st, n, &f, how, ids, dup);
+	for (i = 0; !ret && ids && i < n; i++)
 		runs[i]->id = ids[i];
-	return 0;
+	return ret;
+}
+
+int store_runs_add_from(struct store *st, size_t n, store_next_fn next, void *arg,
+			enum store_add how, int64_t *ids, bool *dup)
+{
+	struct run_feed f = { .next = next, .arg = arg };
+
+	if (!st->writable)
+		return store_fail(st, -EROFS, "opened for reading");
+	return runs_add(st, n, &f, how, ids, dup);
 }
 
 static void col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)
@@ -342,6 +382,43 @@ static int load_rows(struct store *st, sqlite3_stmt *s, struct run_list *out, si
 		(*found)++;
 	}
 	return rc == SQLITE_DONE ? 0 : store_fail_db(st, rc);
+}
+
+int store_runs_fill_digests(struct store *st)
+{
+	char digest[RUN_DIGEST_LEN + 1];
+	struct run_list l = { 0 };
+	sqlite3_stmt *s = NULL, *u = NULL;
+	size_t i, found;
+	int rc, ret;
+
+	rc = sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS " FROM runs WHERE digest IS NULL",
+				-1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(st->db, "UPDATE runs SET digest = ? WHERE id = ?", -1, &u,
+					NULL);
+	if (rc != SQLITE_OK) {
+		ret = store_fail_db(st, rc);
+		goto out;
+	}
+	ret = load_rows(st, s, &l, &found);
+	for (i = 0; i < l.n && !ret; i++) {
+		if (run_digest(l.runs[i], digest)) {
+			ret = store_fail(st, -ENOMEM, NULL);
+			break;
+		}
+		sqlite3_reset(u);
+		sqlite3_bind_text(u, 1, digest, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(u, 2, l.runs[i]->id);
+		rc = sqlite3_step(u);
+		if (rc != SQLITE_DONE)
+			ret = store_fail_db(st, rc);
+	}
+out:
+	sqlite3_finalize(s);
+	sqlite3_finalize(u);
+	run_list_release(&l);
+	return ret;
 }
 
 int store_runs_query(struct store *st, const struct store_filter *f, struct run_list *out)

@@ -21,8 +21,8 @@
 	"  json_extract(device_json, '$.mmc.serial'),"                                      \
 	" fstype = json_extract(device_json, '$.fstype')"
 
-/* What makes two runs the same run (schema 4): time, profile, device, board and every
- * figure. An import skips a run whose fingerprint is stored already. */
+/* Schema 4's idea of the same run (time, profile, device, board, bandwidths): kept only to
+ * build that version; since schema 5 the digest of the whole run decides (run_digest()). */
 #define STORE_FINGERPRINT                                                                   \
 	"started_at || '|' || profile || '|' || coalesce(dev_name, '') || '|' ||"           \
 	" coalesce(dev_model, '') || '|' || coalesce(dev_serial, '') || '|' ||"             \

@@ -4,10 +4,11 @@
 #include <limits.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "common/util.h"
-#include "store/store-priv.h"
+#include "store/store-int.h"
 #include "store/store-schema.h"
 
 int store_default_path(char *buf, size_t cap)
@@ -83,6 +84,28 @@ const char *store_strerror(const struct store *st)
 	return st->err;
 }
 
+const char *store_warning(const struct store *st)
+{
+	return st->warning[0] ? st->warning : NULL;
+}
+
+static const char *file_type_name(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	return "not a regular file";
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
@@ -145,6 +168,8 @@ static int store_migrate(struct store *st)
 		ret = store_schema_migrate(st->db, version, STORE_SCHEMA_VERSION);
 		if (ret)
 			store_fail_db(st, sqlite3_errcode(st->db));
+		else if (version < 5)
+			ret = store_runs_fill_digests(st);
 	}
 	if (!ret)
 		ret = exec(st, "COMMIT");
@@ -165,14 +190,129 @@ static int open_db(struct store *st, const char *name, int flags, int busy_ms)
 	return 0;
 }
 
-static int open_write(struct store *st, int busy_ms)
+/* "file:" URI of path with the characters URIs reserve escaped. */
+static int immutable_uri(const char *path, char *buf, size_t cap)
+{
+	size_t n = 0;
+	int ret = str_copy(buf, cap, "file:");
+
+	for (n = strlen(buf); !ret && *path; path++) {
+		if (n + 4 >= cap)
+			return -E2BIG;
+		if (*path == '?' || *path == '#' || *path == '%')
+			n += (size_t)snprintf(buf + n, cap - n, "%%%02X", (unsigned char)*path);
+		else
+			buf[n++] = *path;
+	}
+	buf[n] = '\0';
+	return ret ? ret : str_fmt(buf + n, cap - n, "?immutable=1");
+}
+
+/* The oldest schema the reads work on as it is (the attachment columns of schema 3). */
+#define STORE_READ_SCHEMA 3
+
+/* A database this program may use: a version it knows, or no table at all. */
+static int check_version(struct store *st, int version)
+{
+	char d[96];
+
+	if (version <= STORE_SCHEMA_VERSION)
+		return 0;
+	str_fmt(d, sizeof(d), "its schema %d is newer than this program's %d", version,
+		STORE_SCHEMA_VERSION);
+	return store_fail(st, -EPROTO, d);
+}
+
+/* Size of path+suffix: -ENOENT when absent. */
+static int companion_size(const struct store *st, const char *suffix, off_t *size)
+{
+	char p[PATH_MAX + 16];
+	struct stat sb;
+
+	if (str_fmt(p, sizeof(p), "%s%s", st->path, suffix))
+		return -ENAMETOOLONG;
+	if (lstat(p, &sb))
+		return -errno;
+	*size = sb.st_size;
+	return 0;
+}
+
+/*
+ * Open for reading without creating anything: a WAL database needs its -shm index to read
+ * the -wal, and SQLite creates the index when it is missing (with the database's mode, so a
+ * 0444 database got 0444 companions that stopped every later writer, and on a full disk the
+ * read failed). When there is no -shm no writer has the database open and everything is in
+ * the main file, which is then opened immutable; a -wal left with data and no index (a
+ * writer that died on a medium now read-only) is said, not hidden.
+ */
+static int open_read_conn(struct store *st, int busy_ms, int *version, bool locking)
+{
+	char uri[PATH_MAX + 32];
+	off_t wal = 0, shm = 0;
+	bool has_shm = companion_size(st, "-shm", &shm) == 0;
+	int ret;
+
+	if (companion_size(st, "-wal", &wal))
+		wal = 0;
+	if (has_shm || locking) {
+		ret = open_db(st, st->path, SQLITE_OPEN_READONLY, busy_ms);
+		if (!ret)
+			ret = store_schema_get(st->db, version);
+		if (ret != -EACCES && ret != -EROFS)
+			return ret;
+		/* an index we may not read: the main file alone */
+		sqlite3_close(st->db);
+		st->db = NULL;
+		st->err[0] = '\0';
+	}
+	if (wal > 0)
+		str_fmt(st->warning, sizeof(st->warning),
+			"'%s-wal' holds changes that cannot be read without writing beside the "
+			"database: runs may be missing", st->path);
+	ret = immutable_uri(st->path, uri, sizeof(uri));
+	if (!ret)
+		ret = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, busy_ms);
+	if (!ret)
+		ret = store_schema_get(st->db, version);
+	if ((ret == -EBADMSG || ret == -EIO) && companion_size(st, "-shm", &shm) == 0) {
+		/* a writer came meanwhile and is rewriting the file: read through its index */
+		sqlite3_close(st->db);
+		st->db = NULL;
+		st->err[0] = st->warning[0] = '\0';
+		ret = open_db(st, st->path, SQLITE_OPEN_READONLY, busy_ms);
+		if (!ret)
+			ret = store_schema_get(st->db, version);
+	}
+	return ret;
+}
+
+/* Refusals of an existing file come first, before anything is written to it. */
+static int open_checked(struct store *st, int busy_ms, int *version, bool locking)
+{
+	int ret = open_read_conn(st, busy_ms, version, locking);
+
+	if (ret == -EPROTO)
+		return store_fail(st, ret, "it holds tables but no schema_migrations table");
+	if (ret)
+		return st->err[0] ? ret : store_fail_db(st, sqlite3_errcode(st->db));
+	return check_version(st, *version);
+}
+
+static int open_write(struct store *st, int busy_ms, bool exists)
 {
 	sqlite3_stmt *s = NULL;
-	int ret, rc;
+	int ret, rc, version = 0;
 
-	ret = mkdir_parents(st->path);
-	if (ret)
-		return store_fail(st, ret == -EROFS ? -EROFS : -EACCES, strerror(-ret));
+	if (exists) {
+		/* a foreign, corrupt or newer file is refused as it is (journal_mode=WAL below
+		 * would rewrite its header); read with locks, as other writers may be at work */
+		ret = open_checked(st, busy_ms, &version, true);
+		sqlite3_close(st->db);
+		st->db = NULL;
+		st->warning[0] = '\0';
+		if (ret)
+			return ret;
+	}
 	ret = open_db(st, st->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, busy_ms);
 	if (ret)
 		return ret;
@@ -194,78 +334,115 @@ static int open_write(struct store *st, int busy_ms)
 	return store_migrate(st);
 }
 
-/* "file:" URI of path with the characters URIs reserve escaped. */
-static int immutable_uri(const char *path, char *buf, size_t cap)
-{
-	size_t n = 0;
-	int ret = str_copy(buf, cap, "file:");
-
-	for (n = strlen(buf); !ret && *path; path++) {
-		if (n + 4 >= cap)
-			return -E2BIG;
-		if (*path == '?' || *path == '#' || *path == '%')
-			n += (size_t)snprintf(buf + n, cap - n, "%%%02X", (unsigned char)*path);
-		else
-			buf[n++] = *path;
-	}
-	buf[n] = '\0';
-	return ret ? ret : str_fmt(buf + n, cap - n, "?immutable=1");
-}
-
 static int open_read(struct store *st, int busy_ms)
 {
-	char uri[PATH_MAX + 32];
 	int ret, version = 0;
 
-	if (access(st->path, F_OK))
-		return store_fail(st, -ENOENT, "no results have been stored yet");
-	ret = open_db(st, st->path, SQLITE_OPEN_READONLY, busy_ms);
-	if (!ret)
-		ret = store_schema_get(st->db, &version);
-	if (ret == -EACCES || ret == -EROFS) {
-		/* WAL needs its -shm file; on a read-only medium nobody else can write */
-		sqlite3_close(st->db);
-		st->db = NULL;
-		ret = immutable_uri(st->path, uri, sizeof(uri));
-		if (!ret)
-			ret = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, busy_ms);
-		if (!ret)
-			ret = store_schema_get(st->db, &version);
-	}
-	if (ret == -EPROTO)
-		return store_fail(st, ret, "it holds tables but no schema_migrations table");
-	if (ret)
-		return st->err[0] ? ret : store_fail_db(st, sqlite3_errcode(st->db));
-	if (version > STORE_SCHEMA_VERSION) {
-		char d[96];
+	ret = open_checked(st, busy_ms, &version, false);
+	if (ret || version == STORE_SCHEMA_VERSION)
+		return ret;
+	/* An older database is migrated once, then read like any other. */
+	sqlite3_close(st->db);
+	st->db = NULL;
+	st->warning[0] = '\0';
+	ret = open_write(st, busy_ms, true);
+	sqlite3_close(st->db);
+	st->db = NULL;
+	if ((ret == -EROFS || ret == -EACCES || ret == -ENOSPC) && version >= STORE_READ_SCHEMA) {
+		/* what cannot be migrated here (read-only, another user's, a full disk) is still
+		 * read as it is: a read must not need to write */
+		char d[sizeof(st->warning)];
 
-		str_fmt(d, sizeof(d), "its schema %d is newer than this program's %d", version,
-			STORE_SCHEMA_VERSION);
-		return store_fail(st, -EPROTO, d);
+		str_fmt(d, sizeof(d), "schema %d was not brought to %d (%s): read as it is", version,
+			STORE_SCHEMA_VERSION, st->err);
+		st->err[0] = '\0';
+		ret = open_read_conn(st, busy_ms, &version, false);
+		if (!st->warning[0])
+			str_copy(st->warning, sizeof(st->warning), d);
+		return ret;
 	}
-	if (version < STORE_SCHEMA_VERSION) {
-		/* An older database is migrated once, then read like any other. */
-		sqlite3_close(st->db);
-		st->db = NULL;
-		ret = open_write(st, busy_ms);
-		sqlite3_close(st->db);
-		st->db = NULL;
-		if (ret) {
-			char d[sizeof(st->err)];
+	if (ret) {
+		char d[sizeof(st->err)];
 
-			str_fmt(d, sizeof(d), "schema %d needs a migration: %s", version, st->err);
-			str_copy(st->err, sizeof(st->err), d);
-			return ret;
+		str_fmt(d, sizeof(d), "schema %d needs a migration: %s", version, st->err);
+		str_copy(st->err, sizeof(st->err), d);
+		return ret;
+	}
+	return open_read_conn(st, busy_ms, &version, false);
+}
+
+/* The directory a new database goes into must take it: said in those words. */
+static int check_new(struct store *st)
+{
+	char dir[PATH_MAX], *slash;
+	struct statvfs vfs;
+	int ret;
+
+	ret = mkdir_parents(st->path);
+	str_copy(dir, sizeof(dir), st->path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		str_copy(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir ? 1 : 0] = '\0';
+	if (ret == -EROFS || (!ret && !statvfs(dir, &vfs) && (vfs.f_flag & ST_RDONLY))) {
+		str_fmt(st->err, sizeof(st->err), "cannot create it: the directory '%s' is on a "
+			"read-only file system", dir);
+		return -EROFS;
+	}
+	if (!ret && access(dir, W_OK))
+		ret = -errno;
+	if (ret) {
+		str_fmt(st->err, sizeof(st->err), "cannot create it in '%s': %s", dir,
+			strerror(-ret));
+		return ret == -ENOSPC ? -ENOSPC : -EACCES;
+	}
+	return 0;
+}
+
+/*
+ * The database is a regular file, or does not exist yet; so are its -wal, -shm and -journal
+ * files. A FIFO hung the open, a device got a "-journal" beside it in /dev.
+ */
+static int check_files(struct store *st, bool *exists)
+{
+	static const char *const companions[] = { "-wal", "-shm", "-journal" };
+	char p[PATH_MAX + 16];
+	struct stat sb;
+	size_t i;
+
+	*exists = false;
+	if (!st->path[0]) {
+		str_copy(st->err, sizeof(st->err), "an empty path names no database");
+		return -EINVAL;
+	}
+	if (stat(st->path, &sb)) {
+		if (errno == ENOENT)
+			return 0;
+		return store_fail(st, -EACCES, strerror(errno));
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		str_fmt(st->err, sizeof(st->err), "not a regular file (%s): a database is a file",
+			file_type_name(sb.st_mode));
+		return -EINVAL;
+	}
+	*exists = true;
+	for (i = 0; i < ARRAY_SIZE(companions); i++) {
+		str_fmt(p, sizeof(p), "%s%s", st->path, companions[i]);
+		if (lstat(p, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+			str_fmt(st->err, sizeof(st->err), "'%s' is not a regular file (%s): not "
+				"touching the database", p, file_type_name(sb.st_mode));
+			return -EINVAL;
 		}
-		ret = open_db(st, st->path, SQLITE_OPEN_READONLY, busy_ms);
 	}
-	return ret;
+	return 0;
 }
 
 int store_open(const char *path, enum store_mode mode, int busy_ms, struct store **out,
 	       char *why, size_t why_cap)
 {
 	struct store *st = calloc(1, sizeof(*st));
+	bool exists;
 	int ret;
 
 	*out = NULL;
@@ -280,7 +457,13 @@ int store_open(const char *path, enum store_mode mode, int busy_ms, struct store
 	st->writable = mode == STORE_WRITE;
 	if (busy_ms <= 0)
 		busy_ms = STORE_BUSY_MS;
-	ret = st->writable ? open_write(st, busy_ms) : open_read(st, busy_ms);
+	ret = check_files(st, &exists);
+	if (!ret && !exists && !st->writable)
+		ret = store_fail(st, -ENOENT, "no results have been stored yet");
+	else if (!ret && !exists)
+		ret = check_new(st);
+	if (!ret)
+		ret = st->writable ? open_write(st, busy_ms, exists) : open_read(st, busy_ms);
 out:
 	if (ret) {
 		str_copy(why, why_cap, st->err);

@@ -12,7 +12,7 @@
 struct store;
 
 /* The newest schema this program writes (store-schema.c holds every migration). */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* How long a write waits for another process's lock. */
 #define STORE_BUSY_MS 3000
 
@@ -26,9 +26,12 @@ enum store_mode {
 int store_default_path(char *buf, size_t cap);
 
 /*
- * Open path. 0, or -errno with a sentence in why: -ENOENT (read: no database yet), -EBUSY
- * (locked), -EROFS (read-only), -EBADMSG (not a database or corrupt: left untouched),
- * -EPROTO (a newer schema, or not sbcdisk's database), -ENOSPC, -EACCES, -EIO.
+ * Open path: a regular file, or for STORE_WRITE a name that does not exist yet. Nothing is
+ * written before the file is known to be a database of ours, and a read writes nothing at
+ * all. 0, or -errno with a sentence in why: -EINVAL (an empty path, or not a regular file),
+ * -ENOENT (read: no database yet), -EBUSY (locked), -EROFS (read-only), -EBADMSG (not a
+ * database or corrupt: left untouched), -EPROTO (a newer schema, or not sbcdisk's
+ * database), -ENOSPC, -EACCES, -EIO.
  * busy_ms: 0 for STORE_BUSY_MS. The caller closes *out.
  */
 int store_open(const char *path, enum store_mode mode, int busy_ms, struct store **out,
@@ -38,16 +41,34 @@ void store_close(struct store *st);
 /* The last error of st as a sentence ("database is locked by another process"). */
 const char *store_strerror(const struct store *st);
 
+/* What the open database may not show (unmerged changes that a read could not merge
+ * without writing), as a sentence; NULL when nothing. */
+const char *store_warning(const struct store *st);
+
 /* The schema version of the open database. */
 int store_schema_version(struct store *st, int *version);
 
+enum store_add {
+	STORE_ADD_NEW,    /* new measurements: each is a run of its own, however alike */
+	STORE_ADD_IMPORT, /* runs from a file: a run stored already (the same document) is not
+			   * stored again */
+};
+
 /*
- * Add runs in one transaction: all or none. A run that is stored already (the same time,
- * profile, device, board and figures) is not added twice: ids (may be NULL) receives the new
- * id of each run, or the id it was stored under before, and then dup[i] (may be NULL) is true.
+ * Add runs in one transaction: all or none. ids (may be NULL) receives the new id of each
+ * run, or for STORE_ADD_IMPORT the id a run was stored under before, and then dup[i] (may be
+ * NULL) is true. The same run is the same whole document (run_digest()), so an import of ten
+ * identical runs into a database that holds three of them adds seven.
  */
-int store_runs_add(struct store *st, struct run *const *runs, size_t n, int64_t *ids,
-		   bool *dup);
+int store_runs_add(struct store *st, struct run *const *runs, size_t n, enum store_add how,
+		   int64_t *ids, bool *dup);
+
+/* The next run to store (the store frees it), in *r. 0 or -errno. */
+typedef int (*store_next_fn)(void *arg, struct run **r);
+/* store_runs_add() for n runs that next() gives one at a time: an import of any size holds
+ * one run in memory, not all of them. */
+int store_runs_add_from(struct store *st, size_t n, store_next_fn next, void *arg,
+			enum store_add how, int64_t *ids, bool *dup);
 
 struct store_filter {
 	const char *device;  /* substring of name, model, serial or VID:PID; NULL for any */

@@ -45,28 +45,41 @@ done
 sb bench --help
 expect_rc 0 "--help"
 
+# sb_planted CMD ARGS...: sb from a shell that first runs CMD with $f set to the test file
+# name that very process will use (sbcdisk-bench-PID.tmp: the shell execs sbcdisk)
+sb_planted() {
+	local plant=$1
+	shift
+	# shellcheck disable=SC2016,SC2086 # the script is for the inner shell; $run is a prefix
+	timeout 120 bash -c 'f=$0/sbcdisk-bench-$$.tmp; eval "$1"; shift; exec "$@"' "$d" "$plant" \
+		$run "$bin" "$@" --no-save >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+export victim=$tmp/victim
+planted() { ls "$d"/sbcdisk-bench-*.tmp 2>/dev/null; }
+
 # a symlink at the test file's name: refused, its target never created or written
-ln -s "$tmp/victim" "$d/sbcdisk-bench.tmp"
-sb bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+sb_planted 'ln -s "$victim" "$f"' bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
 expect_rc 1 "symlink at the test file"
 grep_out "is a symbolic link: refusing" err "symlink refusal message"
-sb bench "$d/" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
-grep_out "'$d/sbcdisk-bench.tmp' is a symbolic link" err "a target with a trailing / names the file once"
+rm -f "$d"/sbcdisk-bench-*.tmp
+sb_planted 'ln -s "$victim" "$f"' bench "$d/" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+grep_out "'$(planted)' is a symbolic link" err "a target with a trailing / names the file once"
 check "symlink target not created" [ ! -e "$tmp/victim" ]
-check "symlink kept" [ -L "$d/sbcdisk-bench.tmp" ]
+check "symlink kept" [ -L "$(planted)" ]
+rm -f "$d"/sbcdisk-bench-*.tmp
 echo precious >"$tmp/victim"
-sb bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+sb_planted 'ln -s "$victim" "$f"' bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
 expect_rc 1 "symlink to a file"
 check "symlink target unchanged" [ "$(cat "$tmp/victim")" = precious ]
-rm "$d/sbcdisk-bench.tmp"
+rm -f "$d"/sbcdisk-bench-*.tmp
 
 # an existing regular file at that name is never overwritten
-echo mine >"$d/sbcdisk-bench.tmp"
-sb bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
+sb_planted 'echo mine >"$f"' bench "$d" --test rw=write,bs=4k,time=0.1s --size 1m --engine psync
 expect_rc 1 "existing test file"
 grep_out "already exists: not overwriting it" err "existing file message"
-check "existing file unchanged" [ "$(cat "$d/sbcdisk-bench.tmp")" = mine ]
-rm "$d/sbcdisk-bench.tmp"
+check "existing file unchanged" [ "$(cat "$(planted)")" = mine ]
+rm -f "$d"/sbcdisk-bench-*.tmp
 
 # a target that is not there, or not a file, directory or device
 sb bench "$tmp/missing" --test rw=read,time=0.1s

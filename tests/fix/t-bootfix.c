@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fix/atomic.h"
+#include "common/atomicfile.h"
 #include "fix/plan.h"
 #include "common/util.h"
 #include "t.h"
@@ -205,6 +205,84 @@ static void test_apply_undo(void)
 	t_tree_remove();
 }
 
+/* Issue: undo restored the backup and deleted it, so an edit made after the fix was lost.
+ * Now an edited file is kept as a new backup (and a second undo puts it back); an unedited
+ * one is simply replaced. Also: two runs cannot interleave, and a file that changes between
+ * the plan and the write is not overwritten. */
+static void test_undo_keeps_edits(void)
+{
+	static const char edited[] = "console=serial0,115200 console=tty1 "
+				     "root=PARTUUID=5487497e-02 rootfstype=ext4 fsck.repair=yes "
+				     "rootwait usb-storage.quirks=152d:0578:u quiet\n";
+	char buf[4096], rel[PATH_MAX], kept[PATH_MAX + 32];
+	struct sysroot *sr = NULL;
+	struct fix_plan p;
+	int dfd;
+
+	t_tree_new("t-bootfix");
+	bookworm_tree();
+	T_EQ_INT(plan_uas_apply(&p), 0);
+	fix_plan_release(&p);
+	/* the user edits the file after the fix */
+	t_tree_put("boot/firmware/cmdline.txt", edited);
+	T_EQ_INT(plan_undo_apply(&p), 0);
+	T_CHECK(p.keep_current);
+	T_CHECK(p.msgs.n == 2 && strstr(p.msgs.note[1], "was changed after that fix"));
+	T_CHECK(str_starts(p.backup, "cmdline.txt.sbcdisk-"));
+	str_copy(kept, sizeof(kept), p.backup);
+	fix_plan_release(&p);
+	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), pi4_line);
+	str_fmt(rel, sizeof(rel), "boot/firmware/%s", kept);
+	T_EQ_STR(slurp(rel, buf, sizeof(buf)), edited);
+	T_EQ_INT(entries("boot/firmware"), 3);
+	/* a second undo puts the edit back, and keeps the original it replaces (no fix made
+	 * it, and it is its only copy) */
+	T_EQ_INT(plan_undo_apply(&p), 0);
+	T_CHECK(p.keep_current && p.backup[0]);
+	str_fmt(rel, sizeof(rel), "boot/firmware/%s", p.backup);
+	fix_plan_release(&p);
+	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), edited);
+	T_EQ_STR(slurp(rel, buf, sizeof(buf)), pi4_line);
+	T_EQ_INT(entries("boot/firmware"), 3);
+	T_EQ_INT(unlink(t_tree_path(rel, kept, sizeof(kept))), 0);
+
+	/* the directory is locked by another run: refused, nothing written */
+	t_tree_put("boot/firmware/cmdline.txt", pi4_line);
+	dfd = open(t_tree_path("boot/firmware", rel, sizeof(rel)), O_RDONLY | O_DIRECTORY);
+	T_EQ_INT(afile_lock(dfd, false), 0);
+	T_EQ_INT(plan_uas_apply(&p), -EBUSY);
+	T_CHECK(strstr(p.msgs.why, "another sbcdisk is changing the files there") != NULL);
+	fix_plan_release(&p);
+	close(dfd);
+	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), pi4_line);
+	T_EQ_INT(entries("boot/firmware"), 2);
+
+	/* changed between the plan and the write: refused */
+	T_EQ_INT(sysroot_open(t_root, &sr), 0);
+	if (sr) {
+		T_EQ_INT(fix_plan_uas(sr, jms567, &p), 0);
+		t_tree_put("boot/firmware/cmdline.txt", edited);
+		T_EQ_INT(fix_plan_apply(sr, &p), -EAGAIN);
+		T_CHECK(strstr(p.msgs.why, "it changed while this command ran") != NULL);
+		fix_plan_release(&p);
+		T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), edited);
+		T_EQ_INT(entries("boot/firmware"), 2);
+		/* a backup left by a fix killed before its replacement equals the file: the next
+		 * fix removes it and makes its own */
+		t_tree_put("boot/firmware/cmdline.txt", pi4_line);
+		t_tree_put("boot/firmware/cmdline.txt.sbcdisk-20260101-000000", pi4_line);
+		T_EQ_INT(fix_plan_uas(sr, jms567, &p), 0);
+		T_EQ_INT(fix_plan_apply(sr, &p), 0);
+		T_CHECK(p.msgs.n >= 1 && strstr(p.msgs.note[p.msgs.n - 1], "interrupted"));
+		fix_plan_release(&p);
+		T_EQ_STR(slurp("boot/firmware/cmdline.txt.sbcdisk-20260101-000000", buf,
+			       sizeof(buf)), "");
+		T_EQ_INT(entries("boot/firmware"), 3);
+		sysroot_free(sr);
+	}
+	t_tree_remove();
+}
+
 static void test_refusals(void)
 {
 	char buf[4096], p1[PATH_MAX], p2[PATH_MAX];
@@ -289,8 +367,8 @@ static void test_read_only(void)
 	T_EQ_INT(entries("boot/firmware"), 2);
 	str_fmt(dir, sizeof(dir), "%s/boot/firmware", t_root);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_EQ_INT(atomic_replace_at(dfd, "cmdline.txt", "x\n", 2, 0644, -1, -1), -EROFS);
-	T_EQ_INT(atomic_create_at(dfd, "new.txt", "x\n", 2, 0644), -EROFS);
+	T_EQ_INT(afile_replace_at(dfd, "cmdline.txt", "x\n", 2, NULL), -EROFS);
+	T_EQ_INT(afile_replace_at(dfd, "new.txt", "x\n", 2, NULL), -EROFS);
 	close(dfd);
 	T_EQ_INT(entries("boot/firmware"), 2);
 	tmpfs_done();
@@ -320,8 +398,8 @@ static void test_full_disk(void)
 	/* the writer alone: the temporary file is removed */
 	str_fmt(dir, sizeof(dir), "%s/boot/firmware", t_root);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_EQ_INT(atomic_replace_at(dfd, "cmdline.txt", big, sizeof(big), 0644, -1, -1), -ENOSPC);
-	T_EQ_INT(atomic_create_at(dfd, "backup", big, sizeof(big), 0644), -ENOSPC);
+	T_EQ_INT(afile_replace_at(dfd, "cmdline.txt", big, sizeof(big), NULL), -ENOSPC);
+	T_EQ_INT(afile_replace_at(dfd, "backup", big, sizeof(big), NULL), -ENOSPC);
 	close(dfd);
 	T_EQ_INT(entries("boot/firmware"), 2);
 	T_EQ_STR(slurp("boot/firmware/cmdline.txt", buf, sizeof(buf)), pi4_line);
@@ -411,6 +489,7 @@ int main(void)
 {
 	test_locate();
 	test_apply_undo();
+	test_undo_keeps_edits();
 	test_refusals();
 	if (!mounts_possible()) {
 		fprintf(stderr, "no mount namespace (not t_root?): failure paths not run\n");

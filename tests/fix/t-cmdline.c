@@ -280,22 +280,22 @@ static void test_ids(void)
 {
 	struct usb_id id;
 
-	T_EQ_INT(quirks_id_parse("152d:0578", &id), 0);
+	T_EQ_INT(usbq_id_parse("152d:0578", &id), 0);
 	T_EQ_INT(id.vid, 0x152d);
 	T_EQ_INT(id.pid, 0x578);
-	T_EQ_INT(quirks_id_parse("152D:0X0578", &id), 0);
-	T_EQ_INT(quirks_id_parse("0x2537:0x1066", &id), 0);
+	T_EQ_INT(usbq_id_parse("152D:0X0578", &id), 0);
+	T_EQ_INT(usbq_id_parse("0x2537:0x1066", &id), 0);
 	T_EQ_INT(id.vid, 0x2537);
-	T_EQ_INT(quirks_id_parse("1:2", &id), 0);
-	T_EQ_INT(quirks_id_parse("152d:0578:u", &id), -EINVAL);
-	T_EQ_INT(quirks_id_parse("152d0578", &id), -EINVAL);
-	T_EQ_INT(quirks_id_parse("12345:0578", &id), -EINVAL);
-	T_EQ_INT(quirks_id_parse("152d:", &id), -EINVAL);
-	T_EQ_INT(quirks_id_parse(":0578", &id), -EINVAL);
-	T_EQ_INT(quirks_id_parse("xyz:0578", &id), -EINVAL);
-	T_EQ_INT(quirks_id_parse("", &id), -EINVAL);
-	T_EQ_INT(quirks_list_has("174c:55aa:u,152d:0578:U", 23, jms567, 'u'), 1);
-	T_EQ_INT(quirks_list_has("152d:0578:m,152d:0578:u", 23, jms567, 'u'), 0);
+	T_EQ_INT(usbq_id_parse("1:2", &id), 0);
+	T_EQ_INT(usbq_id_parse("152d:0578:u", &id), -EINVAL);
+	T_EQ_INT(usbq_id_parse("152d0578", &id), -EINVAL);
+	T_EQ_INT(usbq_id_parse("12345:0578", &id), -EINVAL);
+	T_EQ_INT(usbq_id_parse("152d:", &id), -EINVAL);
+	T_EQ_INT(usbq_id_parse(":0578", &id), -EINVAL);
+	T_EQ_INT(usbq_id_parse("xyz:0578", &id), -EINVAL);
+	T_EQ_INT(usbq_id_parse("", &id), -EINVAL);
+	T_EQ_INT(usbq_list_has("174c:55aa:u,152d:0578:U", 23, jms567, 'u'), 1);
+	T_EQ_INT(usbq_list_has("152d:0578:m,152d:0578:u", 23, jms567, 'u'), 0);
 }
 
 int main(void)

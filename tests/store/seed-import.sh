@@ -12,6 +12,21 @@ cmp -s "$tmp/seeds.json" "$src/seed-runs.json" ||
 grep -q "boot to desktop" "$tmp/skipped" || fail "boot times not reported as skipped"
 grep -q "'tens of' is not a figure" "$tmp/skipped" || fail "'tens of' not reported"
 
+# a direction that is not one of the four is refused, not carried into the file
+mkdir "$tmp/bad"
+cp "$src"/*.csv "$tmp/bad/"
+python3 - "$tmp/bad/seed001-fio-microsd-vs-ssd.csv" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+lines[2] = lines[2].replace(",read,", ',"""><p><script>/*",', 1)
+open(p, "w").write("\n".join(lines))
+PY
+python3 "$SBCDISK_SRCDIR/tools/import-results" "$tmp/bad" >"$tmp/bad.json" 2>"$tmp/bad.err" &&
+	fail "a hostile rw was converted: $(head -c 300 "$tmp/bad.json")"
+grep -q "rw '\"><p><script>/\*' is not one of read, write, randread, randwrite" "$tmp/bad.err" ||
+	fail "hostile rw: $(cat "$tmp/bad.err")"
+
 db=$tmp/results.db
 run history --db "$db" --import "$tmp/seeds.json"
 expect_rc 0

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "report/json.h"
+#include "common/json.h"
 #include "store/run.h"
 
 static char t_dir[256];

@@ -6,10 +6,41 @@
 #include "common/sbuf.h"
 #include "common/util.h"
 #include "report/csv.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "store/run.h"
 
 #define RUN_OK "{\"started_at\":\"2026-11-30T10:00:00Z\",\"profile\":\"default\",\"tests\":[]}"
+
+/* The same document read run by run (what the import does): the same verdict. */
+static void check_stream(const char *doc, const char *want, bool json_ok)
+{
+	struct run_doc d;
+	struct run *r;
+	char why[300] = "";
+	size_t got = 0;
+	int ret;
+
+	ret = run_doc_open(&d, doc, strlen(doc), why, sizeof(why));
+	while (!ret) {
+		ret = run_doc_next(&d, &r, why, sizeof(why));
+		if (!r)
+			break;
+		run_free(r);
+		got++;
+	}
+	if (!json_ok || (want && ret == -EBADMSG)) { /* json-c takes NaN, JSON does not */
+		T_EQ_INT(ret, -EBADMSG);
+		T_CHECK(strncmp(why, "not JSON: ", 10) == 0);
+	} else if (want) {
+		T_EQ_INT(ret, -EINVAL);
+		if (!strstr(why, want))
+			fprintf(stderr, "stream: reason '%s' lacks '%s' for %.80s\n", why, want, doc);
+		T_CHECK(strstr(why, want) != NULL);
+	} else {
+		T_EQ_INT(ret, 0);
+		T_EQ_INT(got, d.n);
+	}
+}
 
 /* Parse doc; expect rejection with a reason that contains want (NULL: expect success). */
 static void check_doc(const char *doc, const char *want)
@@ -21,6 +52,7 @@ static void check_doc(const char *doc, const char *want)
 	int ret;
 
 	o = json_parse_buf(doc, strlen(doc), &err);
+	check_stream(doc, want, o != NULL);
 	if (!o) {
 		T_CHECK(want != NULL); /* not even JSON */
 		return;
@@ -64,7 +96,7 @@ static void test_malformed(void)
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"bw_bytes_per_s\":-5}]}]}",
-		  "'bw_bytes_per_s' is out of range");
+		  "'bw_bytes_per_s' is negative in test 'A read'");
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"iops\":\"fast\"}]}]}",
@@ -72,11 +104,16 @@ static void test_malformed(void)
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"iops\":1e999}]}]}",
-		  "out of range");
+		  "'iops' is too large (at most 1000000000000000000) in test 'A read'");
+	/* json-c clamps it to 18446744073709551615: that number is not the user's */
+	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
+		  "\"block_bytes\":100000000000000000000000}]}]}",
+		  "'block_bytes' is too large (at most 1099511627776) in test 'A read'");
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\",\"rw\":\"read\","
 		  "\"iops\":NaN}]}]}",
-		  "out of range");
+		  "'iops' is not a number");
 	check_doc("{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
 		  "\"profile\":\"x\",\"tests\":[{\"name\":\"A\\u0000B\",\"rw\":\"read\"}]}]}",
 		  "not clean UTF-8");
@@ -86,6 +123,12 @@ static void test_malformed(void)
 	check_doc("{\"schema\":1,\"runs\":[" RUN_OK "]} trailing", "x");
 	check_doc("{\"schema\":1,\"runs\":[" RUN_OK, "x");
 	check_doc("", "x");
+	check_stream("null", "not a JSON object", true);
+	check_stream("{\"schema\":1,\"runs\":[" RUN_OK "],\"junk\":[1,{\"a\":[true,null,-0.5e3]}]}",
+		     NULL, true);
+	check_stream("{\"schema\":1,\"runs\":[],\"junk\":[1,}", NULL, false);
+	check_stream("{\"schema\":1,\"runs\":[],\"junk\":\"\\x\"}", NULL, false);
+	check_stream("{\"schema\":1,\"runs\":[],\"junk\":01}", NULL, false);
 }
 
 static void test_hostile_sizes(void)

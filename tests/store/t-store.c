@@ -59,7 +59,7 @@ static void test_round_trip(void)
 	t_path(db, sizeof(db), "sub/dir/results.db");
 	T_EQ_INT(store_open(db, STORE_READ, 0, &st, why, sizeof(why)), -ENOENT);
 	T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
-	T_EQ_INT(store_runs_add(st, in, 2, ids, NULL), 0);
+	T_EQ_INT(store_runs_add(st, in, 2, STORE_ADD_NEW, ids, NULL), 0);
 	T_CHECK(ids[0] > 0 && ids[1] == ids[0] + 1);
 	store_close(st);
 
@@ -78,7 +78,7 @@ static void test_round_trip(void)
 		T_EQ_INT(l.runs[0]->id, ids[1]);
 	}
 	/* a store opened for reading does not write */
-	T_EQ_INT(store_runs_add(st, in, 1, NULL, NULL), -EROFS);
+	T_EQ_INT(store_runs_add(st, in, 1, STORE_ADD_NEW, NULL, NULL), -EROFS);
 	run_list_release(&l);
 	store_close(st);
 	run_free(in[0]);
@@ -181,18 +181,19 @@ static void test_migrations(void)
 		}
 		run_list_release(&l);
 		store_close(st);
-		/* the fingerprint was filled in for the old run: the same run is not added again */
+		/* the digest was filled in for the old run: importing it again adds nothing */
 		T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
 		if (st) {
 			struct run *old = t_run(
 				"{\"started_at\":\"2025-01-02T03:04:05Z\",\"profile\":\"default\","
-				"\"device\":{\"name\":\"sda\",\"model\":\"Old SSD\"},\"tests\":["
+				"\"device\":{\"name\":\"sda\",\"model\":\"Old SSD\",\"usb\":"
+				"{\"vid\":\"174c\",\"pid\":\"55aa\",\"speed_mbps\":5000}},\"tests\":["
 				"{\"name\":\"SEQ1M Q8T1\",\"rw\":\"read\","
 				"\"bw_bytes_per_s\":380000000}]}");
 			int64_t id = 0;
 			bool dup = false;
 
-			T_EQ_INT(store_runs_add(st, &old, 1, &id, &dup), 0);
+			T_EQ_INT(store_runs_add(st, &old, 1, STORE_ADD_IMPORT, &id, &dup), 0);
 			T_CHECK(dup);
 			T_EQ_INT(id, 7);
 			run_free(old);
@@ -238,7 +239,7 @@ static void test_locked(void)
 	T_EQ_INT(store_open(db, STORE_WRITE, 100, &st, why, sizeof(why)), 0);
 	T_EQ_INT(sqlite3_open(db, &h), SQLITE_OK);
 	T_EQ_INT(sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-	T_EQ_INT(store_runs_add(st, &r, 1, NULL, NULL), -EBUSY);
+	T_EQ_INT(store_runs_add(st, &r, 1, STORE_ADD_NEW, NULL, NULL), -EBUSY);
 	T_CHECK(strstr(store_strerror(st), "locked") != NULL);
 	/* WAL: readers go on while another process writes */
 	T_EQ_INT(store_open(db, STORE_READ, 100, &rd, why, sizeof(why)), 0);
@@ -248,8 +249,8 @@ static void test_locked(void)
 	}
 	sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(h);
-	T_EQ_INT(store_runs_add(st, &r, 1, NULL, NULL), 0);
-	T_EQ_INT(count(st, all), 2); /* run_b was stored before: not twice */
+	T_EQ_INT(store_runs_add(st, &r, 1, STORE_ADD_NEW, NULL, NULL), 0);
+	T_EQ_INT(count(st, all), 3); /* a new measurement: stored, like as it is to run_b */
 	store_close(st);
 	run_free(r);
 }
@@ -265,22 +266,30 @@ static void test_duplicates(void)
 
 	t_path(db, sizeof(db), "dups.db");
 	T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
-	/* twice in one file: stored once */
-	T_EQ_INT(store_runs_add(st, in, 3, first, dup), 0);
-	T_CHECK(!dup[0] && !dup[1] && dup[2]);
-	T_EQ_INT(first[2], first[1]);
-	T_EQ_INT(count(st, all), 2);
-	/* the same file again: nothing new, the old ids */
-	T_EQ_INT(store_runs_add(st, in, 3, ids, dup), 0);
+	/* two identical runs in one file are two runs (ten benches in the same second) */
+	T_EQ_INT(store_runs_add(st, in, 3, STORE_ADD_IMPORT, first, dup), 0);
+	T_CHECK(!dup[0] && !dup[1] && !dup[2]);
+	T_CHECK(first[2] == first[1] + 1);
+	T_EQ_INT(count(st, all), 3);
+	/* the same file again: nothing new, the old ids, each copy its own */
+	T_EQ_INT(store_runs_add(st, in, 3, STORE_ADD_IMPORT, ids, dup), 0);
 	T_CHECK(dup[0] && dup[1] && dup[2]);
 	T_EQ_INT(ids[0], first[0]);
 	T_EQ_INT(ids[1], first[1]);
-	T_EQ_INT(count(st, all), 2);
-	/* one figure differs: another run */
-	in[2]->tests[0].bw += 1;
-	T_EQ_INT(store_runs_add(st, &in[2], 1, ids, dup), 0);
-	T_CHECK(!dup[0]);
+	T_EQ_INT(ids[2], first[2]);
 	T_EQ_INT(count(st, all), 3);
+	/* only the engine or a latency differs: another run */
+	str_copy(in[2]->engine, sizeof(in[2]->engine), "psync");
+	T_EQ_INT(store_runs_add(st, &in[2], 1, STORE_ADD_IMPORT, ids, dup), 0);
+	T_CHECK(!dup[0]);
+	in[1]->tests[0].lat_p99_us = 1234;
+	T_EQ_INT(store_runs_add(st, &in[1], 1, STORE_ADD_IMPORT, ids, dup), 0);
+	T_CHECK(!dup[0]);
+	T_EQ_INT(count(st, all), 5);
+	/* a new measurement is never a duplicate, however alike */
+	T_EQ_INT(store_runs_add(st, &in[0], 1, STORE_ADD_NEW, ids, dup), 0);
+	T_CHECK(!dup[0] && ids[0] > first[2]);
+	T_EQ_INT(count(st, all), 6);
 	store_close(st);
 	run_free(in[0]);
 	run_free(in[1]);
@@ -322,7 +331,7 @@ static void test_corrupt(void)
 	/* a real database whose table pages were overwritten */
 	t_path(db, sizeof(db), "damaged.db");
 	T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
-	T_EQ_INT(store_runs_add(st, &r, 1, NULL, NULL), 0);
+	T_EQ_INT(store_runs_add(st, &r, 1, STORE_ADD_NEW, NULL, NULL), 0);
 	store_close(st);
 	f = fopen(db, "r+");
 	fseek(f, 4096, SEEK_SET);
@@ -339,7 +348,7 @@ static void test_corrupt(void)
 	T_EQ_INT(ret, -EBADMSG);
 	ret = store_open(db, STORE_WRITE, 0, &st, why, sizeof(why));
 	if (!ret) {
-		ret = store_runs_add(st, &r, 1, NULL, NULL);
+		ret = store_runs_add(st, &r, 1, STORE_ADD_NEW, NULL, NULL);
 		store_close(st);
 	}
 	T_EQ_INT(ret, -EBADMSG);

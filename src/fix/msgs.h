@@ -1,7 +1,7 @@
-/* fix.h - what every fix reports back: notes that explain, and the reason for a refusal.
+/* msgs.h - what every fix reports back: notes that explain, and the reason for a refusal.
  * The fix layer never prints; cli/ shows these texts. */
-#ifndef SBCDISK_FIX_H
-#define SBCDISK_FIX_H
+#ifndef SBCDISK_FIX_MSGS_H
+#define SBCDISK_FIX_MSGS_H
 
 #include <stddef.h>
 

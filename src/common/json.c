@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "common/util.h"
-#include "report/json.h"
+#include "common/json.h"
 
 void json_add_str(struct json_object *o, const char *key, const char *s)
 {

@@ -1,10 +1,10 @@
-/* fix.c - the notes and refusal texts every fix returns to cli/.
+/* msgs.c - the notes and refusal texts every fix returns to cli/.
  * Domain code explains itself through these instead of printing. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fix/fix.h"
+#include "fix/msgs.h"
 
 void fix_note(struct fix_msgs *m, const char *fmt, ...)
 {

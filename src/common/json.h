@@ -1,7 +1,7 @@
 /* json.h - helpers over json-c for the JSON contracts: null for unknown, stable printing.
  * Every document is built as a json_object tree and printed by json_print(). */
-#ifndef SBCDISK_REPORT_JSON_H
-#define SBCDISK_REPORT_JSON_H
+#ifndef SBCDISK_COMMON_JSON_H
+#define SBCDISK_COMMON_JSON_H
 
 #include <json-c/json.h>
 #include <stdbool.h>

@@ -1,14 +1,13 @@
-/* quirks.h - usb-storage quirk flags (US_FL_*, letters) and the kernel's UAS quirk table,
+/* uas-quirks.h - the kernel's UAS quirk table (which bridges get which US_FL_* flags),
  * shipped as data (data/unusual-uas.tsv, generated into uas-table.c). */
-#ifndef SBCDISK_DIAG_QUIRKS_H
-#define SBCDISK_DIAG_QUIRKS_H
+#ifndef SBCDISK_DIAG_UAS_QUIRKS_H
+#define SBCDISK_DIAG_UAS_QUIRKS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define US_FL_IGNORE_UAS 0x00800000ULL
-#define US_FL_BROKEN_FUA 0x01000000ULL
+#include "common/usbquirks.h"
 
 enum uas_quirk_status {
 	UASQ_MAINLINE,   /* UNUSUAL_DEV entry in the kernel's unusual_uas.h */
@@ -35,24 +34,5 @@ extern const size_t uas_quirk_table_len;
  * NULL when the device is on no list. */
 const struct uas_quirk_entry *uas_quirk_find(unsigned vid, unsigned pid);
 const char *uas_quirk_status_name(enum uas_quirk_status s);
-
-/* "IGNORE_UAS|BROKEN_FUA" for 0x1800000 (unknown bits as "0x..."). Returns 0 or -E2BIG. */
-int usfl_decode(uint64_t flags, char *buf, size_t cap);
-
-/* The usb-storage.quirks letter for a flag name or 0. */
-char usfl_letter(uint64_t flag);
-
-enum quirks_param_problem {
-	QP_OK = 0,
-	QP_TOO_LONG,   /* more than 127 characters: the kernel drops the whole list */
-	QP_MALFORMED,  /* an entry that is not VID:PID:FLAGS */
-	QP_REPEATED,   /* the parameter twice on the command line: only the last one counts */
-};
-
-/* Check a kernel command line for its usb-storage.quirks parameter(s). value (may be NULL)
- * gets the last value, at most cap bytes. */
-enum quirks_param_problem diag_quirks_cmdline_check(const char *cmdline, char *value, size_t cap);
-/* Check one quirks value ("152d:0578:u,174c:55aa:u"). */
-enum quirks_param_problem diag_quirks_value_check(const char *value);
 
 #endif

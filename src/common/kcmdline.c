@@ -1,0 +1,63 @@
+/* kcmdline.c - split a kernel command line the way lib/cmdline.c next_arg() does, so that
+ * doctor and fix read the same parameters from the same bytes. */
+#include <string.h>
+
+#include "common/kcmdline.h"
+
+bool kcmdline_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+size_t kcmdline_arg_len(const char *s, size_t len)
+{
+	bool quote = false;
+	size_t j;
+
+	for (j = 0; j < len && s[j] != '\n'; j++) {
+		if (s[j] == '"')
+			quote = !quote;
+		else if (!quote && kcmdline_is_space(s[j]))
+			break;
+	}
+	return j;
+}
+
+size_t kcmdline_param_name_len(const char *arg, size_t len)
+{
+	const char *eq = memchr(arg, '=', len);
+
+	return eq ? (size_t)(eq - arg) : 0;
+}
+
+bool kcmdline_param_is(const char *arg, size_t len, const char *name)
+{
+	size_t i, n = kcmdline_param_name_len(arg, len);
+
+	if (n != strlen(name))
+		return false;
+	for (i = 0; i < n; i++) {
+		char a = arg[i] == '-' ? '_' : arg[i], b = name[i] == '-' ? '_' : name[i];
+
+		if (a != b)
+			return false;
+	}
+	return true;
+}
+
+void kcmdline_param_value(const char *arg, size_t len, const char **v, size_t *vlen,
+			  bool *quoted)
+{
+	size_t n = kcmdline_param_name_len(arg, len);
+
+	n = n ? n + 1 : len;
+	*v = arg + n;
+	*vlen = len - n;
+	*quoted = *vlen && (*v)[0] == '"';
+	if (*quoted) {
+		(*v)++;
+		(*vlen)--;
+		if (*vlen && (*v)[*vlen - 1] == '"')
+			(*vlen)--;
+	}
+}
