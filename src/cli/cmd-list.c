@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli-health.h"
 #include "common/log.h"
 #include "probe/probe.h"
 #include "common/json.h"
@@ -20,9 +21,11 @@ static void list_usage(FILE *f)
 		"\nOptions:\n"
 		"  -o, --output COLS  columns to show (comma list; +COLS adds to the defaults;\n"
 		"                     '-o help' lists them). Not used with --json.\n"
+		"                     HEALTH, WEAR and TEMP ask smartctl (smartmontools).\n"
 		"  -b, --bytes        sizes in bytes\n"
 		"  -h, --help         this help\n"
-		"\nWith the global --json: the documented JSON document (schema 1).\n");
+		"\nWith the global --json: the documented JSON document (schema 1), with each\n"
+		"drive's health from smartctl on the running system.\n");
 }
 
 int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
@@ -89,6 +92,9 @@ int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 			  sysroot_dir(ctx->sr), strerror(-ret));
 		return EXIT_FAIL;
 	}
+	/* smartctl takes ~100 ms a drive: only when a health column or the JSON asks for it */
+	if (ctx->json || list_columns_need_health(ids, n))
+		cli_health_load(ctx, inv, argv[0]);
 	if (ctx->json) {
 		struct json_object *doc = list_inventory_to_json(inv);
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli-health.h"
 #include "cli/doctor-run.h"
 #include "common/log.h"
 #include "common/paths.h"
@@ -42,6 +43,7 @@ static void dev_from_blkdev(struct diag_dev *dd, const struct blkdev *d, const s
 	dd->is_root = d->is_root || (root && probe_blkdev_whole((struct blkdev *)root) == d);
 	dd->is_sd = m && m->type_id == PROBE_MMC_SD;
 	str_copy(dd->model, sizeof(dd->model), d->model);
+	dd->health = d->health;
 	if (u && u->has_ids) {
 		dd->has_usb = true;
 		dd->vid = u->vid_num;
@@ -125,6 +127,7 @@ static int collect_inventory(struct cli_ctx *ctx, const char *cmd, struct doctor
 		log_warn("%s: only the first %d block devices were read; %zu more entries were left "
 			 "out (a hostile or broken /sys?): what follows does not cover them", cmd,
 			 PROBE_DEVICES_MAX, inv->n_left_out);
+	cli_health_load(ctx, inv, cmd);
 	r->inv.devs = calloc(inv->n_top ? inv->n_top : 1, sizeof(*r->inv.devs));
 	if (!r->inv.devs) {
 		log_error("%s: out of memory", cmd);

@@ -57,6 +57,8 @@ int diag_findings_worst(const struct diag_findings *f);
  */
 enum diag_transport { DIAG_T_UNKNOWN, DIAG_T_USB, DIAG_T_NVME, DIAG_T_MMC, DIAG_T_SATA, DIAG_T_OTHER };
 
+struct probe_health;
+
 struct diag_dev {
 	char name[32];            /* "sda", "nvme0n1", "mmcblk0" */
 	enum diag_transport transport;
@@ -79,6 +81,8 @@ struct diag_dev {
 	char pci_addr[32];
 	double cur_gts, max_gts, port_max_gts; /* 0 unknown */
 	int cur_width, max_width, port_max_width;
+	/* what smartctl said (probe/health.h), NULL when not read */
+	const struct probe_health *health;
 };
 
 struct diag_inventory {

@@ -157,6 +157,11 @@ static const struct diag_rule {
 	  rule_quirks_param_invalid },
 	{ { "root-on-sd", "the system runs from SD while a faster drive is attached" },
 	  rule_root_on_sd },
+	{ { "drive-failing", "the drive reports SMART failure, critical warnings or bad sectors" },
+	  rule_drive_health },
+	{ { "drive-worn", "the drive has used 90 % or more of its rated life" }, NULL },
+	{ { "drive-hot", "the drive runs hotter than it is rated for" }, NULL },
+	{ { "drive-no-smart", "the bridge or card passes no drive health through" }, NULL },
 };
 
 const struct diag_rule_info *diag_rule_get(size_t i)

@@ -126,6 +126,7 @@ static void blkdev_free(struct blkdev *d)
 	free(d->pcie);
 	free(d->nvme);
 	free(d->mmc);
+	free(d->health);
 	free(d);
 }
 

@@ -127,6 +127,8 @@ struct probe_queue {
 	char scheduler[32]; /* the active one, without brackets */
 };
 
+struct probe_health;
+
 #define PROBE_MOUNTS_MAX 16
 
 struct blkdev {
@@ -159,6 +161,7 @@ struct blkdev {
 	struct probe_pcie *pcie;
 	struct probe_nvme *nvme;
 	struct probe_mmc *mmc;
+	struct probe_health *health; /* NULL unless read (probe/health.h) */
 	bool has_sata_speed;	/* negotiated SATA link speed (ata_link sata_spd) */
 	double sata_speed_gbps; /* 1.5, 3.0, 6.0 */
 	struct blkdev *disk;	/* a partition's whole disk; NULL for whole devices */

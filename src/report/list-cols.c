@@ -192,6 +192,13 @@ const struct list_column list_columns[] = {
 	{ "ATTACHMENT", NULL, LIST_STR, 0.3, 0,
 	  "how a disk is attached: bus, link speed, driver, bridge chip, hubs, card identity",
 	  get_attach },
+	{ "HEALTH", NULL, LIST_STR, 8, 0,
+	  "SMART overall verdict through smartctl (PASSED, FAILED, no-smart, error)",
+	  list_get_health, NULL, true },
+	{ "WEAR", NULL, LIST_U64, 4, SCOLS_FL_RIGHT, "drive life used in percent (smartctl)",
+	  list_get_wear, list_table_wear, true },
+	{ "TEMP", NULL, LIST_U64, 4, SCOLS_FL_RIGHT, "drive temperature in Celsius (smartctl)",
+	  list_get_temp, list_table_temp, true },
 };
 /* clang-format on */
 

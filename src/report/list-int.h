@@ -31,10 +31,20 @@ struct list_column {
 	void (*get)(const struct blkdev *d, struct list_value *v);
 	/* the table's own text when it differs from the JSON value (NULL: from get) */
 	void (*table_text)(const struct blkdev *d, char *buf, size_t cap);
+	bool health; /* needs smartctl's answer (list-health.c) */
 };
 
 extern const struct list_column list_columns[];
 extern const size_t list_n_columns;
+
+/* list-health.c */
+void list_get_health(const struct blkdev *d, struct list_value *v);
+void list_get_wear(const struct blkdev *d, struct list_value *v);
+void list_table_wear(const struct blkdev *d, char *buf, size_t cap);
+void list_get_temp(const struct blkdev *d, struct list_value *v);
+void list_table_temp(const struct blkdev *d, char *buf, size_t cap);
+struct probe_health;
+struct json_object *list_health_to_json(const struct probe_health *h);
 
 void list_value_get(const struct list_column *c, const struct blkdev *d, struct list_value *v);
 

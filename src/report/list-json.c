@@ -155,6 +155,9 @@ static struct json_object *device_to_json(const struct blkdev *d, int depth, siz
 	json_object_object_add(o, "pcie", d->pcie ? pcie_to_json(d->pcie) : NULL);
 	json_object_object_add(o, "nvme", d->nvme ? nvme_to_json(d->nvme) : NULL);
 	json_object_object_add(o, "mmc", d->mmc ? mmc_to_json(d->mmc) : NULL);
+	/* only where smartctl was asked: live systems, whole drives */
+	if (d->health)
+		json_object_object_add(o, "health", list_health_to_json(d->health));
 	for (i = 0; i < d->n_children && depth < LIST_JSON_DEPTH_MAX && *budget; i++) {
 		(*budget)--;
 		json_object_array_add(children, device_to_json(d->children[i], depth + 1, budget));

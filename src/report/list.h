@@ -23,6 +23,8 @@ struct json_object *list_inventory_to_json(const struct inventory *inv);
 int list_columns_parse(const char *spec, int *ids, size_t max, size_t *n, const char **bad);
 /* The default columns. */
 size_t list_columns_default(int *ids, size_t max);
+/* True when a column among ids needs the drives' health (smartctl). */
+bool list_columns_need_health(const int *ids, size_t n);
 /* "-o help": one line per column with its description. */
 void list_columns_help(FILE *f);
 
