@@ -61,9 +61,6 @@ int cli_write_file(const char *path, const char *db, int (*write)(FILE *f, void 
 		   void *arg);
 const char *cli_write_strerror(int err);
 
-/* Why cli_write_file() failed, in the user's words ("the disk is full"). */
-const char *cli_write_strerror(int err);
-
 /* Read a whole file ("-" is stdin) of at most cap bytes; the caller frees *buf. */
 int cli_read_file(const char *path, size_t cap, char **buf, size_t *len);
 
