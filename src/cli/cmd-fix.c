@@ -325,6 +325,10 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
+	/* the file's own bytes are shown, not written: escapes in them must not reach the
+	 * terminal, and the JSON must stay UTF-8 */
+	if (diff.buf)
+		str_sanitize_text(diff.buf, diff.len);
 	if (o.apply) {
 		ret = fix_plan_apply(ctx->sr, &plan);
 		if (ret) {

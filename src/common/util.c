@@ -114,6 +114,29 @@ void str_sanitize(char *s)
 	}
 }
 
+void str_sanitize_text(char *s, size_t len)
+{
+	unsigned char *p = (unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = *p ? utf8_len(p) : 0;
+
+		if (n > 1 && (size_t)(end - p) >= n && !(p[0] == 0xc2 && p[1] < 0xa0)) {
+			p += n; /* valid UTF-8 and not a C1 control */
+			continue;
+		}
+		if (n == 1 && (*p == '\t' || *p == '\n' || (*p >= 0x20 && *p != 0x7f) ||
+			       (*p == '\r' && p + 1 < end && p[1] == '\n'))) {
+			p++;
+			continue;
+		}
+		/* every byte of a bad or control sequence */
+		do
+			*p++ = '?';
+		while (n > 1 && --n && p < end);
+	}
+}
+
 int parse_u64_base(const char *s, int base, uint64_t *out)
 {
 	char *end;

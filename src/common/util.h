@@ -33,6 +33,10 @@ bool str_is_clean_utf8(const char *s);
 
 /* Replace every byte that is not printable ASCII / valid UTF-8 by '?' in place. */
 void str_sanitize(char *s);
+/* The same for len bytes of text shown as lines (a file's contents, a diff): tabs, line ends
+ * and a CR before a line end stay; other control bytes (C0, DEL, C1), NUL and bytes that are
+ * not valid UTF-8 become '?', so the text cannot drive a terminal or break JSON. */
+void str_sanitize_text(char *s, size_t len);
 
 /* Strict parsers: the whole string (after trimming white space) must be the number.
  * 0, -EINVAL (not a number) or -ERANGE. */

@@ -46,4 +46,18 @@ check "no claim that no filter is in force" not_in "no filter is in force" out
 tail_diff=$(grep '^+' "$tmp/out" | grep -v '^+++' | tr '\n' ' ')
 check "[all] comes before the setting (diff: $tail_diff)" \
 	[ "$tail_diff" = "+[all] +dtparam=pciex1_gen=3 " ]
+# the file's own bytes in the diff: an escape sequence, a C1 CSI and a byte that is not UTF-8
+# in config.txt are shown as '?', in the text and in the JSON (valid UTF-8); the tab stays
+{ grep -v pciex1_gen "$tmp/config.orig"; printf '# \033]0;pwn\a\033[2J \302\233 \377\tx\n'; } >"$fw/config.txt"
+rm -f "$fw/extra.txt"
+sb --sysroot "$tmp/root" fix pcie-gen 3
+expect_rc 0 "fix pcie-gen 3 with escapes in config.txt"
+check "no ESC, BEL, C1 or bad byte in the diff" python3 -c '
+import sys; b = open(sys.argv[1], "rb").read()
+sys.exit(any(x in b for x in (b"\x1b", b"\x07", b"\xc2\x9b", b"\xff")))' "$tmp/out"
+grep_out "^ # ?]0;pwn??\[2J ?? ?	x$" out "the line is shown with '?' and its tab"
+sb --sysroot "$tmp/root" --json fix pcie-gen 3
+expect_rc 0 "fix pcie-gen 3 --json with escapes in config.txt"
+check "the JSON is valid UTF-8" python3 -c '
+import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/out"
 done_checks
