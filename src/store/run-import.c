@@ -189,16 +189,6 @@ static bool key_in(const char *raw, size_t n, const char *const *keys)
 	return false;
 }
 
-static int fail(char *why, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static int fail(char *why, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, cap, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static const char *const test_keys[] = {
 	"name", "rw", "block_bytes", "queue_depth", "threads", "runs", "ios", "bw_bytes_per_s",
@@ -266,9 +256,9 @@ static int cut_object(struct scan *s, struct sbuf *out, bool is_run, char *why, 
 			if ((size_t)(s->p - v) > (key_in(key, kn, run_doc_keys) ? RAW_DOC_MAX :
 										 RAW_TEXT_MAX))
 				return key_in(key, kn, run_doc_keys) ?
-					       fail(why, cap, "'%.*s' is larger than %d bytes",
+					       run_fail(why, cap, "'%.*s' is larger than %d bytes",
 						    (int)kn, key, RUN_JSON_MAX) :
-					       fail(why, cap, "'%.*s' is too long (more than %d bytes)",
+					       run_fail(why, cap, "'%.*s' is too long (more than %d bytes)",
 						    (int)kn, key, RAW_TEXT_MAX);
 			if ((!first && sbuf_addch(out, ',')) || sbuf_addch(out, '"') ||
 			    sbuf_add(out, key, kn) || sbuf_adds(out, "\":") ||
@@ -307,7 +297,7 @@ int run_doc_open(struct run_doc *d, const char *buf, size_t len, char *why, size
 	if (*s.p != '{') {
 		if (value(&s, 1))
 			return -EBADMSG;
-		return fail(why, cap, "the document is not a JSON object");
+		return run_fail(why, cap, "the document is not a JSON object");
 	}
 	s.p++;
 	if (!at(&s, '}')) {
@@ -329,13 +319,13 @@ int run_doc_open(struct run_doc *d, const char *buf, size_t len, char *why, size
 	if (s.p < s.end)
 		return bad(&s, "trailing data after the document");
 	if (!schema || !schema_is_int(schema))
-		return fail(why, cap, "'schema' is missing or not a number");
+		return run_fail(why, cap, "'schema' is missing or not a number");
 	version = strtoll(schema, NULL, 10);
 	if (version != 1)
-		return fail(why, cap, "schema %lld is not known (this sbcdisk reads schema 1)",
+		return run_fail(why, cap, "schema %lld is not known (this sbcdisk reads schema 1)",
 			    version);
 	if (!runs || *runs != '[')
-		return fail(why, cap, "'runs' is missing or not an array");
+		return run_fail(why, cap, "'runs' is missing or not an array");
 	/* count the runs: "run 3 of 18" */
 	s.p = runs + 1;
 	d->first = runs + 1;
@@ -349,7 +339,7 @@ int run_doc_open(struct run_doc *d, const char *buf, size_t len, char *why, size
 		} while (at(&s, ',') && s.p++);
 	}
 	if (d->n > RUN_IMPORT_MAX)
-		return fail(why, cap, "more than %d runs", RUN_IMPORT_MAX);
+		return run_fail(why, cap, "more than %d runs", RUN_IMPORT_MAX);
 	d->next = d->first;
 	return 0;
 }
@@ -376,15 +366,15 @@ int run_doc_next(struct run_doc *d, struct run **out, char *why, size_t cap)
 		return -EBADMSG;
 	ret = cut_object(&s, &sb, true, inner, sizeof(inner));
 	if (ret > 0)
-		ret = fail(inner, sizeof(inner), "a run is not an object");
+		ret = run_fail(inner, sizeof(inner), "a run is not an object");
 	if (!ret) {
 		o = json_parse_buf(sbuf_str(&sb), sb.len, &err);
 		ret = o ? run_from_json(o, out, inner, sizeof(inner)) : -ENOMEM;
 	}
 	if (ret == -E2BIG)
-		ret = fail(inner, sizeof(inner), "a run is larger than %d bytes", 8 * RAW_DOC_MAX);
+		ret = run_fail(inner, sizeof(inner), "a run is larger than %d bytes", 8 * RAW_DOC_MAX);
 	if (ret == -EINVAL)
-		fail(why, cap, "run %zu of %zu: %s", d->i + 1, d->n, inner);
+		run_fail(why, cap, "run %zu of %zu: %s", d->i + 1, d->n, inner);
 	json_object_put(o);
 	sbuf_release(&sb);
 	d->next = s.p;

@@ -72,8 +72,7 @@ bool run_text_ok(const char *s, size_t cap)
 	return strlen(s) < cap && str_is_clean_utf8(s);
 }
 
-static int fail(char *why, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static int fail(char *why, size_t cap, const char *fmt, ...)
+int run_fail(char *why, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -93,16 +92,16 @@ static int get_text(struct json_object *o, const char *key, char *dst, size_t ca
 	dst[0] = '\0';
 	if (!json_object_object_get_ex(o, key, &v) || !v) {
 		if (required)
-			return fail(why, why_cap, "'%s' is missing", key);
+			return run_fail(why, why_cap, "'%s' is missing", key);
 		return 0;
 	}
 	if (!json_object_is_type(v, json_type_string))
-		return fail(why, why_cap, "'%s' is not a string", key);
+		return run_fail(why, why_cap, "'%s' is not a string", key);
 	s = json_object_get_string(v);
 	if ((size_t)json_object_get_string_len(v) != strlen(s) || !run_text_ok(s, cap))
-		return fail(why, why_cap, "'%s' is too long or not clean UTF-8 text", key);
+		return run_fail(why, why_cap, "'%s' is too long or not clean UTF-8 text", key);
 	if (required && !*s)
-		return fail(why, why_cap, "'%s' is empty", key);
+		return run_fail(why, why_cap, "'%s' is empty", key);
 	return str_copy(dst, cap, s);
 }
 
@@ -117,16 +116,16 @@ static int get_num(struct json_object *o, const char *key, double max, double *o
 	if (!json_object_object_get_ex(o, key, &v) || !v)
 		return 0;
 	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return fail(why, why_cap, "'%s' is not a number", key);
+		return run_fail(why, why_cap, "'%s' is not a number", key);
 	d = json_object_get_double(v);
 	/* the value as json-c holds it says little: 1e400 is inf, and an integer too large for
 	 * 64 bits is clamped to 18446744073709551615; the limit is what the user can act on */
 	if (isnan(d))
-		return fail(why, why_cap, "'%s' is not a number", key);
+		return run_fail(why, why_cap, "'%s' is not a number", key);
 	if (d < 0)
-		return fail(why, why_cap, "'%s' is negative", key);
+		return run_fail(why, why_cap, "'%s' is negative", key);
 	if (d > max)
-		return fail(why, why_cap, "'%s' is too large (at most %.0f)", key, max);
+		return run_fail(why, why_cap, "'%s' is too large (at most %.0f)", key, max);
 	*out = d;
 	return 0;
 }
@@ -142,11 +141,11 @@ static int get_doc(struct json_object *o, const char *key, enum json_type type,
 	if (!json_object_object_get_ex(o, key, &v) || !v)
 		return 0;
 	if (!json_object_is_type(v, type))
-		return fail(why, why_cap, "'%s' is not an %s", key,
+		return run_fail(why, why_cap, "'%s' is not an %s", key,
 			    type == json_type_array ? "array" : "object");
 	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
 	if (!s || strlen(s) > RUN_JSON_MAX)
-		return fail(why, why_cap, "'%s' is larger than %d bytes", key, RUN_JSON_MAX);
+		return run_fail(why, why_cap, "'%s' is larger than %d bytes", key, RUN_JSON_MAX);
 	if (json_object_deep_copy(v, out, NULL) < 0)
 		return -ENOMEM;
 	return 0;
@@ -194,14 +193,14 @@ static int test_from_json(struct json_object *o, struct run_test *t, char *why, 
 	int ret;
 
 	if (!json_object_is_type(o, json_type_object))
-		return fail(why, cap, "a test is not an object");
+		return run_fail(why, cap, "a test is not an object");
 	ret = get_text(o, "name", t->name, sizeof(t->name), true, why, cap);
 	if (!ret)
 		ret = get_text(o, "rw", t->rw, sizeof(t->rw), true, why, cap);
 	if (ret)
-		return ret == -E2BIG ? fail(why, cap, "a test name is too long") : ret;
+		return ret == -E2BIG ? run_fail(why, cap, "a test name is too long") : ret;
 	if (!run_rw_ok(t->rw))
-		return fail(why, cap, "'rw' is not one of read, write, randread, randwrite in test '%s'",
+		return run_fail(why, cap, "'rw' is not one of read, write, randread, randwrite in test '%s'",
 			    t->name);
 	if ((ret = get_num(o, "block_bytes", 1ULL << 40, &t->block_bytes, why, cap)) ||
 	    (ret = get_num(o, "queue_depth", 1 << 20, &t->queue_depth, why, cap)) ||
@@ -236,12 +235,12 @@ static int tests_from_json(struct json_object *o, struct run *r, char *why, size
 	int ret;
 
 	if (!json_object_object_get_ex(o, "tests", &arr) || !arr)
-		return fail(why, cap, "'tests' is missing");
+		return run_fail(why, cap, "'tests' is missing");
 	if (!json_object_is_type(arr, json_type_array))
-		return fail(why, cap, "'tests' is not an array");
+		return run_fail(why, cap, "'tests' is not an array");
 	n = json_object_array_length(arr);
 	if (n > RUN_TESTS_MAX)
-		return fail(why, cap, "more than %d tests", RUN_TESTS_MAX);
+		return run_fail(why, cap, "more than %d tests", RUN_TESTS_MAX);
 	for (i = 0; i < n; i++) {
 		ret = test_from_json(json_object_array_get_idx(arr, i), &r->tests[i], why, cap);
 		if (ret)
@@ -256,12 +255,12 @@ static int run_fields_from_json(struct json_object *o, struct run *r, char *why,
 	int ret;
 
 	if (!json_object_is_type(o, json_type_object))
-		return fail(why, cap, "a run is not an object");
+		return run_fail(why, cap, "a run is not an object");
 	ret = get_text(o, "started_at", r->started_at, sizeof(r->started_at), true, why, cap);
 	if (ret)
-		return ret == -E2BIG ? fail(why, cap, "'started_at' is not a time") : ret;
+		return ret == -E2BIG ? run_fail(why, cap, "'started_at' is not a time") : ret;
 	if (!run_time_ok(r->started_at, false))
-		return fail(why, cap, "'started_at' is not a time like 2026-11-30T10:00:00Z");
+		return run_fail(why, cap, "'started_at' is not a time like 2026-11-30T10:00:00Z");
 	if ((ret = get_text(o, "profile", r->profile, sizeof(r->profile), true, why, cap)) ||
 	    (ret = get_text(o, "engine", r->engine, sizeof(r->engine), false, why, cap)) ||
 	    (ret = get_text(o, "board", r->board, sizeof(r->board), false, why, cap)) ||
@@ -269,7 +268,7 @@ static int run_fields_from_json(struct json_object *o, struct run *r, char *why,
 	    (ret = get_text(o, "boot_device", r->boot_device, sizeof(r->boot_device), false, why,
 			    cap)) ||
 	    (ret = get_text(o, "source", r->source, sizeof(r->source), false, why, cap)))
-		return ret == -E2BIG ? fail(why, cap, "a text member is too long") : ret;
+		return ret == -E2BIG ? run_fail(why, cap, "a text member is too long") : ret;
 	if ((ret = get_doc(o, "device", json_type_object, &r->device, why, cap)) ||
 	    (ret = get_doc(o, "target", json_type_object, &r->target, why, cap)) ||
 	    (ret = get_doc(o, "checks", json_type_array, &r->checks, why, cap)) ||
@@ -302,18 +301,18 @@ int run_list_from_json(struct json_object *doc, struct run_list *out, char *why,
 	int ret = 0;
 
 	if (!json_object_is_type(doc, json_type_object))
-		return fail(why, why_cap, "the document is not a JSON object");
+		return run_fail(why, why_cap, "the document is not a JSON object");
 	if (!json_object_object_get_ex(doc, "schema", &v) || !json_object_is_type(v, json_type_int))
-		return fail(why, why_cap, "'schema' is missing or not a number");
+		return run_fail(why, why_cap, "'schema' is missing or not a number");
 	if (json_object_get_int64(v) != 1)
-		return fail(why, why_cap, "schema %lld is not known (this sbcdisk reads schema 1)",
+		return run_fail(why, why_cap, "schema %lld is not known (this sbcdisk reads schema 1)",
 			    (long long)json_object_get_int64(v));
 	if (!json_object_object_get_ex(doc, "runs", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
-		return fail(why, why_cap, "'runs' is missing or not an array");
+		return run_fail(why, why_cap, "'runs' is missing or not an array");
 	n = json_object_array_length(arr);
 	if (n > RUN_IMPORT_MAX)
-		return fail(why, why_cap, "more than %d runs", RUN_IMPORT_MAX);
+		return run_fail(why, why_cap, "more than %d runs", RUN_IMPORT_MAX);
 	for (i = 0; i < n; i++) {
 		struct run *r;
 
@@ -322,7 +321,7 @@ int run_list_from_json(struct json_object *doc, struct run_list *out, char *why,
 			char inner[200];
 
 			str_copy(inner, sizeof(inner), why);
-			fail(why, why_cap, "run %zu of %zu: %s", i + 1, n, inner);
+			run_fail(why, why_cap, "run %zu of %zu: %s", i + 1, n, inner);
 		}
 		if (!ret)
 			ret = run_list_push(out, r);

@@ -65,6 +65,8 @@ bool run_rw_ok(const char *rw);
 
 /* Byte strings from devices may hold anything: true when s is a usable UTF-8 text. */
 bool run_text_ok(const char *s, size_t cap);
+/* Say why a document is refused: the message into why[cap], and -EINVAL. */
+int run_fail(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * A run object of the history JSON (`id`, `verdicts` and `score` are ignored: the id is given
