@@ -7,6 +7,8 @@ failures=0
 checks=0
 cleanups=()
 cleanup() {
+	# a subshell killed before it resets its traps runs this too: only the script cleans up
+	[ "$BASHPID" = "$$" ] || return 0
 	local c
 	for c in "${cleanups[@]}"; do eval "$c" >/dev/null 2>&1; done
 	rm -rf "$tmp"

@@ -3,7 +3,8 @@
 set -u
 src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# a subshell killed before it resets its traps runs this too: only the script itself cleans up
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 failures=0
 checks=0
 

@@ -6,7 +6,8 @@ set -u
 src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
 golden=$src/tests/golden/doctor
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# a subshell killed before it resets its traps runs this too: only the script itself cleans up
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 [ "${UPDATE_GOLDEN:-}" = 1 ] && mkdir -p "$golden"
 mkdir -p "$tmp/empty"
 status=0

@@ -8,7 +8,8 @@ golden=$src/tests/golden/list
 tmpbase=${TMPDIR:-}
 [ -z "$tmpbase" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && tmpbase=/dev/shm
 tmp=$(mktemp -d ${tmpbase:+-p "$tmpbase"} sbcdisk-golden.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# a subshell killed before it resets its traps runs this too: only the script itself cleans up
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 [ "${UPDATE_GOLDEN:-}" = 1 ] && mkdir -p "$golden"
 
 # tree_build TREE: tests/sysroots/TREE.desc -> $tmp/root

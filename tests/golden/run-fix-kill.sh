@@ -6,7 +6,8 @@
 set -u
 src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# a subshell killed before it resets its traps runs this too: only the script itself cleans up
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-jms567-usb3-uas.desc" "$tmp/root" \
 	>/dev/null || exit 1
 root=$tmp/root

@@ -10,7 +10,8 @@ src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
 want=$src/tests/golden/fix/$tree.txt
 [ "$scenario" = pcie ] && want=$src/tests/golden/fix/$tree-pcie.txt
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# a subshell killed before it resets its traps runs this too: only the script itself cleans up
+trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/$tree.desc" "$tmp/root" || exit 1
 root=$tmp/root

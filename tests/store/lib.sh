@@ -3,6 +3,8 @@
 tmp=$(mktemp -d)
 failures=0
 cleanup() {
+	# a subshell killed before it resets its traps runs this too: only the script cleans up
+	[ "$BASHPID" = "$$" ] || return 0
 	mountpoint -q "$tmp/mnt" 2>/dev/null && umount "$tmp/mnt"
 	rm -rf "$tmp"
 }

@@ -4,6 +4,8 @@
 
 # cleanups run last-in first-out: the file system, then the loop device, then FUSE
 cleanup() {
+	# a subshell killed before it resets its traps runs this too: only the script cleans up
+	[ "$BASHPID" = "$$" ] || return 0
 	local i
 	for ((i = ${#cleanups[@]} - 1; i >= 0; i--)); do eval "${cleanups[i]}" >/dev/null 2>&1; done
 	rm -rf "$tmp"
