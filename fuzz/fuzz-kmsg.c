@@ -36,17 +36,6 @@ static int digest_line(void *arg, const struct kmsg_line *l)
 	return 0;
 }
 
-static bool known_id(const char *id)
-{
-	const struct diag_rule_info *r;
-	size_t i;
-
-	for (i = 0; (r = diag_rule_get(i)); i++)
-		if (!strcmp(r->id, id))
-			return true;
-	return false;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < fs.n; i++) {
 		const struct diag_finding *f = &fs.v[i];
 
-		check(known_id(f->id));
+		check(diag_rule_known(f->id));
 		check(f->sev >= DIAG_INFO && f->sev <= DIAG_ERROR);
 		/* the last boot's first, then worst first */
 		check(i == 0 || fs.v[i - 1].earlier_boot < f->earlier_boot ||

@@ -123,5 +123,7 @@ struct diag_rule_info {
 };
 /* NULL past the end. */
 const struct diag_rule_info *diag_rule_get(size_t i);
+/* Whether id is one of the rules' finding ids. */
+bool diag_rule_known(const char *id);
 
 #endif

@@ -169,6 +169,16 @@ const struct diag_rule_info *diag_rule_get(size_t i)
 	return i < ARRAY_SIZE(rules) ? &rules[i].info : NULL;
 }
 
+bool diag_rule_known(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rules); i++)
+		if (!strcmp(rules[i].info.id, id))
+			return true;
+	return false;
+}
+
 /* A log of several boots: every finding from it says which boot, and the earlier boots'
  * say so in their title (they may be history: a drive re-plugged, a fix applied). */
 static void label_boots(const struct diag_log *log, struct diag_findings *out)

@@ -22,17 +22,6 @@ static const struct diag_finding *find_id(const struct diag_findings *fs, const 
 	return NULL;
 }
 
-static bool known_id(const char *id)
-{
-	const struct diag_rule_info *r;
-	size_t i;
-
-	for (i = 0; (r = diag_rule_get(i)); i++)
-		if (!strcmp(r->id, id))
-			return true;
-	return false;
-}
-
 /* "152d:0578": four hex digits, a colon, four hex digits. */
 static bool usb_id_form(const char *s)
 {
@@ -94,7 +83,7 @@ static bool check_item(const char *file, const char *key, char *item,
 	}
 	if (sev)
 		*sev++ = '\0';
-	if (!known_id(item)) {
+	if (!diag_rule_known(item)) {
 		fprintf(stderr, "%s: unknown finding id '%s' in %s=\n", file, item, key);
 		return false;
 	}
