@@ -173,17 +173,6 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, struct cli_st
 	return 0;
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: sleeps and waits end early */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static int print_result(struct cli_ctx *ctx, const struct bench_run *run)
 {
 	struct json_object *doc;
@@ -249,7 +238,7 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	bench_signal = 0;
-	install_signals();
+	cli_catch_stop_signals(on_signal);
 	run.stop = &bench_signal;
 	run.progress = progress_line;
 	run.progress_arg = &ps;

@@ -116,17 +116,6 @@ static int parse_opts(int argc, char **argv, struct verify_opts *o, bool *help)
 	return 0;
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: a long write ends early */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static int print_result(struct cli_ctx *ctx, const struct verify_run *run)
 {
 	struct json_object *doc;
@@ -161,7 +150,7 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 	if (cli_setup(ctx))
 		return EXIT_FAIL;
 	verify_signal = 0;
-	install_signals();
+	cli_catch_stop_signals(on_signal);
 	ret = verify_run_prepare(&run, ctx->sr, &o, why, sizeof(why));
 	if (ret) {
 		char shown[PATH_MAX];

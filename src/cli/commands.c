@@ -1,5 +1,6 @@
 /* commands.c - the one explicit table of commands (the idea is git.c's), with what each needs.
  * Adding a command means a file in cli/ and a line here. */
+#include <signal.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,4 +99,15 @@ int cli_option_error(const char *cmd, int c, char **argv)
 	if (is_long && word[len] == '=' && optopt > 0)
 		return cli_usage_error(cmd, "option '%.*s' takes no value", (int)len, word);
 	return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, word);
+}
+
+void cli_catch_stop_signals(void (*fn)(int sig))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
