@@ -16,6 +16,8 @@
 #define PATH_UDEV_DATA       "/run/udev/data"
 #define PATH_DEV             "/dev"
 #define PATH_DEV_KMSG        "/dev/kmsg"
+/* The host's, never the sysroot's: the standard input and error of a program we start. */
+#define PATH_DEV_NULL        "/dev/null"
 /* Device node prefixes as mount tables name sources ("/dev/sda1", "/dev/mapper/vg-root"). */
 #define PATH_DEV_PREFIX      "/dev/"
 #define PATH_DEV_MAPPER      "/dev/mapper/"

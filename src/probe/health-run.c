@@ -12,8 +12,6 @@
 #include "common/paths.h"
 #include "common/util.h"
 
-extern char **environ;
-
 #define SMARTCTL_MISSING "smartctl not found (package smartmontools)"
 
 /* stdout of argv into a buffer capped at PROBE_HEALTH_JSON_MAX; -ENOENT when the program is
@@ -40,8 +38,8 @@ static int run_capture(char *const argv[], char **out, size_t *len, int *status)
 		goto out;
 	fa_init = true;
 	if (posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO) ||
-	    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0) ||
-	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0)) {
+	    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL, O_WRONLY, 0) ||
+	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0)) {
 		ret = -ENOMEM;
 		goto out;
 	}
