@@ -164,7 +164,7 @@ int run_time_check(const char *s, bool date_ok)
 		if (pat[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != pat[i])
 			return -EINVAL;
 	}
-	year = atoi(s);
+	year = ((s[0] - '0') * 10 + s[1] - '0') * 100 + (s[2] - '0') * 10 + s[3] - '0';
 	mon = (s[5] - '0') * 10 + s[6] - '0';
 	day = (s[8] - '0') * 10 + s[9] - '0';
 	if (mon < 1 || mon > 12)
