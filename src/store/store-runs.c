@@ -10,9 +10,6 @@
 #include "store/store-int.h"
 #include "store/store-schema.h"
 
-#define RUN_COLUMNS                                                                           \
-	"id, started_at, profile, engine, board, kernel, boot_device, device_json, target_json," \
-	" checks_json, findings_json, source"
 #define TEST_COLUMNS                                                                          \
 	"name, rw, block_bytes, queue_depth, threads, runs, ios, bw, bw_min, bw_max, bw_cv,"    \
 	" iops, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us,"      \
@@ -51,7 +48,11 @@ static void bind_num(sqlite3_stmt *s, int i, double v)
 		sqlite3_bind_null(s, i);
 }
 
-static const char *first_str(const struct run *r, const char *const *paths)
+const char *const store_model_paths[] = { "model", "nvme.model", "mmc.name", NULL };
+const char *const store_serial_paths[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial",
+					   NULL };
+
+const char *store_device_first(const struct run *r, const char *const *paths)
 {
 	const char *s;
 
@@ -111,9 +112,6 @@ static int find_stored(struct store *st, sqlite3_stmt *s, const char *digest, si
 static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, struct run *r,
 		      const char *digest, int64_t *id)
 {
-	static const char *const model[] = { "model", "nvme.model", "mmc.name", NULL };
-	static const char *const serial[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial",
-					      NULL };
 	static const char *const name[] = { "name", NULL };
 	static const char *const transport[] = { "transport", NULL };
 	int rc;
@@ -126,16 +124,17 @@ static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, s
 	bind_text(s, 4, r->board);
 	bind_text(s, 5, r->kernel);
 	bind_text(s, 6, r->boot_device);
-	bind_text(s, 7, first_str(r, name));
-	bind_text(s, 8, first_str(r, model));
-	bind_text(s, 9, first_str(r, serial));
-	bind_text(s, 10, first_str(r, transport));
+	bind_text(s, 7, store_device_first(r, name));
+	bind_text(s, 8, store_device_first(r, store_model_paths));
+	bind_text(s, 9, store_device_first(r, store_serial_paths));
+	bind_text(s, 10, store_device_first(r, transport));
 	bind_json(s, 11, r->device);
 	bind_json(s, 12, r->target);
 	bind_json(s, 13, r->checks);
 	bind_json(s, 14, r->findings);
 	bind_text(s, 15, r->source);
 	bind_text(s, 16, digest);
+	bind_text(s, 17, r->boot_id);
 	rc = sqlite3_step(s);
 	if (rc != SQLITE_DONE)
 		return store_fail_db(st, rc);
@@ -155,8 +154,8 @@ static int prepare_add(struct store *st, struct add_stmts *a)
 		{ offsetof(struct add_stmts, run),
 		  "INSERT INTO runs (started_at, profile, engine, board, kernel, boot_device,"
 		  " dev_name, dev_model, dev_serial, dev_transport, device_json, target_json,"
-		  " checks_json, findings_json, source, digest)"
-		  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+		  " checks_json, findings_json, source, digest, boot_id)"
+		  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
 		{ offsetof(struct add_stmts, test),
 		  "INSERT INTO tests (run_id, seq, " TEST_COLUMNS ") VALUES"
 		  " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
@@ -367,7 +366,7 @@ static int load_run(struct store *st, sqlite3_stmt *s, struct run **out)
 }
 
 /* Step s to the end, loading each row as a run into out. */
-static int load_rows(struct store *st, sqlite3_stmt *s, struct run_list *out, size_t *found)
+int store_runs_load(struct store *st, sqlite3_stmt *s, struct run_list *out, size_t *found)
 {
 	struct run *r;
 	int rc, ret;
@@ -401,7 +400,7 @@ int store_runs_fill_digests(struct store *st)
 		ret = store_fail_db(st, rc);
 		goto out;
 	}
-	ret = load_rows(st, s, &l, &found);
+	ret = store_runs_load(st, s, &l, &found);
 	for (i = 0; i < l.n && !ret; i++) {
 		if (run_digest(l.runs[i], digest)) {
 			ret = store_fail(st, -ENOMEM, NULL);
@@ -450,7 +449,7 @@ int store_runs_query(struct store *st, const struct store_filter *f, struct run_
 		bind_text(s, 4, f->until);
 	}
 	sqlite3_bind_int64(s, 5, f->limit ? (int64_t)f->limit : -1);
-	ret = load_rows(st, s, out, &found);
+	ret = store_runs_load(st, s, out, &found);
 	sqlite3_finalize(s);
 	return ret;
 }
@@ -468,7 +467,7 @@ int store_runs_get(struct store *st, const int64_t *ids, size_t n, struct run_li
 	for (i = 0; i < n && !ret; i++) {
 		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, ids[i]);
-		ret = load_rows(st, s, out, &found);
+		ret = store_runs_load(st, s, out, &found);
 		if (!ret && !found) {
 			char d[48];
 
