@@ -326,15 +326,10 @@ static struct json_object *run_ref(const struct run *r)
 	return o;
 }
 
-static struct json_object *proof_json(const struct proof *p)
+struct json_object *fixproof_fix_json(const struct store_fix *f)
 {
-	struct json_object *root = json_object_new_object(), *fx = json_object_new_object();
-	struct json_object *dev = json_object_new_object(), *tests = json_object_new_array();
-	struct json_object *res = json_object_new_object();
-	const struct store_fix *f = &p->fix;
-	size_t i;
+	struct json_object *fx = json_object_new_object(), *dev = json_object_new_object();
 
-	json_add_u64(root, "schema", true, 1);
 	json_add_i64(fx, "id", true, f->id);
 	json_add_str(fx, "applied_at", f->applied_at);
 	json_add_str(fx, "kind", f->kind);
@@ -346,6 +341,17 @@ static struct json_object *proof_json(const struct proof *p)
 	json_add_str(dev, "serial", f->dev_serial[0] ? f->dev_serial : NULL);
 	json_add_str(dev, "usb_id", f->usb_id[0] ? f->usb_id : NULL);
 	json_object_object_add(fx, "device", dev);
+	json_add_i64(fx, "uas_resets", f->uas_resets >= 0, f->uas_resets);
+	return fx;
+}
+
+static struct json_object *proof_json(const struct proof *p)
+{
+	struct json_object *root = json_object_new_object(), *fx = fixproof_fix_json(&p->fix);
+	struct json_object *tests = json_object_new_array(), *res = json_object_new_object();
+	size_t i;
+
+	json_add_u64(root, "schema", true, 1);
 	json_object_object_add(root, "fix", fx);
 	json_add_bool(root, "rebooted", p->has_rebooted, p->rebooted);
 	json_object_object_add(root, "run_before", run_ref(p->before));
@@ -367,7 +373,7 @@ static struct json_object *proof_json(const struct proof *p)
 		json_object_array_add(tests, t);
 	}
 	json_object_object_add(root, "tests", tests);
-	json_add_i64(res, "before", f->uas_resets >= 0, f->uas_resets);
+	json_add_i64(res, "before", p->fix.uas_resets >= 0, p->fix.uas_resets);
 	json_add_i64(res, "since", p->resets_since >= 0, p->resets_since);
 	json_object_object_add(root, "uas_resets", res);
 	json_add_str(root, "summary", p->summary[0] ? p->summary : NULL);

@@ -43,6 +43,9 @@ int fixproof_record(struct cli_ctx *ctx, const char *db, const struct fixproof_w
 void fixproof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
 			  struct doctor_run *dr);
 
+/* The JSON of a recorded fix (fix verify, history --json). */
+struct json_object *fixproof_fix_json(const struct store_fix *f);
+
 /* `sbcdisk fix verify [--device TEXT] [--profile NAME] [--db PATH]`. */
 int fixproof_verify(struct cli_ctx *ctx, int argc, char **argv);
 
