@@ -11,6 +11,11 @@
 #define SBCDISK_VERSION "0"
 #endif
 
+/* Only on a page that marks fixes. */
+static const char css_fix[] =
+	"tr.fix-marker td{background:#fff7e0;border-top:2px solid #b9770e;color:#6b4a06}"
+	"tr.fix-marker b{color:#b9770e}";
+
 static const char css[] =
 	":root{--ink:#1d2530;--muted:#5d6b7a;--line:#d8dee6;--bg:#f4f6f9;--card:#fff;"
 	"--link:#2f6fb0;--device:#3a9a5b;--problem:#c0392b;--unknown:#8a96a3}"
@@ -71,8 +76,7 @@ static const char css[] =
 	"svg.chart .ratio{fill:#5d6b7a}"
 	"svg.chart line.ceiling{stroke:#c0392b;stroke-width:2;stroke-dasharray:4 3}"
 	".legend{color:var(--muted);font-size:13px}"
-	"tr.fix-marker td{background:#fff7e0;border-top:2px solid #b9770e;color:#6b4a06}"
-	"tr.fix-marker b{color:#b9770e}"
+
 	"footer{color:var(--muted);font-size:12px;margin:30px 0}"
 	"@media print{body{background:#fff;font-size:11px}main{max-width:none;padding:0}"
 	"header.page{background:#fff;color:#000;border-bottom:2px solid #000;padding:0 0 8px}"
@@ -436,6 +440,8 @@ int html_report_write(FILE *f, const struct run_list *l, const struct html_opts 
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<title>sbcdisk storage report</title>\n<style>");
 	fputs(css, f); /* our constant, and CSS is not HTML: the one thing written unescaped */
+	if (o->n_fixes)
+		fputs(css_fix, f);
 	html_put(f, "</style></head><body>\n"
 		   "<header class=\"page\"><h1>Storage report</h1><p>%zu run%s · made by sbcdisk "
 		   "%s on %s</p></header><main>\n",
