@@ -32,36 +32,20 @@ static bool has_fixes(struct store *st)
 	return !store_schema_version(st, &v) && v >= 6;
 }
 
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v && *v)
-		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, i);
-}
-
-static void col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)
-{
-	const unsigned char *v = sqlite3_column_text(s, i);
-
-	str_copy(dst, cap, v ? (const char *)v : "");
-	str_sanitize(dst);
-}
-
 static void fix_load(sqlite3_stmt *s, struct store_fix *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->id = sqlite3_column_int64(s, 0);
-	col_text(s, 1, f->applied_at, sizeof(f->applied_at));
-	col_text(s, 2, f->kind, sizeof(f->kind));
-	col_text(s, 3, f->change, sizeof(f->change));
-	col_text(s, 4, f->file, sizeof(f->file));
-	col_text(s, 5, f->boot_id, sizeof(f->boot_id));
+	store_col_text(s, 1, f->applied_at, sizeof(f->applied_at));
+	store_col_text(s, 2, f->kind, sizeof(f->kind));
+	store_col_text(s, 3, f->change, sizeof(f->change));
+	store_col_text(s, 4, f->file, sizeof(f->file));
+	store_col_text(s, 5, f->boot_id, sizeof(f->boot_id));
 	f->runtime = sqlite3_column_int(s, 6) != 0;
-	col_text(s, 7, f->dev_name, sizeof(f->dev_name));
-	col_text(s, 8, f->dev_model, sizeof(f->dev_model));
-	col_text(s, 9, f->dev_serial, sizeof(f->dev_serial));
-	col_text(s, 10, f->usb_id, sizeof(f->usb_id));
+	store_col_text(s, 7, f->dev_name, sizeof(f->dev_name));
+	store_col_text(s, 8, f->dev_model, sizeof(f->dev_model));
+	store_col_text(s, 9, f->dev_serial, sizeof(f->dev_serial));
+	store_col_text(s, 10, f->usb_id, sizeof(f->usb_id));
 	f->uas_resets = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 :
 			(long)sqlite3_column_int64(s, 11);
 	if (f->uas_resets < -1)
@@ -112,23 +96,23 @@ int store_fix_add(struct store *st, struct store_fix *f)
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		goto out;
-	bind_text(s, 1, f->applied_at);
-	bind_text(s, 2, f->kind);
-	bind_text(s, 3, f->change);
-	bind_text(s, 4, f->file);
-	bind_text(s, 5, f->boot_id);
+	store_bind_text(s, 1, f->applied_at);
+	store_bind_text(s, 2, f->kind);
+	store_bind_text(s, 3, f->change);
+	store_bind_text(s, 4, f->file);
+	store_bind_text(s, 5, f->boot_id);
 	sqlite3_bind_int(s, 6, f->runtime);
-	bind_text(s, 7, f->dev_name);
-	bind_text(s, 8, f->dev_model);
-	bind_text(s, 9, f->dev_serial);
-	bind_text(s, 10, f->usb_id);
+	store_bind_text(s, 7, f->dev_name);
+	store_bind_text(s, 8, f->dev_model);
+	store_bind_text(s, 9, f->dev_serial);
+	store_bind_text(s, 10, f->usb_id);
 	if (f->uas_resets >= 0)
 		sqlite3_bind_int64(s, 11, f->uas_resets);
 	rc = sqlite3_step(s);
 	if (rc != SQLITE_ROW)
 		goto out;
 	f->id = sqlite3_column_int64(s, 0);
-	col_text(s, 1, f->applied_at, sizeof(f->applied_at));
+	store_col_text(s, 1, f->applied_at, sizeof(f->applied_at));
 	f->runs_max = sqlite3_column_int64(s, 2);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_DONE)
@@ -209,7 +193,7 @@ int store_fixes_query(struct store *st, const char *device, size_t limit,
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail_db(st, rc);
-	bind_text(s, 1, device);
+	store_bind_text(s, 1, device);
 	sqlite3_bind_int64(s, 2, limit ? (int64_t)limit : FIX_MAX);
 	ret = fixes_load(st, s, out, NULL, n);
 	sqlite3_finalize(s);
@@ -304,7 +288,7 @@ static int fix_run(struct store *st, int64_t fix_id, const char *profile, const 
 	if (rc != SQLITE_OK)
 		return store_fail_db(st, rc);
 	sqlite3_bind_int64(s, 1, fix_id);
-	bind_text(s, 2, profile);
+	store_bind_text(s, 2, profile);
 	ret = store_runs_load(st, s, &l, &found);
 	sqlite3_finalize(s);
 	if (!ret && l.n) {
@@ -351,10 +335,10 @@ int store_fix_has_run_before(struct store *st, const struct store_fix *f, bool *
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail_db(st, rc);
-	bind_text(s, 1, f->dev_serial);
-	bind_text(s, 2, f->dev_model);
-	bind_text(s, 3, f->usb_id);
-	bind_text(s, 4, f->id ? f->applied_at : NULL);
+	store_bind_text(s, 1, f->dev_serial);
+	store_bind_text(s, 2, f->dev_model);
+	store_bind_text(s, 3, f->usb_id);
+	store_bind_text(s, 4, f->id ? f->applied_at : NULL);
 	sqlite3_bind_int64(s, 5, f->runs_max);
 	rc = sqlite3_step(s);
 	*found = rc == SQLITE_ROW;

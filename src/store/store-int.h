@@ -27,6 +27,10 @@ extern const char *const store_serial_paths[];
 /* The first non-empty string of the device object at these paths, or NULL. */
 const char *store_device_first(const struct run *r, const char *const *paths);
 
+/* Bind a text (NULL or "" binds NULL); read a text column into dst, sanitized ("" for NULL). */
+void store_bind_text(sqlite3_stmt *s, int i, const char *v);
+void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t cap);
+
 /* Step s (selecting RUN_COLUMNS) to the end, each row a run appended to out. */
 int store_runs_load(struct store *st, sqlite3_stmt *s, struct run_list *out, size_t *found);
 
