@@ -276,7 +276,7 @@ static void fix_title(const struct store_fix *f, char *buf, size_t cap)
 }
 
 void fixproof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
-			  struct doctor_run *dr)
+			  const char *profile, struct doctor_run *dr)
 {
 	struct proof p = { 0 };
 	char title[600], line[1024];
@@ -284,7 +284,7 @@ void fixproof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
 	if (store_fix_before_run(st, run_id, &p.fix))
 		return;
 	fix_title(&p.fix, title, sizeof(title));
-	if (proof_build(ctx, st, NULL, dr, &p))
+	if (proof_build(ctx, st, profile, dr, &p))
 		goto out;
 	if (p.has_rebooted && !p.rebooted && !p.fix.runtime) {
 		str_fmt(line, sizeof(line), "This run is from the boot in which %s was written: it "

@@ -38,10 +38,11 @@ bool fixproof_store_wanted(const struct cli_ctx *ctx, const char *db);
 int fixproof_record(struct cli_ctx *ctx, const char *db, const struct fixproof_what *w,
 		    bool apply, struct fixproof_note *n);
 
-/* After bench stored run run_id: when it is the first run of its drive and profile after a
- * fix, print what changed. dr: the doctor's view of the bench (kernel log), may be NULL. */
+/* After bench stored run run_id with profile: when it is the first run of its drive and
+ * profile after a fix, print what changed. dr: the doctor's view of the bench (kernel log),
+ * may be NULL. */
 void fixproof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
-			  struct doctor_run *dr);
+			  const char *profile, struct doctor_run *dr);
 
 /* The JSON of a recorded fix (fix verify, history --json). */
 struct json_object *fixproof_fix_json(const struct store_fix *f);

@@ -3,8 +3,8 @@
 # JMS567 SSD of the Pi 4 tree (the tree's sda gets the loop device's MAJ:MIN); the run before
 # the fix is read through a cgroup v1 blkio throttle (the drive as the UAS resets left it), the
 # runs after it are not. bench in the boot of the fix says it takes effect after the reboot;
-# the first bench after the reboot (a new boot id, a log without resets) says what changed,
-# the next one does not; fix verify --json agrees; the report, rendered in headless Chromium,
+# the first bench of a profile after the reboot (a new boot id, a log without resets) says
+# what changed, the next one does not; fix verify --json agrees; the report, rendered in headless Chromium,
 # marks the fix between the runs. Skips (77) without root, loop devices, the blkio throttle,
 # or under qemu-user; Chromium missing but installable fails, as in report-render.sh.
 set -u
@@ -66,11 +66,16 @@ flat | grep -q "This run is from the boot in which fix uas (usb-storage.quirks +
 # the reboot
 echo 6c0f3f1e-2222-4a3c-9d1e-0b5e7a0c0002 >"$root/proc/sys/kernel/random/boot_id"
 head -40 "$src/tests/diag/klog/seed000-jms567-uas-resets-usb3.log" >"$root/dev/kmsg"
+# first another profile: nothing of it from before the fix, and said so
+run --sysroot "$root" bench "$loop" --test rw=randread,bs=4k,qd=1,time=0.1s --db "$db"
+expect_rc 0
+flat | grep -q "Since fix uas .*: no run with profile 'custom' is stored from before it, so there is nothing to compare with." ||
+	fail "another profile after the reboot: $(tail -4 "$tmp/out")"
 run "${bench_args[@]}"
 expect_rc 0
 after=$(q32)
 grep -q "^Since fix uas (usb-storage.quirks += 152d:0578:u) on sda (Generic), .*" "$tmp/out" &&
-	flat | grep -q "(run #1 before it, #3 now, profile quick):" &&
+	flat | grep -q "(run #1 before it, #4 now, profile quick):" &&
 	grep -q "^  UAS resets: 2 before, 0 since$" "$tmp/out" ||
 	fail "first bench after the reboot: $(tail -8 "$tmp/out")"
 line=$(grep "^  RND4K Q32T1 read " "$tmp/out")
@@ -82,14 +87,14 @@ python3 -c "import sys; b, a = float(sys.argv[1]), float(sys.argv[2]); sys.exit(
 run "${bench_args[@]}"
 expect_rc 0
 grep -q "^Since fix" "$tmp/out" && fail "a second run after the fix compared again"
-run --sysroot "$root" --json fix verify --db "$db"
+run --sysroot "$root" --json fix verify --profile quick --db "$db"
 expect_rc 0
 python3 - "$tmp/out" "$before" "$after" <<'PY' || fail "fix verify --json: $(cat "$tmp/out")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 b, a = float(sys.argv[2]), float(sys.argv[3])
 t = next(t for t in d["tests"] if t["test"] == "RND4K Q32T1" and t["rw"] == "read")
-ok = (d["run_before"]["id"] == 1 and d["run_after"]["id"] == 3 and d["rebooted"] is True
+ok = (d["run_before"]["id"] == 1 and d["run_after"]["id"] == 4 and d["rebooted"] is True
       and d["uas_resets"] == {"before": 2, "since": 0}
       and abs(t["before_bw_bytes_per_s"] / 1e6 - b) < 0.01
       and abs(t["after_bw_bytes_per_s"] / 1e6 - a) < 0.01 and t["ratio"] >= 5)
@@ -121,7 +126,7 @@ rows = re.findall(r'<tr class="fix-marker" id="fix-(\d+)"|<td><a href="#run-(\d+
 order = ["fix" + f if f else r for f, r in rows]
 print("runs table:", " ".join(order))
 marker = re.search(r'<tr class="fix-marker"[^>]*>(.*?)</tr>', runs).group(1)
-ok = order == ["1", "fix1", "2", "3", "4"] and "uas: usb-storage.quirks += 152d:0578:u" in marker
+ok = order == ["1", "fix1", "2", "3", "4", "5"] and "uas: usb-storage.quirks += 152d:0578:u" in marker
 ok = ok and "UAS resets at the time: 2" in marker and "Generic" in marker
 ok = ok and not re.search(r"<script", dom, re.I)
 sys.exit(0 if ok else 1)
