@@ -14,6 +14,8 @@
 #include "common/sbuf.h"
 #include "common/util.h"
 #include "cli/doctor-run.h"
+#include "cli/fix-proof.h"
+#include "common/paths.h"
 #include "probe/probe.h"
 #include "report/doctor.h"
 #include "report/list.h"
@@ -204,11 +206,17 @@ int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *benc
 	}
 	if (dr.probe_inv || dr.log)
 		r->findings = doctor_json_findings(&dr.findings);
+	/* the boot it ran in: a run in the boot a fix was written in is not after the fix */
+	if (ctx->sr && sysroot_read_str(ctx->sr, PATH_PROC_BOOT_ID, r->boot_id, sizeof(r->boot_id)) < 0)
+		r->boot_id[0] = '\0';
+	str_sanitize(r->boot_id);
 	ret = cli_store_open("bench: the results were not saved", db, STORE_WRITE, false, &st);
 	if (!ret) {
 		ret = store_runs_add(st, &r, 1, STORE_ADD_NEW, id, NULL);
 		if (ret)
 			log_error("bench: the results were not saved: %s", store_strerror(st));
+		else if (!ctx->json)
+			fixproof_after_bench(ctx, st, *id, r->profile, &dr);
 	}
 out:
 	doctor_run_release(&dr);

@@ -82,6 +82,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* The usage error for what getopt_long returned as c ('?' or ':', with a ':' leading the
  * option string): "unknown option '-x'" or "option '--db' needs a value". */
 int cli_option_error(const char *cmd, int c, char **argv);
+/* Print first, then text wrapped at CLI_WRAP_COLS on spaces, to stdout; continuation lines
+ * start with indent. first should end with a space when text is to follow on the same line. */
+#define CLI_WRAP_COLS 92
+void cli_wrap_print(const char *indent, const char *first, const char *text);
 /* Catch SIGINT and SIGTERM with fn, without SA_RESTART, so that a long read, write, sleep
  * or wait ends early and the command can clean up and say so. */
 void cli_catch_stop_signals(void (*fn)(int sig));

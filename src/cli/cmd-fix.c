@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/fix-proof.h"
 #include "common/log.h"
 #include "common/paths.h"
 #include "fix/diff.h"
@@ -11,12 +12,11 @@
 #include "common/json.h"
 #include "common/util.h"
 
-#define WRAP_COLS 92
-
 static const char usage_text[] =
 	"Usage: sbcdisk fix uas DEVICE|VID:PID [--apply] [--now]\n"
 	"       sbcdisk fix pcie-gen 2|3 [--apply]\n"
 	"       sbcdisk fix undo [--apply]\n"
+	"       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
 	"\n"
 	"Edit the Raspberry Pi boot configuration safely. Without --apply nothing is written:\n"
 	"the diff and what happens at the next boot are shown.\n"
@@ -25,11 +25,15 @@ static const char usage_text[] =
 	"            drives the device instead of uas (DEVICE such as sda is looked up in sysfs)\n"
 	"  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
 	"  undo      put back the newest backup made by a fix (and remove that backup)\n"
+	"  verify    the runs of the fixed drive before and after the newest fix, compared\n"
 	"\n"
 	"  --apply   write the change: a temporary file beside the original, fsync, rename,\n"
 	"            fsync of the directory; the original is kept as NAME.sbcdisk-YYYYmmdd-HHMMSS\n"
 	"  --now     (uas) also write the running kernel's usb-storage quirks list; re-plug the\n"
 	"            drive afterwards\n"
+	"  --db PATH the result database the fix is recorded in (default: as bench; with\n"
+	"            --sysroot only when given)\n"
+	"  --no-save do not record the fix\n"
 	"\n"
 	"The files are found as the firmware finds them: /boot/firmware when it holds config.txt,\n"
 	"else /boot; os_prefix and cmdline= from config.txt (or the device tree) apply.\n";
@@ -37,37 +41,9 @@ static const char usage_text[] =
 struct fix_opts {
 	bool apply;
 	bool now;
+	const char *db;
+	bool no_save;
 };
-
-/* Print first, then text wrapped at WRAP_COLS on spaces; continuation lines start with
- * indent. first should end with a space when text is to follow on the same line. */
-static void wrap_print(const char *indent, const char *first, const char *text)
-{
-	size_t col = strlen(first), ilen = strlen(indent), w;
-	bool line_start = true; /* nothing of text on this line yet */
-	const char *p = text;
-
-	fputs(first, stdout);
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		w = strcspn(p, " ");
-		if (!line_start && col + 1 + w > WRAP_COLS) {
-			printf("\n%s", indent);
-			col = ilen;
-		} else if (!line_start) {
-			putchar(' ');
-			col++;
-		}
-		fwrite(p, 1, w, stdout);
-		col += w;
-		p += w;
-		line_start = false;
-	}
-	putchar('\n');
-}
 
 static int fail(struct fix_plan *p, int ret)
 {
@@ -90,7 +66,8 @@ struct now_result {
 };
 
 static int emit_json(const struct fix_plan *p, const struct fix_opts *o, const struct sbuf *diff,
-		     const struct usb_id *id, const struct now_result *now)
+		     const struct usb_id *id, const struct now_result *now,
+		     const struct fixproof_note *rec)
 {
 	struct json_object *root = json_object_new_object(), *notes = json_object_new_array();
 	char s[PATH_MAX + 300];
@@ -136,9 +113,48 @@ static int emit_json(const struct fix_plan *p, const struct fix_opts *o, const s
 	} else {
 		json_add_null(root, "runtime");
 	}
+	/* only when the result store was asked: a fix of a --sysroot tree has no record */
+	if (rec->store_used) {
+		struct json_object *r = json_object_new_object();
+
+		json_add_i64(r, "fix_id", rec->fix_id > 0, rec->fix_id);
+		json_add_str(r, "device", rec->device[0] ? rec->device : NULL);
+		json_add_bool(r, "run_before", true, rec->run_before);
+		json_object_object_add(root, "record", r);
+	}
 	ret = json_print(root, stdout);
 	json_object_put(root);
 	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+/* What the result store says about the fix: recorded, and whether a run before it exists
+ * to compare with after the reboot; the hint to make one when not. */
+static void emit_record(const struct fix_plan *p, const struct fix_opts *o,
+			const struct fixproof_note *rec)
+{
+	char s[600];
+
+	if (!rec->store_used || !p->changed)
+		return;
+	if (o->apply && rec->fix_id > 0 && p->kind != FIX_UNDO) {
+		str_fmt(s, sizeof(s), "Recorded as fix #%lld for %s. %s", (long long)rec->fix_id,
+			rec->device, rec->run_before ?
+			"After the reboot, the first 'sbcdisk bench' of the drive (or 'sbcdisk "
+			"fix verify') shows what changed against the last run before the fix." :
+			"No benchmark run of it is stored from before the fix, so there is nothing "
+			"to compare with after the reboot; next time run 'sbcdisk bench' on the "
+			"drive before --apply.");
+		cli_wrap_print("", "", s);
+	} else if (o->apply && rec->fix_id > 0) {
+		str_fmt(s, sizeof(s), "Recorded as fix #%lld for %s.", (long long)rec->fix_id,
+			rec->device);
+		cli_wrap_print("", "", s);
+	} else if (!o->apply && p->kind != FIX_UNDO && !rec->run_before) {
+		str_fmt(s, sizeof(s), "No benchmark run of %s is stored yet: run 'sbcdisk bench' "
+			"on the drive before --apply, so that the first bench after the reboot can "
+			"show what the fix changed.", rec->device);
+		cli_wrap_print("", "", s);
+	}
 }
 
 static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const struct sbuf *diff,
@@ -153,15 +169,15 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 	if (p->msgs.n)
 		putchar('\n');
 	for (i = 0; i < p->msgs.n; i++)
-		wrap_print("    ", "  - ", p->msgs.note[i]);
+		cli_wrap_print("    ", "  - ", p->msgs.note[i]);
 	if (p->next_boot[0]) {
 		putchar('\n');
-		wrap_print("", "", p->next_boot);
+		cli_wrap_print("", "", p->next_boot);
 	}
 	if (now->asked) {
 		putchar('\n');
 		if (!now->ok) {
-			wrap_print("", "Running kernel: not changed: ", now->why);
+			cli_wrap_print("", "Running kernel: not changed: ", now->why);
 		} else if (!now->changed) {
 			printf("Running kernel: %s already holds the entry.\n",
 			       PATH_USB_STORAGE_QUIRKS);
@@ -170,7 +186,7 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 			log_line(stdout, "  before: '%s'", now->before);
 			log_line(stdout, "  after:  '%s'%s", now->after, o->apply ? "  (written)" : "");
 			if (o->apply)
-				wrap_print("", "", "Unplug the drive and plug it in again so that the "
+				cli_wrap_print("", "", "Unplug the drive and plug it in again so that the "
 						   "new list is read (a drive that holds the running "
 						   "system: reboot instead).");
 		}
@@ -182,7 +198,7 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 	else if (!p->changed)
 		printf("Nothing to write.\n");
 	else if (!o->apply)
-		wrap_print("", "", p->kind == FIX_UNDO ?
+		cli_wrap_print("", "", p->kind == FIX_UNDO ?
 			   "Dry run: nothing was written. Run the same command with --apply to "
 			   "put the backup back." :
 			   "Dry run: nothing was written. Run the same command with --apply to "
@@ -201,11 +217,36 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 		       p->file.path, p->file.dir, p->backup);
 }
 
+/* Record an applied fix in the result store, or (dry run) look for a run to compare with. */
+static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const struct fix_opts *o,
+		       const char *arg, const struct usb_id *id, const struct now_result *now,
+		       struct fixproof_note *rec)
+{
+	struct fixproof_what w = { .kind = kind_name(p->kind), .file = p->file.path, .id = id };
+	char change[320];
+
+	if (p->kind == FIX_UAS) {
+		str_fmt(change, sizeof(change), "usb-storage.quirks += %04x:%04x:u", id->vid,
+			id->pid);
+		if (!strchr(arg, ':'))
+			w.disk = arg;
+	} else if (p->kind == FIX_PCIE_GEN) {
+		str_fmt(change, sizeof(change), "dtparam=pciex1_gen=%s", arg);
+	} else {
+		str_fmt(change, sizeof(change), "restored %s", p->restore_from);
+	}
+	w.change = change;
+	w.runtime = now->asked && now->ok && o->apply;
+	fixproof_record(ctx, o->db, &w, o->apply, rec);
+}
+
 static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
 {
 	static const struct option longopts[] = {
 		{ "apply", no_argument, NULL, 'a' },
 		{ "now", no_argument, NULL, 'n' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "no-save", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -222,6 +263,12 @@ static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
 			if (!allow_now)
 				return cli_usage_error("fix", "'--now' is for 'fix uas' only");
 			o->now = true;
+			break;
+		case 'd':
+			o->db = optarg;
+			break;
+		case 's':
+			o->no_save = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -243,6 +290,8 @@ static int split_args(int argc, char **argv, char **pos, int maxpos, int *npos, 
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1]) {
 			argv[out++] = argv[i];
+			if (!strcmp(argv[i], "--db") && i + 1 < argc)
+				argv[out++] = argv[++i];
 			continue;
 		}
 		if (*npos == maxpos)
@@ -256,6 +305,7 @@ static int split_args(int argc, char **argv, char **pos, int maxpos, int *npos, 
 
 int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 {
+	struct fixproof_note rec = { 0 };
 	struct now_result now = { 0 };
 	struct fix_plan plan = { 0 };
 	struct sbuf diff = SBUF_INIT(8 * 1024 * 1024);
@@ -274,8 +324,11 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 		fputs(usage_text, stdout);
 		return EXIT_OK;
 	}
+	if (!strcmp(what, "verify"))
+		return fixproof_verify(ctx, argc - 1, argv + 1);
 	if (strcmp(what, "uas") && strcmp(what, "pcie-gen") && strcmp(what, "undo"))
-		return cli_usage_error("fix", "unknown fix '%s' (uas, pcie-gen, undo)", what);
+		return cli_usage_error("fix", "unknown fix '%s' (uas, pcie-gen, undo, verify)",
+				       what);
 	ret = split_args(argc - 1, argv + 1, pos, strcmp(what, "undo") ? 1 : 0, &npos, &n);
 	if (ret)
 		return ret;
@@ -344,8 +397,15 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 					 sizeof(now.before), &now.changed, &m);
 		str_copy(now.why, sizeof(now.why), m.why);
 	}
-	ret = ctx->json ? emit_json(&plan, &o, &diff, idp, &now) : (emit_text(&plan, &o, &diff, &now),
-								     EXIT_OK);
+	if (!o.no_save && plan.changed)
+		record_fix(ctx, &plan, &o, arg, idp, &now, &rec);
+	if (ctx->json) {
+		ret = emit_json(&plan, &o, &diff, idp, &now, &rec);
+	} else {
+		emit_text(&plan, &o, &diff, &now);
+		emit_record(&plan, &o, &rec);
+		ret = EXIT_OK;
+	}
 	if (now.asked && !now.ok && o.apply)
 		ret = EXIT_FAIL;
 out:

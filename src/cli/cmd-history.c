@@ -6,6 +6,7 @@
 
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/fix-proof.h"
 #include "common/log.h"
 #include "common/util.h"
 #include "report/csv.h"
@@ -57,15 +58,63 @@ static void put_col(const char *s, size_t width, bool last)
 		printf("%*s", (int)(width - chars + 2), "");
 }
 
-static void print_table(const struct run_list *l)
+/* A fix between the runs: "F2  2026-12-02 00:30  fix uas: usb-storage.quirks += ... (sda)". */
+static void print_fix(const struct store_fix *fx)
+{
+	char num[24], id[24], when[20], what[STORE_FIX_TEXT_MAX * 2 + 64];
+	const char *dev = fx->dev_model[0] ? fx->dev_model : fx->dev_name[0] ? fx->dev_name :
+			  fx->usb_id[0] ? fx->usb_id : "?";
+
+	str_fmt(num, sizeof(num), "F%lld", (long long)fx->id);
+	str_fmt(id, sizeof(id), "%4s", num);
+	str_fmt(when, sizeof(when), "%.10s %.5s", fx->applied_at, fx->applied_at + 11);
+	str_fmt(what, sizeof(what), "fix %s: %s, %s", fx->kind, fx->change, dev);
+	put_col(id, 4, false);
+	put_col(when, 16, false);
+	put_col(what, 140, true);
+	putchar('\n');
+}
+
+/* The fixes that fall in the listed span: newer than the oldest run listed when the list was
+ * cut (--last, --profile), within --since/--until; all of the drive otherwise. */
+static bool fix_shown(const struct store_fix *fx, const struct store_filter *f,
+		      const struct run_list *l)
+{
+	if (f->since && strcmp(fx->applied_at, f->since) < 0)
+		return false;
+	if (f->until && strncmp(fx->applied_at, f->until, strlen(f->until)) > 0)
+		return false;
+	if ((f->limit || f->profile) && l->n &&
+	    strcmp(fx->applied_at, l->runs[l->n - 1]->started_at) < 0)
+		return false;
+	return true;
+}
+
+/* Whether fx came after run r: by time, and within one second by the newest run id at fx. */
+static bool fix_newer(const struct store_fix *fx, const struct run *r)
+{
+	int c = strcmp(fx->applied_at, r->started_at);
+
+	return c > 0 || (c == 0 && fx->runs_max >= r->id);
+}
+
+static void print_table(const struct run_list *l, const struct store_fix *fx, size_t nfx,
+			const struct store_filter *f)
 {
 	char dev[128], att[256], when[20], id[24], sc[16];
-	size_t i;
+	size_t i, k = 0;
 
 	printf("%4s  %-16s  %-22s  %-26s  %-24s  %-9s  %5s  %s\n", "ID", "STARTED", "BOARD",
 	       "DEVICE", "ATTACHMENT", "PROFILE", "SCORE", "VERDICT");
-	for (i = 0; i < l->n; i++) {
-		const struct run *r = l->runs[i];
+	for (i = 0; i <= l->n; i++) {
+		const struct run *r = i < l->n ? l->runs[i] : NULL;
+
+		/* newest first, the fixes among the runs by time */
+		for (; k < nfx && (!r || fix_newer(&fx[k], r)); k++)
+			if (fix_shown(&fx[k], f, l))
+				print_fix(&fx[k]);
+		if (!r)
+			break;
 		double score = verdict_score(r);
 		struct verdict v;
 
@@ -87,6 +136,26 @@ static void print_table(const struct run_list *l)
 		put_col(r->profile, 9, false);
 		printf("%5s  %s\n", sc, v.text);
 	}
+}
+
+/* history --json: the runs, and the fixes of their span (not in --export: runs only). */
+static int print_json(const struct run_list *l, const struct store_fix *fx, size_t nfx,
+		      const struct store_filter *f)
+{
+	struct json_object *o = run_list_to_json(l), *a = json_object_new_array();
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nfx; i++)
+		if (fix_shown(&fx[i], f, l))
+			json_object_array_add(a, fixproof_fix_json(&fx[i]));
+	if (o)
+		json_object_object_add(o, "fixes", a);
+	else
+		json_object_put(a);
+	ret = o ? json_print(o, stdout) : -ENOMEM;
+	json_object_put(o);
+	return ret;
 }
 
 static int write_json(FILE *f, void *arg)
@@ -225,8 +294,10 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	struct cli_store_opts so = { .f = &f };
 	const char *db = NULL, *export = NULL, *import = NULL;
 	struct run_list l = { 0 };
+	struct store_fix *fx = NULL;
 	struct store *st = NULL;
 	bool csv = false, json = ctx->json;
+	size_t nfx = 0;
 	int c, ret;
 
 	opterr = 0;
@@ -280,7 +351,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	ret = cli_store_open("history", db, STORE_READ, true, &st);
 	if (ret && ret != -ENOENT)
 		return EXIT_FAIL;
-	if (st && store_runs_query(st, &f, &l)) {
+	if (st && (store_runs_query(st, &f, &l) || store_fixes_query(st, f.device, 0, &fx, &nfx))) {
 		ret = cli_store_error("history", st);
 		goto out;
 	}
@@ -303,18 +374,19 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 				 export);
 		ret = ret ? EXIT_FAIL : EXIT_OK;
 	} else if (json) {
-		ret = write_json(stdout, &l) ? EXIT_FAIL : EXIT_OK;
+		ret = print_json(&l, fx, nfx, &f) ? EXIT_FAIL : EXIT_OK;
 	} else if (csv) {
 		ret = csv_write_runs(stdout, &l) ? EXIT_FAIL : EXIT_OK;
 	} else {
-		if (!l.n)
+		if (!l.n && !nfx)
 			log_warn("history: no runs stored%s", st ? " that match" : " yet");
 		else
-			print_table(&l);
+			print_table(&l, fx, nfx, &f);
 		ret = EXIT_OK;
 	}
 out:
 	run_list_release(&l);
+	free(fx);
 	store_close(st);
 	return ret;
 }

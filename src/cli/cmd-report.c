@@ -53,6 +53,8 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	struct page page = { .runs = &l };
+	struct store_fix *fixes = NULL;
+	int64_t *ids = NULL, *fix_run = NULL;
 	uint64_t n;
 	int c, ret;
 
@@ -91,6 +93,21 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
+	/* the fixes of these drives, marked on their timeline */
+	ids = calloc(l.n, sizeof(*ids));
+	if (!ids) {
+		log_error("report: out of memory");
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		ids[i] = l.runs[i]->id;
+	if (store_fixes_of_runs(st, ids, l.n, &fixes, &fix_run, &page.opts.n_fixes)) {
+		ret = cli_store_error("report", st);
+		goto out;
+	}
+	page.opts.fixes = fixes;
+	page.opts.fix_run = fix_run;
 	ret = cli_write_file(out, db, write_page, &page);
 	if (ret) {
 		log_error("report: cannot write '%s': %s", out, cli_write_strerror(ret));
@@ -101,6 +118,9 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 		log_line(stderr, "wrote %s (%zu run%s)", out, l.n, l.n == 1 ? "" : "s");
 	ret = EXIT_OK;
 out:
+	free(ids);
+	free(fixes);
+	free(fix_run);
 	run_list_release(&l);
 	store_close(st);
 	return ret;

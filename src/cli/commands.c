@@ -111,3 +111,31 @@ void cli_catch_stop_signals(void (*fn)(int sig))
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
+
+void cli_wrap_print(const char *indent, const char *first, const char *text)
+{
+	size_t col = strlen(first), ilen = strlen(indent), w;
+	bool line_start = true; /* nothing of text on this line yet */
+	const char *p = text;
+
+	fputs(first, stdout);
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		w = strcspn(p, " ");
+		if (!line_start && col + 1 + w > CLI_WRAP_COLS) {
+			printf("\n%s", indent);
+			col = ilen;
+		} else if (!line_start) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, w, stdout);
+		col += w;
+		p += w;
+		line_start = false;
+	}
+	putchar('\n');
+}

@@ -12,6 +12,7 @@
 #define PATH_PROC_SWAPS      "/proc/swaps"
 #define PATH_PROC_CMDLINE    "/proc/cmdline"
 #define PATH_PROC_OSRELEASE  "/proc/sys/kernel/osrelease"
+#define PATH_PROC_BOOT_ID    "/proc/sys/kernel/random/boot_id"
 #define PATH_PROC_DT_MODEL   "/proc/device-tree/model"
 #define PATH_UDEV_DATA       "/run/udev/data"
 #define PATH_DEV             "/dev"

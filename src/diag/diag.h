@@ -113,6 +113,11 @@ unsigned long diag_log_messages(const struct diag_log *log);
  * a format not understood), and in *nonblank the lines that were not blank. */
 unsigned long diag_log_unrecognised(const struct diag_log *log, unsigned long *nonblank);
 
+/* The uas drive resets of USB device vid:pid, or of disk (NULL for none), in the log's last
+ * boot, counted as doctor counts them. 0, or -ENOENT when that boot shows neither. */
+int diag_log_uas_resets(struct diag_log *log, unsigned vid, unsigned pid, const char *disk,
+			unsigned long *resets);
+
 /* Run the rules table. log and inv may be NULL (not available). 0 or -ENOMEM. */
 int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag_findings *out);
 

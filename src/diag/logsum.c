@@ -38,6 +38,27 @@ void diag_log_free(struct diag_log *log)
 	free(log);
 }
 
+int diag_log_uas_resets(struct diag_log *log, unsigned vid, unsigned pid, const char *disk,
+			unsigned long *resets)
+{
+	const struct diag_subject *s;
+	bool seen = false;
+	size_t i;
+
+	*resets = 0;
+	logsum_finish(log);
+	for (i = 0; (s = logsum_subject(log, i)) != NULL; i++) {
+		if (s->boot != log->boot)
+			continue;
+		if (!(s->has_id && s->vid == vid && s->pid == pid) &&
+		    !(disk && *disk && !strcmp(s->disk, disk)))
+			continue;
+		seen = true;
+		*resets += logsum_uas_resets(s);
+	}
+	return seen ? 0 : -ENOENT;
+}
+
 unsigned long diag_log_lines(const struct diag_log *log)
 {
 	return log->lines;

@@ -102,6 +102,12 @@ struct diag_log {
 	bool finished;
 };
 
+/* The drive resets of the uas driver (started or failed) that doctor reports for s. */
+static inline unsigned long logsum_uas_resets(const struct diag_subject *s)
+{
+	return s->n_ev[EV_UAS_RESET_START] + s->n_ev[EV_UAS_RESET_FAIL];
+}
+
 struct diag_subject *logsum_subject(struct diag_log *log, size_t i);
 /* Merge trouble that names no device (xHCI) into the one device it must be about. */
 void logsum_finish(struct diag_log *log);

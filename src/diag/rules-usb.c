@@ -69,7 +69,7 @@ void rule_uas_errors(struct rule_ctx *ctx)
 		const struct diag_dev *d;
 		char id[16], label[96];
 		unsigned long aborts = s->n_ev[EV_UAS_ABORT];
-		unsigned long resets = s->n_ev[EV_UAS_RESET_START] + s->n_ev[EV_UAS_RESET_FAIL];
+		unsigned long resets = logsum_uas_resets(s);
 		bool fixed;
 
 		if (!c->count || rule_after_host_death(ctx, s, c->first_line))

@@ -11,6 +11,11 @@
 #define SBCDISK_VERSION "0"
 #endif
 
+/* Only on a page that marks fixes. */
+static const char css_fix[] =
+	"tr.fix-marker td{background:#fff7e0;border-top:2px solid #b9770e;color:#6b4a06}"
+	"tr.fix-marker b{color:#b9770e}";
+
 static const char css[] =
 	":root{--ink:#1d2530;--muted:#5d6b7a;--line:#d8dee6;--bg:#f4f6f9;--card:#fff;"
 	"--link:#2f6fb0;--device:#3a9a5b;--problem:#c0392b;--unknown:#8a96a3}"
@@ -71,6 +76,7 @@ static const char css[] =
 	"svg.chart .ratio{fill:#5d6b7a}"
 	"svg.chart line.ceiling{stroke:#c0392b;stroke-width:2;stroke-dasharray:4 3}"
 	".legend{color:var(--muted);font-size:13px}"
+
 	"footer{color:var(--muted);font-size:12px;margin:30px 0}"
 	"@media print{body{background:#fff;font-size:11px}main{max-width:none;padding:0}"
 	"header.page{background:#fff;color:#000;border-bottom:2px solid #000;padding:0 0 8px}"
@@ -100,8 +106,38 @@ static void badge(FILE *f, const struct verdict *v)
 	html_put(f, "</span>");
 }
 
-static void summary_write(FILE *f, const struct run_list *l)
+/* Whether fix x came after run r: by time, and within one second by the newest run id then. */
+static bool fix_after(const struct store_fix *x, const struct run *r)
 {
+	int c = strcmp(x->applied_at, r->started_at);
+
+	return c > 0 || (c == 0 && x->runs_max >= r->id);
+}
+
+/* One row of the runs table that marks a fix on the timeline of its drive. */
+static void fix_marker_write(FILE *f, const struct run_list *l, const struct html_opts *o,
+			     size_t k)
+{
+	const struct store_fix *x = &o->fixes[k];
+	char label[160] = "";
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->runs[i]->id == o->fix_run[k])
+			run_device_label(l->runs[i], label, sizeof(label));
+	html_put(f, "<tr class=\"fix-marker\" id=\"fix-%lld\"><td colspan=\"8\"><b>&#9873; fix "
+		    "#%lld</b> %.10s %.5s · ", (long long)x->id, (long long)x->id, x->applied_at,
+		 x->applied_at + 11);
+	html_put(f, "%s: %s", x->kind, x->change);
+	html_put(f, " · %s", label[0] ? label : x->dev_name);
+	if (x->uas_resets >= 0)
+		html_put(f, " · UAS resets at the time: %ld", x->uas_resets);
+	html_put(f, "</td></tr>\n");
+}
+
+static void summary_write(FILE *f, const struct run_list *l, const struct html_opts *o)
+{
+	size_t k = 0;
 	double best = 0;
 	char num[32], attach[256], label[160];
 	size_t i;
@@ -118,6 +154,8 @@ static void summary_write(FILE *f, const struct run_list *l)
 		double s = verdict_score(r);
 		struct verdict v;
 
+		for (; k < o->n_fixes && !fix_after(&o->fixes[k], r); k++)
+			fix_marker_write(f, l, o, k);
 		if (verdict_run(r, &v)) {
 			v.limit = VERDICT_UNKNOWN;
 			str_copy(v.text, sizeof(v.text), "no figure to judge");
@@ -141,6 +179,8 @@ static void summary_write(FILE *f, const struct run_list *l)
 		badge(f, &v);
 		html_put(f, "</td></tr>\n");
 	}
+	for (; k < o->n_fixes; k++)
+		fix_marker_write(f, l, o, k);
 	html_put(f, "</tbody></table></section>\n");
 }
 
@@ -400,11 +440,13 @@ int html_report_write(FILE *f, const struct run_list *l, const struct html_opts 
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<title>sbcdisk storage report</title>\n<style>");
 	fputs(css, f); /* our constant, and CSS is not HTML: the one thing written unescaped */
+	if (o->n_fixes)
+		fputs(css_fix, f);
 	html_put(f, "</style></head><body>\n"
 		   "<header class=\"page\"><h1>Storage report</h1><p>%zu run%s · made by sbcdisk "
 		   "%s on %s</p></header><main>\n",
 		 l->n, l->n == 1 ? "" : "s", SBCDISK_VERSION, when);
-	summary_write(f, l);
+	summary_write(f, l, o);
 	html_put(f, "<h2>Test by test</h2><p class=\"legend\">One chart per test, one bar per run that "
 	      "measured it; the number in brackets is the ratio to the chart's first bar. A "
 	      "dashed red line marks "

@@ -7,9 +7,15 @@
 #include <time.h>
 
 #include "store/run.h"
+#include "store/store.h"
 
 struct html_opts {
 	time_t generated_at; /* shown in the header */
+	/* the fixes of the runs' drives, oldest first, each marked on the runs' timeline;
+	 * fix_run[i] is a run of the drive of fixes[i] */
+	const struct store_fix *fixes;
+	const int64_t *fix_run;
+	size_t n_fixes;
 };
 
 /* The whole page for at most COMPARE_RUNS_MAX runs. 0, -E2BIG or -EIO. */

@@ -33,6 +33,8 @@ struct run {
 	char kernel[RUN_TEXT_MAX];
 	char boot_device[64];
 	char source[1024]; /* where an imported run came from; "" for a local bench run */
+	char boot_id[40];  /* the boot a local run was measured in; "" unknown. Stored beside
+			    * the document, not in it: the before/after of a fix needs it */
 	struct json_object *device;   /* the DEVICE object of `list --json`, or NULL */
 	struct json_object *target;   /* as in `bench --json`, or NULL */
 	struct json_object *checks;   /* array, or NULL */

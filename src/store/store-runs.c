@@ -10,9 +10,6 @@
 #include "store/store-int.h"
 #include "store/store-schema.h"
 
-#define RUN_COLUMNS                                                                           \
-	"id, started_at, profile, engine, board, kernel, boot_device, device_json, target_json," \
-	" checks_json, findings_json, source"
 #define TEST_COLUMNS                                                                          \
 	"name, rw, block_bytes, queue_depth, threads, runs, ios, bw, bw_min, bw_max, bw_cv,"    \
 	" iops, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us,"      \
@@ -30,7 +27,7 @@ static double *test_nums(struct run_test *t, size_t *n)
 	return &t->block_bytes;
 }
 
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
+void store_bind_text(sqlite3_stmt *s, int i, const char *v)
 {
 	if (v && *v)
 		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
@@ -40,7 +37,7 @@ static void bind_text(sqlite3_stmt *s, int i, const char *v)
 
 static void bind_json(sqlite3_stmt *s, int i, struct json_object *o)
 {
-	bind_text(s, i, o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL);
+	store_bind_text(s, i, o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL);
 }
 
 static void bind_num(sqlite3_stmt *s, int i, double v)
@@ -51,7 +48,11 @@ static void bind_num(sqlite3_stmt *s, int i, double v)
 		sqlite3_bind_null(s, i);
 }
 
-static const char *first_str(const struct run *r, const char *const *paths)
+const char *const store_model_paths[] = { "model", "nvme.model", "mmc.name", NULL };
+const char *const store_serial_paths[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial",
+					   NULL };
+
+const char *store_device_first(const struct run *r, const char *const *paths)
 {
 	const char *s;
 
@@ -73,8 +74,8 @@ static int insert_tests(struct store *st, sqlite3_stmt *s, struct run *r, int64_
 		sqlite3_clear_bindings(s);
 		sqlite3_bind_int64(s, 1, id);
 		sqlite3_bind_int(s, 2, (int)i);
-		bind_text(s, 3, r->tests[i].name);
-		bind_text(s, 4, r->tests[i].rw);
+		store_bind_text(s, 3, r->tests[i].name);
+		store_bind_text(s, 4, r->tests[i].rw);
 		for (k = 0; k < n; k++)
 			bind_num(s, 5 + (int)k, v[k]);
 		rc = sqlite3_step(s);
@@ -111,31 +112,29 @@ static int find_stored(struct store *st, sqlite3_stmt *s, const char *digest, si
 static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, struct run *r,
 		      const char *digest, int64_t *id)
 {
-	static const char *const model[] = { "model", "nvme.model", "mmc.name", NULL };
-	static const char *const serial[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial",
-					      NULL };
 	static const char *const name[] = { "name", NULL };
 	static const char *const transport[] = { "transport", NULL };
 	int rc;
 
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
-	bind_text(s, 1, r->started_at);
-	bind_text(s, 2, r->profile);
-	bind_text(s, 3, r->engine);
-	bind_text(s, 4, r->board);
-	bind_text(s, 5, r->kernel);
-	bind_text(s, 6, r->boot_device);
-	bind_text(s, 7, first_str(r, name));
-	bind_text(s, 8, first_str(r, model));
-	bind_text(s, 9, first_str(r, serial));
-	bind_text(s, 10, first_str(r, transport));
+	store_bind_text(s, 1, r->started_at);
+	store_bind_text(s, 2, r->profile);
+	store_bind_text(s, 3, r->engine);
+	store_bind_text(s, 4, r->board);
+	store_bind_text(s, 5, r->kernel);
+	store_bind_text(s, 6, r->boot_device);
+	store_bind_text(s, 7, store_device_first(r, name));
+	store_bind_text(s, 8, store_device_first(r, store_model_paths));
+	store_bind_text(s, 9, store_device_first(r, store_serial_paths));
+	store_bind_text(s, 10, store_device_first(r, transport));
 	bind_json(s, 11, r->device);
 	bind_json(s, 12, r->target);
 	bind_json(s, 13, r->checks);
 	bind_json(s, 14, r->findings);
-	bind_text(s, 15, r->source);
-	bind_text(s, 16, digest);
+	store_bind_text(s, 15, r->source);
+	store_bind_text(s, 16, digest);
+	store_bind_text(s, 17, r->boot_id);
 	rc = sqlite3_step(s);
 	if (rc != SQLITE_DONE)
 		return store_fail_db(st, rc);
@@ -155,8 +154,8 @@ static int prepare_add(struct store *st, struct add_stmts *a)
 		{ offsetof(struct add_stmts, run),
 		  "INSERT INTO runs (started_at, profile, engine, board, kernel, boot_device,"
 		  " dev_name, dev_model, dev_serial, dev_transport, device_json, target_json,"
-		  " checks_json, findings_json, source, digest)"
-		  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+		  " checks_json, findings_json, source, digest, boot_id)"
+		  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
 		{ offsetof(struct add_stmts, test),
 		  "INSERT INTO tests (run_id, seq, " TEST_COLUMNS ") VALUES"
 		  " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
@@ -283,7 +282,7 @@ int store_runs_add_from(struct store *st, size_t n, store_next_fn next, void *ar
 	return runs_add(st, n, &f, how, ids, dup);
 }
 
-static void col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)
+void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)
 {
 	const unsigned char *v = sqlite3_column_text(s, i);
 
@@ -323,8 +322,8 @@ static int load_tests(struct store *st, struct run *r)
 		struct run_test *t = &r->tests[r->ntests++];
 		double *v = test_nums(t, &n);
 
-		col_text(s, 0, t->name, sizeof(t->name));
-		col_text(s, 1, t->rw, sizeof(t->rw));
+		store_col_text(s, 0, t->name, sizeof(t->name));
+		store_col_text(s, 1, t->rw, sizeof(t->rw));
 		for (k = 0; k < n; k++) {
 			v[k] = sqlite3_column_type(s, 2 + (int)k) == SQLITE_NULL ?
 				       NAN :
@@ -346,17 +345,17 @@ static int load_run(struct store *st, sqlite3_stmt *s, struct run **out)
 	if (!r)
 		return store_fail(st, -ENOMEM, NULL);
 	r->id = sqlite3_column_int64(s, 0);
-	col_text(s, 1, r->started_at, sizeof(r->started_at));
-	col_text(s, 2, r->profile, sizeof(r->profile));
-	col_text(s, 3, r->engine, sizeof(r->engine));
-	col_text(s, 4, r->board, sizeof(r->board));
-	col_text(s, 5, r->kernel, sizeof(r->kernel));
-	col_text(s, 6, r->boot_device, sizeof(r->boot_device));
+	store_col_text(s, 1, r->started_at, sizeof(r->started_at));
+	store_col_text(s, 2, r->profile, sizeof(r->profile));
+	store_col_text(s, 3, r->engine, sizeof(r->engine));
+	store_col_text(s, 4, r->board, sizeof(r->board));
+	store_col_text(s, 5, r->kernel, sizeof(r->kernel));
+	store_col_text(s, 6, r->boot_device, sizeof(r->boot_device));
 	r->device = col_json(s, 7, json_type_object);
 	r->target = col_json(s, 8, json_type_object);
 	r->checks = col_json(s, 9, json_type_array);
 	r->findings = col_json(s, 10, json_type_array);
-	col_text(s, 11, r->source, sizeof(r->source));
+	store_col_text(s, 11, r->source, sizeof(r->source));
 	ret = load_tests(st, r);
 	if (ret) {
 		run_free(r);
@@ -367,7 +366,7 @@ static int load_run(struct store *st, sqlite3_stmt *s, struct run **out)
 }
 
 /* Step s to the end, loading each row as a run into out. */
-static int load_rows(struct store *st, sqlite3_stmt *s, struct run_list *out, size_t *found)
+int store_runs_load(struct store *st, sqlite3_stmt *s, struct run_list *out, size_t *found)
 {
 	struct run *r;
 	int rc, ret;
@@ -401,7 +400,7 @@ int store_runs_fill_digests(struct store *st)
 		ret = store_fail_db(st, rc);
 		goto out;
 	}
-	ret = load_rows(st, s, &l, &found);
+	ret = store_runs_load(st, s, &l, &found);
 	for (i = 0; i < l.n && !ret; i++) {
 		if (run_digest(l.runs[i], digest)) {
 			ret = store_fail(st, -ENOMEM, NULL);
@@ -440,17 +439,17 @@ int store_runs_query(struct store *st, const struct store_filter *f, struct run_
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail_db(st, rc);
-	bind_text(s, 1, f->device);
-	bind_text(s, 2, f->profile);
-	bind_text(s, 3, f->since);
+	store_bind_text(s, 1, f->device);
+	store_bind_text(s, 2, f->profile);
+	store_bind_text(s, 3, f->since);
 	if (f->until && strlen(f->until) == 10) {
 		str_fmt(until, sizeof(until), "%sT23:59:60Z", f->until);
-		bind_text(s, 4, until);
+		store_bind_text(s, 4, until);
 	} else {
-		bind_text(s, 4, f->until);
+		store_bind_text(s, 4, f->until);
 	}
 	sqlite3_bind_int64(s, 5, f->limit ? (int64_t)f->limit : -1);
-	ret = load_rows(st, s, out, &found);
+	ret = store_runs_load(st, s, out, &found);
 	sqlite3_finalize(s);
 	return ret;
 }
@@ -468,7 +467,7 @@ int store_runs_get(struct store *st, const int64_t *ids, size_t n, struct run_li
 	for (i = 0; i < n && !ret; i++) {
 		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, ids[i]);
-		ret = load_rows(st, s, out, &found);
+		ret = store_runs_load(st, s, out, &found);
 		if (!ret && !found) {
 			char d[48];
 

@@ -55,6 +55,16 @@ static const struct migration migrations[] = {
 	{ 5, "digests: an import skips the runs it brings again, a new run is always kept",
 	  "ALTER TABLE runs ADD COLUMN digest TEXT;"
 	  "CREATE INDEX runs_digest ON runs(digest);" },
+	/* What fix --apply wrote, for the before/after comparison: the device by the columns a
+	 * run has (STORE_DEV_KEY), the boot it was written in, and the last run id at the time,
+	 * so that a run stored afterwards is known to be after it whatever its clock said. */
+	{ 6, "fixes: what fix --apply wrote, when, to which device; the boot of each run",
+	  "CREATE TABLE fixes (id INTEGER PRIMARY KEY, applied_at TEXT NOT NULL,"
+	  " kind TEXT NOT NULL, change TEXT, file TEXT, boot_id TEXT,"
+	  " runtime INTEGER NOT NULL DEFAULT 0, dev_name TEXT, dev_model TEXT, dev_serial TEXT,"
+	  " usb_id TEXT, uas_resets INTEGER, runs_max INTEGER NOT NULL DEFAULT 0);"
+	  "CREATE INDEX fixes_device ON fixes(dev_serial, dev_model);"
+	  "ALTER TABLE runs ADD COLUMN boot_id TEXT;" },
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION,

@@ -30,6 +30,15 @@
 	" (SELECT name || ' ' || rw || ' ' || coalesce(bw, '') || ' ' || coalesce(iops, '')" \
 	" AS t FROM tests WHERE run_id = runs.id ORDER BY seq)), '')"
 
+/* One text per drive from the columns runs and fixes share (t: the table's name): the
+ * serial with the model, else the model with the USB id, else the USB id; NULL when none
+ * is known, and NULL matches nothing. */
+#define STORE_DEV_KEY(t)                                                                    \
+	"(CASE WHEN " t ".dev_serial IS NOT NULL THEN 's:' || " t ".dev_serial || '|' ||"    \
+	" coalesce(" t ".dev_model, '') WHEN " t ".dev_model IS NOT NULL THEN 'm:' || " t     \
+	".dev_model || '|' || coalesce(" t ".usb_id, '') WHEN " t ".usb_id IS NOT NULL THEN"  \
+	" 'u:' || " t ".usb_id END)"
+
 /* The version of db: 0 when it holds no table at all. -EPROTO when it holds tables but no
  * migrations table (not ours), or an SQLite error as -errno (see store_sqlite_errno()). */
 int store_schema_get(sqlite3 *db, int *version);

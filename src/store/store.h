@@ -12,7 +12,7 @@
 struct store;
 
 /* The newest schema this program writes (store-schema.c holds every migration). */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 /* How long a write waits for another process's lock. */
 #define STORE_BUSY_MS 3000
 
@@ -82,5 +82,54 @@ struct store_filter {
 int store_runs_query(struct store *st, const struct store_filter *f, struct run_list *out);
 /* The runs with these ids, in this order. -ENOENT names the first missing id in the error. */
 int store_runs_get(struct store *st, const int64_t *ids, size_t n, struct run_list *out);
+
+/*
+ * What `fix --apply` (and `fix undo --apply`) wrote, kept so that the runs after it can be
+ * compared with the runs before it. The drive is known by the columns a run has: serial and
+ * model, else model and USB id, else the USB id.
+ */
+#define STORE_FIX_TEXT_MAX 256
+struct store_fix {
+	int64_t id;                      /* 0 until stored */
+	char applied_at[32];             /* "2026-11-30T10:00:00Z"; "" on add: now */
+	char kind[16];                   /* "uas", "pcie-gen", "undo" */
+	char change[STORE_FIX_TEXT_MAX]; /* "usb-storage.quirks=152d:0578:u" */
+	char file[STORE_FIX_TEXT_MAX];   /* the boot file written */
+	char boot_id[40];                /* the boot it was written in; "" unknown */
+	bool runtime;                    /* in effect at once (--now), not after a reboot */
+	char dev_name[64];
+	char dev_model[RUN_TEXT_MAX];
+	char dev_serial[RUN_TEXT_MAX];
+	char usb_id[16];                 /* "152d:0578" */
+	long uas_resets;                 /* UAS resets in the kernel log of that boot; -1 unknown */
+	int64_t runs_max;                /* the newest run id when it was written */
+};
+
+/* Fill the drive columns of f from a DEVICE object of `list --json` the way a run's are
+ * filled; a usb_id set already is kept when the device has none. */
+void store_fix_set_device(struct store_fix *f, struct json_object *device);
+/* Store f (its id, applied_at and runs_max are set). 0 or -errno. */
+int store_fix_add(struct store *st, struct store_fix *f);
+/* The fixes, newest first (at most limit, 0 for all), whose drive matches device (as
+ * store_filter's device; NULL for any): *out is allocated (the caller frees it), n set.
+ * A database too old to hold fixes gives none. */
+int store_fixes_query(struct store *st, const char *device, size_t limit,
+		      struct store_fix **out, size_t *n);
+/* The fixes of the drives of these runs (a fix's drive is that of some run in ids): in
+ * *of_run[i] the first of ids with that drive. Oldest first. */
+int store_fixes_of_runs(struct store *st, const int64_t *ids, size_t nids,
+			struct store_fix **out, int64_t **of_run, size_t *n);
+/* The newest fix of the drive of run run_id that was written before the run: 0, or -ENOENT. */
+int store_fix_before_run(struct store *st, int64_t run_id, struct store_fix *f);
+/*
+ * The runs around fix f with profile (NULL: the profile of the first run after it): *before
+ * the last run of its drive before it, *after the first one after it (a later boot, unless
+ * the fix took effect at once) and before the drive's next fix. Each NULL when there is
+ * none; the caller frees them. -ENOENT when neither exists.
+ */
+int store_fix_runs(struct store *st, const struct store_fix *f, const char *profile,
+		   struct run **before, struct run **after);
+/* Whether a run of f's drive is stored from before f (*found). */
+int store_fix_has_run_before(struct store *st, const struct store_fix *f, bool *found);
 
 #endif

@@ -125,6 +125,13 @@ static void test_filters(void)
 	store_close(st);
 }
 
+/* The run make_old_db() stores, as the history JSON. */
+#define OLD_RUN_JSON                                                                        \
+	"{\"started_at\":\"2025-01-02T03:04:05Z\",\"profile\":\"default\","                \
+	"\"device\":{\"name\":\"sda\",\"model\":\"Old SSD\",\"usb\":"                     \
+	"{\"vid\":\"174c\",\"pid\":\"55aa\",\"speed_mbps\":5000}},\"tests\":["           \
+	"{\"name\":\"SEQ1M Q8T1\",\"rw\":\"read\",\"bw_bytes_per_s\":380000000}]}"
+
 /* A database as schema version v made it, holding one run as that version stored it. */
 static void make_old_db(const char *path, int v)
 {
@@ -146,6 +153,16 @@ static void make_old_db(const char *path, int v)
 	if (v >= 3)
 		T_EQ_INT(sqlite3_exec(db, "UPDATE runs SET " STORE_ATTACH_SET, NULL, NULL, NULL),
 			 SQLITE_OK);
+	if (v >= 5) {
+		/* schema 5's insert wrote the run's digest */
+		struct run *r = t_run(OLD_RUN_JSON);
+		char digest[RUN_DIGEST_LEN + 1], sql[200];
+
+		T_EQ_INT(run_digest(r, digest), 0);
+		snprintf(sql, sizeof(sql), "UPDATE runs SET digest = '%s' WHERE id = 7", digest);
+		T_EQ_INT(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		run_free(r);
+	}
 	T_EQ_INT(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 }
@@ -185,11 +202,7 @@ static void test_migrations(void)
 		T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
 		if (st) {
 			struct run *old = t_run(
-				"{\"started_at\":\"2025-01-02T03:04:05Z\",\"profile\":\"default\","
-				"\"device\":{\"name\":\"sda\",\"model\":\"Old SSD\",\"usb\":"
-				"{\"vid\":\"174c\",\"pid\":\"55aa\",\"speed_mbps\":5000}},\"tests\":["
-				"{\"name\":\"SEQ1M Q8T1\",\"rw\":\"read\","
-				"\"bw_bytes_per_s\":380000000}]}");
+OLD_RUN_JSON);
 			int64_t id = 0;
 			bool dup = false;
 
