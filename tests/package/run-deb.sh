@@ -102,8 +102,11 @@ cp -a "$base/." "$root/" || exit 1
 rm -f "$root/.complete"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
 mount -t proc proc "$root/proc" && mount -t sysfs sysfs "$root/sys" || exit 1
+# in_root [-t SECONDS] COMMAND...: run in the chroot (bounded: 120 s unless told)
 in_root() {
-	chroot "$root" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+	local t=120
+	[ "$1" = -t ] && { t=$2; shift 2; }
+	timeout "$t" chroot "$root" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
 		PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 
@@ -118,7 +121,7 @@ snapshot >"$work/before"
 # 4. install with apt (which brings the libraries), run, use
 step "apt-get install"
 cp "$deb" "$root/tmp/" || exit 1
-if ! timeout 900 in_root apt-get install -y -q --no-install-recommends \
+if ! in_root -t 900 apt-get install -y -q --no-install-recommends \
 	"/tmp/$(basename "$deb")" >"$work/install.log" 2>&1; then
 	if grep -q -e 'Temporary failure resolving' -e 'Could not connect' -e 'Unable to fetch' \
 		"$work/install.log"; then
@@ -165,7 +168,7 @@ check "the result store is /var/lib/sbcdisk/results.db" [ -f "$root/var/lib/sbcd
 
 # 5. purge: nothing left but the user's result store
 step "apt-get purge"
-if ! timeout 600 in_root apt-get purge -y -q --autoremove sbcdisk >"$work/purge.log" 2>&1; then
+if ! in_root -t 600 apt-get purge -y -q --autoremove sbcdisk >"$work/purge.log" 2>&1; then
 	tail -20 "$work/purge.log"
 	fail "apt-get purge sbcdisk"
 fi
