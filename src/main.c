@@ -5,13 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build-version.h"
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
-
-#ifndef SBCDISK_VERSION
-#define SBCDISK_VERSION "0"
-#endif
 
 static void print_help(FILE *f)
 {
@@ -22,7 +19,7 @@ static void print_help(FILE *f)
 		   "With no command: %s.\n"
 		   "\nCommands:\n", cli_command_default()->summary);
 	for (c = cli_commands; c->name; c++)
-		if (!(c->flags & CLI_DEFAULT))
+		if (!(c->flags & (CLI_DEFAULT | CLI_HIDDEN)))
 			fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\nGlobal options:\n"
 		   "  --sysroot DIR   read /sys, /proc, /dev, /run and /boot below DIR\n"
@@ -75,7 +72,7 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 		} else if (a[1] == 'v' && strspn(a + 1, "v") == strlen(a + 1)) {
 			ctx->verbose += (int)strlen(a + 1);
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("sbcdisk %s\n", SBCDISK_VERSION);
+			printf("sbcdisk %s\n", SBCDISK_BUILD_VERSION);
 			return CLI_DONE;
 		} else if (!seen_cmd && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
 			*help = true;

@@ -30,6 +30,7 @@ enum cli_flags {
 	CLI_JSON = 1 << 1,         /* takes the global --json */
 	CLI_WRITES = 1 << 2,       /* may write files when asked (--apply, -o, --import, saves) */
 	CLI_DEFAULT = 1 << 3,      /* runs when no command is named; not found by name */
+	CLI_HIDDEN = 1 << 4,       /* for scripts (the completions): not in --help or the man page */
 };
 
 struct cli_command;
@@ -76,6 +77,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_compare(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_complete(struct cli_ctx *ctx, int argc, char **argv);
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,0 +1,109 @@
+# bash completion for sbcdisk                                   -*- shell-script -*-
+# The commands, options and lists come from the program itself (`sbcdisk --help`,
+# `sbcdisk CMD --help` and the hidden `sbcdisk __complete`), so they cannot drift from it.
+
+# The options of CMD (the global ones when CMD is empty): the option words that start each
+# option line of its --help.
+_sbcdisk_options()
+{
+	"$1" ${2:+"$2"} --help 2>/dev/null | awk '/^  -/ {
+		for (i = 1; i <= NF; i++) {
+			w = $i; sub(/,$/, "", w)
+			if (w !~ /^--?[A-Za-z0-9]/) break
+			print w
+		} }'
+}
+
+# The subcommands of CMD, as its usage lines spell them ("sbcdisk fix uas ...").
+_sbcdisk_subcommands()
+{
+	"$1" "$2" --help 2>/dev/null |
+		sed -n "s/^\(Usage:\)\{0,1\} *sbcdisk $2 \([a-z][a-z0-9-]*\).*/\2/p"
+}
+
+_sbcdisk()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=
+	local sb=${COMP_WORDS[0]} cmd= sub= db= w i npos=0
+	local -a glob=() words=()
+
+	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case $w in
+		--sysroot) glob=(--sysroot "${COMP_WORDS[i + 1]}"); ((i++)); continue ;;
+		--sysroot=*) glob=("$w") ;;
+		--db) db=${COMP_WORDS[i + 1]}; ((i++)); continue ;;
+		--db=*) db=${w#--db=} ;;
+		--profile | --engine | --fail-on | --kmsg | --export | --import | --output | -o | \
+		--device | --test | --runs | --time | --interval | --size | --seed | --since | \
+		--until | --last | -n)
+			[ -n "$cmd" ] && ((i++)); continue ;;
+		-*) ;;
+		*)
+			if [ -z "$cmd" ]; then cmd=$w; else
+				[ "$npos" -eq 0 ] && sub=$w
+				npos=$((npos + 1))
+			fi ;;
+		esac
+	done
+
+	COMPREPLY=()
+	case $prev in
+	--sysroot) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	--db | --kmsg | --export | --import)
+		compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+	--profile)
+		mapfile -t words < <("$sb" __complete profiles 2>/dev/null) ;;
+	--engine) words=(io_uring psync null) ;;
+	--fail-on)
+		mapfile -t words < <("$sb" __complete levels 2>/dev/null) ;;
+	--device)
+		mapfile -t words < <("$sb" "${glob[@]}" __complete devices 2>/dev/null) ;;
+	-o | --output)
+		if [ "$cmd" = list ]; then
+			mapfile -t words < <("$sb" list -o help 2>/dev/null |
+				awk 'NR > 1 && NF { print $1 }')
+		else
+			compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return
+		fi ;;
+	--test | --runs | --time | --interval | --size | --seed | --since | --until | --last | -n)
+		return ;;
+	esac
+	if [ "${#words[@]}" -gt 0 ]; then
+		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur")
+		return
+	fi
+
+	if [[ $cur == -* ]]; then
+		mapfile -t words < <({ _sbcdisk_options "$sb" "$cmd"
+			[ -n "$cmd" ] && _sbcdisk_options "$sb"; } | sort -u)
+		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur")
+		return
+	fi
+	if [ -z "$cmd" ]; then
+		mapfile -t words < <("$sb" __complete commands 2>/dev/null)
+		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur")
+		return
+	fi
+	mapfile -t words < <(_sbcdisk_subcommands "$sb" "$cmd")
+	if [ "${#words[@]}" -gt 0 ] && [ "$npos" -eq 0 ]; then
+		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur")
+		return
+	fi
+	case $cmd in
+	compare | report)
+		mapfile -t words < <("$sb" __complete runs "$db" 2>/dev/null)
+		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur") ;;
+	bench | verify)
+		compopt -o filenames 2>/dev/null
+		mapfile -t words < <("$sb" "${glob[@]}" __complete devices 2>/dev/null)
+		mapfile -t COMPREPLY < <({ compgen -W "${words[*]/#//dev/}" -- "$cur"
+			compgen -f -- "$cur"; } | sort -u) ;;
+	fix)
+		[ "$sub" = uas ] && [ "$npos" -eq 1 ] || return
+		mapfile -t words < <("$sb" "${glob[@]}" __complete devices 2>/dev/null)
+		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur") ;;
+	esac
+}
+complete -F _sbcdisk sbcdisk

@@ -1,0 +1,126 @@
+#!/bin/bash
+# run-completion.sh - the bash completion (data/completion/sbcdisk.bash), sourced in bash and
+# called as bash calls it (COMP_WORDS, COMP_CWORD): commands, options, profiles, finding
+# levels, devices of a sysroot tree, run ids of a store; and the zsh one with compadd and
+# _files stood in for, when zsh is there. Native only: the completion runs the binary.
+. "$(dirname "$0")/lib.sh"
+if [ -n "$run" ]; then
+	echo "SKIP: the completion runs the binary itself, not through $run"
+	exit 77
+fi
+# shellcheck source=../../data/completion/sbcdisk.bash
+. "$src/data/completion/sbcdisk.bash"
+
+# comp WORD...: complete the last word; the offers, one a line, in $tmp/comp
+comp() {
+	COMP_WORDS=("$bin" "$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_sbcdisk
+	printf '%s\n' "${COMPREPLY[@]}" | sort -u >"$tmp/comp"
+}
+# offers WHAT WORD...: every word is offered
+offers() {
+	local what=$1 w
+	shift
+	for w in "$@"; do
+		grep -qxF -- "$w" "$tmp/comp" || fail "$what: '$w' is not offered (got: $(tr '\n' ' ' <"$tmp/comp"))"
+		ok
+	done
+}
+# exactly WHAT WORD...: these words and no others
+exactly() {
+	local what=$1
+	shift
+	if [ "$(printf '%s\n' "$@" | sort -u)" = "$(cat "$tmp/comp")" ]; then ok; else
+		fail "$what: offered '$(tr '\n' ' ' <"$tmp/comp")', expected '$*'"
+	fi
+}
+
+# the commands, as the global help lists them
+sb --help
+mapfile -t cmds < <(sed -n '/^Commands:/,/^$/s/^  \([a-z-]*\) .*/\1/p' "$tmp/out")
+check "the help lists commands" [ "${#cmds[@]}" -ge 8 ]
+comp ""
+exactly "sbcdisk <tab>" "${cmds[@]}"
+comp hi
+exactly "sbcdisk hi<tab>" history
+
+# options: every option line of each command's --help, and the global ones
+for c in "${cmds[@]}"; do
+	sb "$c" --help
+	mapfile -t opts < <(awk '/^  -/ { for (i = 1; i <= NF; i++) { w = $i; sub(/,$/, "", w)
+		if (w !~ /^--?[A-Za-z0-9]/) break; print w } }' "$tmp/out")
+	comp "$c" -
+	offers "sbcdisk $c -<tab>" "${opts[@]}" --sysroot --json --version
+done
+comp bench --pro
+exactly "bench --pro<tab>" --profile
+
+# profiles, as --profile help lists them
+sb bench --profile help
+mapfile -t profiles < <(sed -n 's/^  \([a-z0-9-]*\)  .*/\1/p' "$tmp/out")
+check "bench --profile help lists profiles" [ "${#profiles[@]}" -ge 5 ]
+comp bench --profile ""
+exactly "bench --profile <tab>" "${profiles[@]}"
+comp bench --profile sd
+exactly "bench --profile sd<tab>" sdcard
+
+comp doctor --fail-on ""
+exactly "doctor --fail-on <tab>" error warning info
+comp doctor --fail-on w
+exactly "doctor --fail-on w<tab>" warning
+
+# subcommands from the usage lines, then devices from the sysroot's /sys/block
+comp fix ""
+exactly "fix <tab>" uas pcie-gen undo
+python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-jms567-usb3-uas.desc" "$tmp/root" ||
+	exit 1
+mapfile -t devs < <(ls "$tmp/root/sys/block")
+check "the tree has block devices" [ "${#devs[@]}" -ge 1 ]
+comp --sysroot "$tmp/root" fix uas ""
+exactly "--sysroot TREE fix uas <tab>" "${devs[@]}"
+comp --sysroot "$tmp/root" fix uas sd
+exactly "--sysroot TREE fix uas sd<tab>" sda
+comp --sysroot "$tmp/root" bench /dev/sd
+offers "--sysroot TREE bench /dev/sd<tab>" /dev/sda
+comp --sysroot "$tmp/root" list -o MOD
+exactly "list -o MOD<tab>" MODEL
+
+# run ids from the store named by --db (none before the import: no database is made)
+comp compare --db "$tmp/r.db" ""
+exactly "compare (no database) <tab>"
+check "completing made no database" [ ! -e "$tmp/r.db" ]
+sb history --db "$tmp/r.db" --import "$src/data/seed-results/seed-runs.json"
+expect_rc 0 "history --import"
+comp compare --db "$tmp/r.db" ""
+exactly "compare --db DB <tab>" $(seq 1 18)
+comp report --db "$tmp/r.db" 1
+exactly "report --db DB 1<tab>" 1 10 11 12 13 14 15 16 17 18
+
+# zsh: the same function logic, with compadd and _files printing what they are given
+if command -v zsh >/dev/null; then
+	zcomp() {
+		SB=$bin SRC=$src zsh -f -c '
+			compadd() { local p= a; [[ $1 == -a ]] || return; shift
+				[[ $1 == -p ]] && { p=$2; shift 2 }
+				for a in ${(P)1}; do print -r -- "$p$a"; done }
+			_files() { print -r -- "<files>" }
+			words=($SB "$@"); CURRENT=$#words
+			source $SRC/data/completion/_sbcdisk' zcomp "$@" | sort -u >"$tmp/comp"
+	}
+	zcomp ""
+	exactly "zsh: sbcdisk <tab>" "${cmds[@]}"
+	zcomp bench --profile ""
+	exactly "zsh: bench --profile <tab>" "${profiles[@]}"
+	zcomp --sysroot "$tmp/root" fix uas ""
+	exactly "zsh: --sysroot TREE fix uas <tab>" "${devs[@]}"
+	zcomp compare --db "$tmp/r.db" ""
+	exactly "zsh: compare --db DB <tab>" $(seq 1 18)
+	zcomp doctor -
+	offers "zsh: doctor -<tab>" --kmsg --fail-on --json --sysroot
+else
+	echo "note: no zsh, its completion is not tried"
+fi
+
+done_checks

@@ -1,0 +1,189 @@
+#!/bin/bash
+# run-deb.sh - the Debian package end to end: dpkg-buildpackage -us -uc -b on a copy of the
+# source, lintian at error level, then in a pristine Debian 12 chroot (debootstrap minbase):
+# install with apt, `sbcdisk --version` (the package version), `sbcdisk list`, a golden
+# sysroot test and the bash completion with the installed files, a result store made as a
+# user would, purge, and nothing left but that store.
+# Everything, the debootstrap base included (made once, ~1-3 min), stays in BUILDDIR/deb.
+# Native pass only (meson defines it neither under a sanitizer nor in a cross build).
+set -u
+src=${SBCDISK_SRCDIR:?} builddir=${SBCDISK_BUILDDIR:?}
+work=$builddir/deb
+base=$work/bookworm-base
+tree=pi4-sd-jms567-usb2
+failures=0 checks=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { checks=$((checks + 1)); }
+check() { local d=$1; shift; if "$@"; then ok; else fail "$d"; fi; }
+skip() { echo "SKIP: $*"; exit 77; }
+step() { echo "[$SECONDS s] $*"; }
+
+[ "$(id -u)" = 0 ] || skip "not root: debootstrap and chroot need root"
+for t in dpkg-buildpackage dh lintian debootstrap chroot python3; do
+	command -v "$t" >/dev/null || skip "no '$t' (tools/setup test installs it)"
+done
+[ -f "$src/debian/changelog" ] || { echo "FAIL: no debian/changelog"; exit 1; }
+version=$(cd "$src" && dpkg-parsechangelog -S Version)
+upstream=${version%-*}
+mkdir -p "$work" || exit 1
+
+root=
+cleanup() {
+	local m
+	[ -n "$root" ] || return
+	for m in sys proc; do
+		mountpoint -q "$root/$m" && umount -l "$root/$m"
+	done
+	rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# 1. the package, from a copy of the source (dpkg-buildpackage writes into the parent dir)
+step "building the package $version"
+pkgsrc=$work/src/sbcdisk-$upstream
+rm -rf "$work/src" && mkdir -p "$pkgsrc" || exit 1
+if [ -e "$src/.git" ] && command -v git >/dev/null; then
+	(cd "$src" && git ls-files -co --exclude-standard -z | grep -zv '^build' |
+		xargs -0 cp -P --parents -t "$pkgsrc") || exit 1
+else
+	(cd "$src" && find . -path './build*' -prune -o -type f -print0 |
+		xargs -0 cp -P --parents -t "$pkgsrc") || exit 1
+fi
+if ! (cd "$pkgsrc" && DEB_BUILD_OPTIONS="nocheck parallel=2" timeout 1500 \
+	dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1); then
+	tail -30 "$work/build.log"
+	echo "FAIL: dpkg-buildpackage -us -uc -b (log: $work/build.log)"
+	exit 1
+fi
+deb=$(ls "$work/src"/sbcdisk_"$version"_*.deb 2>/dev/null | head -1)
+[ -f "$deb" ] || { echo "FAIL: no sbcdisk_${version}_*.deb was built"; exit 1; }
+step "built $(basename "$deb")"
+dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$work/contents"
+for f in /usr/bin/sbcdisk /usr/share/man/man8/sbcdisk.8.gz \
+	/usr/share/bash-completion/completions/sbcdisk /usr/share/zsh/vendor-completions/_sbcdisk; do
+	grep -qxF "$f" "$work/contents" || fail "the package has no $f"
+	ok
+done
+# every unit data/systemd/meson.build lists is in the package
+for u in $(sed -n "s/^ *'\([^']*\.\(service\|timer\|socket\|path\)\)',*$/\1/p" \
+	"$src/data/systemd/meson.build"); do
+	grep -qxF "/lib/systemd/system/$u" "$work/contents" || fail "the package has no unit $u"
+	ok
+done
+
+# 2. lintian: no error (the warnings are printed)
+step "lintian"
+changes=$(ls "$work/src"/sbcdisk_"$version"_*.changes | head -1)
+timeout 600 lintian --fail-on error "$changes" >"$work/lintian.log" 2>&1
+lrc=$?
+grep -v '^running with root' "$work/lintian.log"
+check "lintian finds no error (exit $lrc)" [ "$lrc" -eq 0 ]
+
+# 3. a pristine Debian 12: debootstrap once into the build dir, a throw-away copy per run
+if [ ! -f "$base/.complete" ]; then
+	step "debootstrap bookworm (minbase)"
+	mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
+	[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $3 ~ /^bookworm/ { print $2; exit }' \
+		/etc/apt/sources.list 2>/dev/null)
+	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+	rm -rf --one-file-system "$base.tmp"
+	if ! timeout 1200 debootstrap --variant=minbase bookworm "$base.tmp" "$mirror" \
+		>"$work/debootstrap.log" 2>&1; then
+		tail -5 "$work/debootstrap.log"
+		rm -rf --one-file-system "$base.tmp"
+		skip "cannot make a Debian 12 chroot: debootstrap from $mirror failed" \
+			"(log: $work/debootstrap.log)"
+	fi
+	touch "$base.tmp/.complete" && mv "$base.tmp" "$base" || exit 1
+fi
+root=$(mktemp -d "$work/root.XXXXXX") || exit 1
+cp -a "$base/." "$root/" || exit 1
+rm -f "$root/.complete"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+mount -t proc proc "$root/proc" && mount -t sysfs sysfs "$root/sys" || exit 1
+# in_root [-t SECONDS] COMMAND...: run in the chroot (bounded: 120 s unless told)
+in_root() {
+	local t=120
+	[ "$1" = -t ] && { t=$2; shift 2; }
+	timeout "$t" chroot "$root" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
+# what is on the system, but for what apt, dpkg and the kernel keep changing
+snapshot() {
+	(cd "$root" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o \
+		-path ./run -o -path ./tmp -o -path ./var/log -o -path ./var/cache \
+		-o -path ./var/lib/apt -o -path ./var/lib/dpkg \) -prune -o -print) | sort
+}
+snapshot >"$work/before"
+
+# 4. install with apt (which brings the libraries), run, use
+step "apt-get install"
+cp "$deb" "$root/tmp/" || exit 1
+if ! in_root -t 900 apt-get install -y -q --no-install-recommends \
+	"/tmp/$(basename "$deb")" >"$work/install.log" 2>&1; then
+	if grep -q -e 'Temporary failure resolving' -e 'Could not connect' -e 'Unable to fetch' \
+		"$work/install.log"; then
+		skip "the chroot's apt reaches no mirror (log: $work/install.log)"
+	fi
+	tail -20 "$work/install.log"
+	echo "FAIL: apt-get install of the package in the chroot"
+	exit 1
+fi
+step "installed"
+out=$(in_root sbcdisk --version 2>&1)
+check "sbcdisk --version is 'sbcdisk $version' (got '$out')" [ "$out" = "sbcdisk $version" ]
+in_root sbcdisk list >"$work/list.out" 2>"$work/list.err"
+rc=$?
+check "sbcdisk list exits 0 (got $rc: $(head -2 "$work/list.err"))" [ "$rc" -eq 0 ]
+check "sbcdisk list prints the device table" grep -q '^NAME ' "$work/list.out"
+
+# the golden sysroot test, with the installed program
+python3 "$src/tools/mksysroot" "$src/tests/sysroots/$tree.desc" "$root/tmp/tree" >/dev/null ||
+	exit 1
+for mode in txt json; do
+	args=(list)
+	[ "$mode" = json ] && args+=(--json)
+	in_root sbcdisk --sysroot /tmp/tree "${args[@]}" 2>&1 | sed "s|/tmp/tree|SYSROOT|g" \
+		>"$work/golden.$mode"
+	if diff -u --label "expected $tree.$mode" --label "installed sbcdisk" \
+		"$src/tests/golden/list/$tree.$mode" "$work/golden.$mode"; then ok; else
+		fail "the installed sbcdisk differs from the golden file $tree.$mode"
+	fi
+done
+
+# the man page and the completion are where man and bash look
+check "the man page is installed" [ -s "$root/usr/share/man/man8/sbcdisk.8.gz" ]
+out=$(in_root bash -c '. /usr/share/bash-completion/completions/sbcdisk
+	COMP_WORDS=(sbcdisk ""); COMP_CWORD=1; _sbcdisk; echo "${COMPREPLY[*]}"' 2>&1)
+check "the installed bash completion offers the commands (got '$out')" \
+	[ "$out" = "$(in_root sbcdisk __complete commands | tr '\n' ' ' | sed 's/ $//')" ]
+
+# a result store, made as a user would (root: /var/lib/sbcdisk/results.db)
+cp "$src/data/seed-results/seed-runs.json" "$root/tmp/" || exit 1
+out=$(in_root sbcdisk history --import /tmp/seed-runs.json 2>&1)
+check "history --import in the chroot (got '$out')" [ "$out" = "imported 18 runs as 1-18" ]
+check "the result store is /var/lib/sbcdisk/results.db" [ -f "$root/var/lib/sbcdisk/results.db" ]
+
+# 5. purge: nothing left but the user's result store
+step "apt-get purge"
+if ! in_root -t 600 apt-get purge -y -q --autoremove sbcdisk >"$work/purge.log" 2>&1; then
+	tail -20 "$work/purge.log"
+	fail "apt-get purge sbcdisk"
+fi
+check "dpkg knows no sbcdisk after the purge" \
+	sh -c "! chroot '$root' dpkg-query -W -f='\${Status}' sbcdisk 2>/dev/null | grep -q ."
+snapshot >"$work/after"
+comm -13 "$work/before" "$work/after" | grep -vx -e ./var/lib/sbcdisk \
+	-e ./var/lib/sbcdisk/results.db >"$work/left"
+comm -23 "$work/before" "$work/after" >"$work/gone"
+check "the purge left nothing but the result store: $(tr '\n' ' ' <"$work/left")" \
+	[ ! -s "$work/left" ]
+check "the purge took nothing that was there before: $(tr '\n' ' ' <"$work/gone")" \
+	[ ! -s "$work/gone" ]
+check "the user's result store is kept" [ -f "$root/var/lib/sbcdisk/results.db" ]
+
+step "done"
+echo "$checks checks, $failures failed"
+[ "$failures" -eq 0 ]
