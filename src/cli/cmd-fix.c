@@ -34,6 +34,10 @@ static const char usage_text[] =
 	"  --db PATH the result database the fix is recorded in (default: as bench; with\n"
 	"            --sysroot only when given)\n"
 	"  --no-save do not record the fix\n"
+	"  --device TEXT\n"
+	"            (verify) the drive: its name, model, serial or VID:PID has TEXT\n"
+	"  --profile NAME\n"
+	"            (verify) the profile of the runs to compare\n"
 	"\n"
 	"The files are found as the firmware finds them: /boot/firmware when it holds config.txt,\n"
 	"else /boot; os_prefix and cmdline= from config.txt (or the device tree) apply.\n";

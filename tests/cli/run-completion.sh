@@ -73,7 +73,7 @@ exactly "doctor --fail-on w<tab>" warning
 
 # subcommands from the usage lines, then devices from the sysroot's /sys/block
 comp fix ""
-exactly "fix <tab>" uas pcie-gen undo
+exactly "fix <tab>" uas pcie-gen undo verify
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-jms567-usb3-uas.desc" "$tmp/root" ||
 	exit 1
 mapfile -t devs < <(ls "$tmp/root/sys/block")
