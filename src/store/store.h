@@ -83,4 +83,11 @@ int store_runs_query(struct store *st, const struct store_filter *f, struct run_
 /* The runs with these ids, in this order. -ENOENT names the first missing id in the error. */
 int store_runs_get(struct store *st, const int64_t *ids, size_t n, struct run_list *out);
 
+/*
+ * The newest run of the drive that device (the DEVICE object of `list --json`) describes:
+ * the same serial when it has one, else the same model and name. *out (the caller frees it)
+ * is NULL when there is none. 0 or -errno.
+ */
+int store_run_latest_of(struct store *st, struct json_object *device, struct run **out);
+
 #endif
