@@ -2,6 +2,7 @@
  * textfile collector and promtool read): one descriptor table of per-device families. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/metrics.h"
@@ -44,15 +45,31 @@ static void label(FILE *f, bool *first, const char *name, const char *value)
 	*first = false;
 }
 
+/* The fewest digits (15 to 17) that read back as exactly v: 353.8, not 353.80000000000001. */
+static const char *shortest(double v, char *buf, size_t cap)
+{
+	int prec;
+
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, cap, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, cap, "%.17g", v);
+	return buf;
+}
+
 /* A sample value: integers as integers, anything else in the shortest exact form. */
 static void value(FILE *f, double v)
 {
+	char buf[40];
+
 	if (isnan(v))
 		fputs(" NaN\n", f);
 	else if (fabs(v) < 1e15 && v == (double)(long long)v)
 		fprintf(f, " %lld\n", (long long)v);
 	else
-		fprintf(f, " %.17g\n", v);
+		fprintf(f, " %s\n", shortest(v, buf, sizeof(buf)));
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
