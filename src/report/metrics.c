@@ -117,7 +117,8 @@ static void labels_info(FILE *f, bool *first, const struct metrics_dev *d)
 	const char *tran = probe_transport_name(d->dev->transport);
 	char att[256];
 
-	probe_blkdev_attachment(d->dev, att, sizeof(att));
+	if (probe_blkdev_attachment(d->dev, att, sizeof(att)))
+		att[0] = '\0'; /* unknown, as list shows "-" */
 	label(f, first, "transport", tran ? tran : "");
 	label(f, first, "model", d->dev->model);
 	label(f, first, "attachment", att);
