@@ -121,6 +121,20 @@ int diag_log_uas_resets(struct diag_log *log, unsigned vid, unsigned pid, const 
 /* Run the rules table. log and inv may be NULL (not available). 0 or -ENOMEM. */
 int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag_findings *out);
 
+/*
+ * What the log's last boot counted for one inventory device (metrics): UAS command aborts,
+ * UAS device resets and I/O error lines, from the subjects the findings match to inv->devs[i]
+ * (VID:PID, or the disk name when the log is this system's). Call after diag_run(). 0, or
+ * -EINVAL when i is out of range.
+ */
+struct diag_dev_counts {
+	unsigned long uas_aborts;
+	unsigned long uas_resets;
+	unsigned long io_errors;
+};
+int diag_dev_counts_get(struct diag_log *log, const struct diag_inventory *inv, size_t i,
+			struct diag_dev_counts *out);
+
 /* The rules table, for --help and tests: its ids in order, each with one line. */
 struct diag_rule_info {
 	const char *id;

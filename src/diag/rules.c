@@ -226,3 +226,24 @@ int diag_run(struct diag_log *log, const struct diag_inventory *inv, struct diag
 	findings_sort(out);
 	return ctx.err;
 }
+
+int diag_dev_counts_get(struct diag_log *log, const struct diag_inventory *inv, size_t i,
+			struct diag_dev_counts *out)
+{
+	struct rule_ctx ctx = { .log = log, .inv = inv };
+	const struct diag_subject *s;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	if (!inv || i >= inv->n)
+		return -EINVAL;
+	for (k = 0; log && (s = logsum_subject(log, k)); k++) {
+		if (s->boot != log->boot || rule_inv_match(&ctx, s) != &inv->devs[i])
+			continue;
+		/* as rule_uas_errors() counts them */
+		out->uas_aborts += s->n_ev[EV_UAS_ABORT];
+		out->uas_resets += s->n_ev[EV_UAS_RESET_START] + s->n_ev[EV_UAS_RESET_FAIL];
+		out->io_errors += s->cat[CAT_IO].count;
+	}
+	return 0;
+}

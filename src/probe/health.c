@@ -267,6 +267,7 @@ int probe_health_parse(const char *buf, size_t len, struct probe_health *h)
 		h->state = PROBE_HEALTH_ERROR;
 		str_copy(h->why, sizeof(h->why),
 			 h->message[0] ? h->message : "smartctl returned no health data");
+		str_sanitize(h->why); /* the cut may split a UTF-8 sequence of the message */
 	}
 out:
 	json_object_put(root);

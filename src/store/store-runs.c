@@ -62,6 +62,12 @@ const char *store_device_first(const struct run *r, const char *const *paths)
 	return NULL;
 }
 
+/* Where a DEVICE object keeps the columns that find a drive's runs, best first. */
+static const char *const model[] = { "model", "nvme.model", "mmc.name", NULL };
+static const char *const serial[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial", NULL };
+static const char *const name[] = { "name", NULL };
+static const char *const transport[] = { "transport", NULL };
+
 static int insert_tests(struct store *st, sqlite3_stmt *s, struct run *r, int64_t id)
 {
 	size_t i, k, n;
@@ -112,8 +118,6 @@ static int find_stored(struct store *st, sqlite3_stmt *s, const char *digest, si
 static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, struct run *r,
 		      const char *digest, int64_t *id)
 {
-	static const char *const name[] = { "name", NULL };
-	static const char *const transport[] = { "transport", NULL };
 	int rc;
 
 	sqlite3_reset(s);
@@ -477,5 +481,45 @@ int store_runs_get(struct store *st, const int64_t *ids, size_t n, struct run_li
 		}
 	}
 	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_run_latest_of(struct store *st, struct json_object *device, struct run **out)
+{
+	struct run_list l = { 0 };
+	struct run *key = run_new();
+	sqlite3_stmt *s = NULL;
+	size_t found;
+	int rc, ret;
+
+	*out = NULL;
+	if (!key)
+		return store_fail(st, -ENOMEM, NULL);
+	key->device = device; /* borrowed: only read through first_str() */
+	rc = sqlite3_prepare_v2(
+		st->db,
+		"SELECT " RUN_COLUMNS " FROM runs WHERE"
+		" (?1 IS NOT NULL AND dev_serial = ?1)"
+		" OR (?1 IS NULL AND dev_serial IS NULL AND dev_model IS ?2 AND dev_name IS ?3)"
+		" ORDER BY started_at DESC, id DESC LIMIT 1",
+		-1, &s, NULL);
+	if (rc != SQLITE_OK) {
+		ret = store_fail_db(st, rc);
+		goto out;
+	}
+	bind_text(s, 1, first_str(key, serial));
+	bind_text(s, 2, first_str(key, model));
+	bind_text(s, 3, first_str(key, name));
+	ret = load_rows(st, s, &l, &found);
+	if (!ret && l.n) {
+		*out = l.runs[0];
+		l.runs[0] = NULL;
+		l.n = 0;
+	}
+out:
+	key->device = NULL;
+	run_free(key);
+	sqlite3_finalize(s);
+	run_list_release(&l);
 	return ret;
 }

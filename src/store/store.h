@@ -132,4 +132,11 @@ int store_fix_runs(struct store *st, const struct store_fix *f, const char *prof
 /* Whether a run of f's drive is stored from before f (*found). */
 int store_fix_has_run_before(struct store *st, const struct store_fix *f, bool *found);
 
+/*
+ * The newest run of the drive that device (the DEVICE object of `list --json`) describes:
+ * the same serial when it has one, else the same model and name. *out (the caller frees it)
+ * is NULL when there is none. 0 or -errno.
+ */
+int store_run_latest_of(struct store *st, struct json_object *device, struct run **out);
+
 #endif
