@@ -495,7 +495,7 @@ int store_run_latest_of(struct store *st, struct json_object *device, struct run
 	*out = NULL;
 	if (!key)
 		return store_fail(st, -ENOMEM, NULL);
-	key->device = device; /* borrowed: only read through first_str() */
+	key->device = device; /* borrowed: only read through store_device_first() */
 	rc = sqlite3_prepare_v2(
 		st->db,
 		"SELECT " RUN_COLUMNS " FROM runs WHERE"
@@ -507,10 +507,10 @@ int store_run_latest_of(struct store *st, struct json_object *device, struct run
 		ret = store_fail_db(st, rc);
 		goto out;
 	}
-	bind_text(s, 1, first_str(key, serial));
-	bind_text(s, 2, first_str(key, model));
-	bind_text(s, 3, first_str(key, name));
-	ret = load_rows(st, s, &l, &found);
+	store_bind_text(s, 1, store_device_first(key, serial));
+	store_bind_text(s, 2, store_device_first(key, model));
+	store_bind_text(s, 3, store_device_first(key, name));
+	ret = store_runs_load(st, s, &l, &found);
 	if (!ret && l.n) {
 		*out = l.runs[0];
 		l.runs[0] = NULL;
