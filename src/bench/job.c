@@ -82,9 +82,9 @@ static inline bool worker_issue(struct worker *w, struct bench_engine *e, unsign
 		return false;
 	if (bench_rw_is_random(job->rw))
 		blk = perm_next(&w->perm, &w->rng);
-	else
-		blk = atomic_fetch_add_explicit(&sh->next_block, 1, memory_order_relaxed) %
-		      sh->nblocks;
+	else if ((blk = atomic_fetch_add_explicit(&sh->next_block, 1, memory_order_relaxed)) >=
+		 sh->nblocks)
+		blk %= sh->nblocks; /* a division only once the cursor has wrapped */
 	if (write) {
 		/* A fresh word in every 4 KiB: no block is ever written twice with one content. */
 		char *p = w->buf + (size_t)slot * job->bs;

@@ -40,12 +40,44 @@ void json_add_null(struct json_object *o, const char *key)
 	json_object_object_add(o, key, NULL);
 }
 
+/* json-c 0.17 and later print an empty array or object as "[]"; 0.16 (Debian 12) as "[",
+ * newline, the line's indentation, "]". The contract is one form on every system: 0.16's. */
+static int json_put_stable(const char *s, FILE *f)
+{
+	bool in_str = false, esc = false;
+	size_t indent = 0;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (*p == '\\')
+				esc = true;
+			else if (*p == '"')
+				in_str = false;
+		} else if (*p == '"') {
+			in_str = true;
+		} else if (*p == '\n') {
+			indent = strspn(p + 1, " ");
+		} else if ((p[0] == '[' && p[1] == ']') || (p[0] == '{' && p[1] == '}')) {
+			if (fprintf(f, "%c\n%*s%c", p[0], (int)indent, "", p[1]) < 0)
+				return -EIO;
+			p++;
+			continue;
+		}
+		if (fputc(*p, f) == EOF)
+			return -EIO;
+	}
+	return 0;
+}
+
 int json_print(struct json_object *o, FILE *f)
 {
 	const char *s = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 
-	if (fputs(s, f) < 0 || fputc('\n', f) < 0)
+	if (!s || json_put_stable(s, f) || fputc('\n', f) == EOF)
 		return -EIO;
 	return 0;
 }

@@ -2,6 +2,7 @@
  * Memory is two fixed line buffers: a log of any size is read in one pass. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <unistd.h>
 
 #include "diag/kmsg.h"
@@ -23,10 +24,10 @@ static bool is_digit(char c)
 }
 
 /* "6,339,5140900,-;" (a /dev/kmsg record): returns the length of the prefix or 0. */
-static size_t record_prefix(const char *p, const char *end, unsigned long *usec)
+static size_t record_prefix(const char *p, const char *end, uint64_t *usec)
 {
 	const char *s = p;
-	unsigned long v = 0;
+	uint64_t v = 0;
 	int field;
 
 	for (field = 0; field < 3; field++) {
@@ -34,8 +35,8 @@ static size_t record_prefix(const char *p, const char *end, unsigned long *usec)
 			return 0;
 		v = 0;
 		while (s < end && is_digit(*s)) {
-			if (v < 1000000000000UL)
-				v = v * 10 + (unsigned long)(*s - '0');
+			if (v < 1000000000000000ull) /* 31 years up */
+				v = v * 10 + (uint64_t)(*s - '0');
 			s++;
 		}
 		if (s >= end || *s != ',')
@@ -197,7 +198,7 @@ static const char *after_prompt(const char *p, const char *end)
 const char *kmsg_line_parse(const char *line, size_t len, struct kmsg_prefix *out)
 {
 	const char *p = line, *end = line + len, *q;
-	unsigned long usec;
+	uint64_t usec;
 	double ts;
 	size_t n;
 	int round;
@@ -325,7 +326,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 {
 	const char *text = line, *end = line + len, *msg;
 	struct kmsg_prefix pre;
-	unsigned long usec;
+	uint64_t usec;
 	size_t msg_len;
 	bool prefixed;
 	char *nul;
@@ -380,8 +381,8 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 	if (record_prefix(text, end, &usec)) {
 		/* show a /dev/kmsg record the way dmesg does */
 		char head[40];
-		int hn = snprintf(head, sizeof(head), "[%5lu.%06lu] ", usec / 1000000,
-				  usec % 1000000);
+		int hn = snprintf(head, sizeof(head), "[%5" PRIu64 ".%06" PRIu64 "] ",
+				  usec / 1000000, usec % 1000000);
 
 		pend_append(r, head, hn > 0 ? (size_t)hn : 0);
 		r->pend_msg_off = r->pend_len;

@@ -100,6 +100,15 @@ static void test_forms(void)
 	}
 	/* a /dev/kmsg record is shown as dmesg shows it */
 	T_EQ_STR(run("6,1234,1524725084,-;" ABORT "\n")->text[0], "[ 1524.725084] " ABORT);
+	/* past 2^32 us (71 minutes up), also where long has 32 bits; and a year up */
+	T_EQ_STR(run("6,1234,5140900000,-;" ABORT "\n")->text[0], "[ 5140.900000] " ABORT);
+	T_EQ_STR(run("4,9,31557600123456,-;x\n")->text[0], "[31557600.123456] x");
+	{
+		struct kmsg_prefix pre;
+
+		T_CHECK(kmsg_line_parse("6,1,5140900000,-;x", 18, &pre) != NULL);
+		T_CHECK(pre.ts > 5140.8999 && pre.ts < 5140.9001);
+	}
 	/* the quote prefix is not part of the evidence text */
 	T_EQ_STR(run("> [ 1.5] usb 1-1: x\n")->text[0], "[ 1.5] usb 1-1: x");
 }

@@ -34,6 +34,12 @@ grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$tmp/report.html" || fail "mode
 # self-contained: nothing is fetched
 grep -qiE "(src|href)=\"(https?:)?//" "$tmp/report.html" && fail "the page fetches something"
 
+# a page made after 2038 says so, on a 32-bit build too (time_t has 64 bits there)
+SOURCE_DATE_EPOCH=2240611200 run report --db "$db" 6 -o "$tmp/late.html"
+expect_rc 0
+grep -q 'made by sbcdisk [^<]*2041-01-01 00:00 UTC' "$tmp/late.html" ||
+	fail "the time past 2038 is wrong: $(grep -o 'made by sbcdisk[^<]*' "$tmp/late.html")"
+
 run report --db "$db" 6 x
 expect_rc 2
 run report --db "$db" 999
