@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # partuuid.sh - shell functions for the boot-proof guest (busybox sh): which partition has a
 # PARTUUID, read from the partition table itself as the kernel does. Sourced, not run.
 # DOS: "%08x-%02x" of the disk identifier (bytes 440..443) and the partition number;
