@@ -86,13 +86,13 @@ clone_image() {
 	rewrite_refs "$2" "$(disk_id "$1")" "$id"
 }
 
-# boot_image LOG IMG[:SERIAL]...: boot the first image's kernel, initramfs and command line,
-# as named by its own config.txt and cmdline.txt, with every image attached as a virtio disk
-# (SERIAL its serial number); the guest's console in LOG. The first image is attached
-# read-write, the others read-only.
+# boot_image LOG IMG IMG:SERIAL...: boot IMG's kernel, initramfs and command line, as named by
+# its own config.txt and cmdline.txt, with the images attached as virtio disks in the order
+# given (SERIAL their serial numbers; IMG read-write, the others read-only); the guest's
+# console in LOG
 boot_image() {
-	local log=$1 img=${2%%:*} p1 kernel initrd cmdline disks=() ro='' a n=0
-	shift
+	local log=$1 img=$2 p1 kernel initrd cmdline disks=() ro a n=0
+	shift 2
 	p1=$(part_start "$img" 1)
 	mtype -i "$img@@$p1" ::config.txt >"$tmp/config.txt" || return 1
 	kernel=$(sed -n 's/^kernel=\([^ ]*\).*/\1/p' "$tmp/config.txt" | tr -d '\r')
@@ -102,9 +102,11 @@ boot_image() {
 	mcopy -o -i "$img@@$p1" "::$kernel" "$tmp/kernel" || return 1
 	mcopy -o -i "$img@@$p1" "::$initrd" "$tmp/initrd" || return 1
 	for a in "$@"; do
+		ro=,readonly=on
+		[ "${a%%:*}" = "$img" ] && ro=''
 		disks+=(-drive "if=none,id=d$n,format=raw,file=${a%%:*}$ro"
 			-device "virtio-blk-pci,drive=d$n,serial=${a#*:}")
-		ro=,readonly=on n=$((n + 1))
+		n=$((n + 1))
 	done
 	timeout "$boot_timeout" qemu-system-aarch64 -M virt -cpu cortex-a53 -m 512 -nographic \
 		-no-reboot -nic none -kernel "$tmp/kernel" -initrd "$tmp/initrd" -append "$cmdline" \
@@ -150,7 +152,8 @@ echo "image built in $(($(date +%s) - t0)) s: $(cat "$tmp/mk.out")"
 oid=$(disk_id "$orig")
 sum0=$(sha256sum <"$orig")
 
-# the clone, with the original attached first: / and fstab must be the clone's
+# the clone, with the original attached first (where a clone that kept the source's ids
+# would lose: the first disk with a PARTUUID wins): / and fstab must be the clone's
 clone=$tmp/clone.img
 t0=$(date +%s)
 clone_image "$orig" "$clone"
@@ -165,7 +168,7 @@ before=$(mtype -i "$orig@@$p1" ::cmdline.txt) after=$(mtype -i "$clone@@$q1" ::c
 check "cmdline.txt: only root= changed ('$after')" \
 	[ "${before/PARTUUID=$oid-02/PARTUUID=$cid-02}" = "$after" ]
 t0=$(date +%s)
-boot_image "$tmp/boot-clone.log" "$clone:clone" "$orig:orig"
+boot_image "$tmp/boot-clone.log" "$clone" "$orig:orig" "$clone:clone"
 v=$(verdict "$tmp/boot-clone.log" clone "$cid-02")
 echo "clone: $v ($(($(date +%s) - t0)) s)"
 check "the clone boots from its own root with the original attached: $v" [ "$v" = ok ]
@@ -177,7 +180,7 @@ cp --sparse=always "$orig" "$bad"
 sfdisk -q --disk-id "$bad" "0x$(new_id "$orig")" >/dev/null 2>&1
 bid=$(disk_id "$bad")
 t0=$(date +%s)
-boot_image "$tmp/boot-bad.log" "$bad:norewrite" "$orig:orig"
+boot_image "$tmp/boot-bad.log" "$bad" "$orig:orig" "$bad:norewrite"
 v=$(verdict "$tmp/boot-bad.log" norewrite "$bid-02")
 echo "not rewritten, original attached: $v ($(($(date +%s) - t0)) s)"
 check "a clone whose cmdline.txt was not rewritten fails the check" [ "$v" != ok ]
@@ -186,7 +189,7 @@ check "... because its root is the original's p2 ($v)" \
 
 # ... and alone it finds no root at all (rootwait would wait for ever; the initramfs says so)
 t0=$(date +%s)
-boot_image "$tmp/boot-alone.log" "$bad:norewrite"
+boot_image "$tmp/boot-alone.log" "$bad" "$bad:norewrite"
 v=$(verdict "$tmp/boot-alone.log" norewrite "$bid-02")
 echo "not rewritten, alone: $v ($(($(date +%s) - t0)) s)"
 check "alone, it finds no root ($v)" [ "$v" = "no root: ALERT! PARTUUID=$oid-02 does not exist" ]
