@@ -162,7 +162,8 @@ echo "cloned by $cloned_by in $(($(date +%s) - t0)) s"
 check "clone exits 0 (rc $rc): $(tail -3 "$tmp/clone.out" 2>/dev/null)" [ $rc -eq 0 ]
 check "the source is byte-identical after the clone" [ "$(sha256sum <"$orig")" = "$sum0" ]
 cid=$(disk_id "$clone")
-check "the clone has a new disk identifier ($cid)" [ -n "$cid" ] && [ "$cid" != "$oid" ]
+check "the clone has a disk identifier" [ -n "$cid" ]
+check "the clone's disk identifier is new ($cid)" [ "$cid" != "$oid" ]
 p1=$(part_start "$orig" 1) q1=$(part_start "$clone" 1)
 before=$(mtype -i "$orig@@$p1" ::cmdline.txt) after=$(mtype -i "$clone@@$q1" ::cmdline.txt)
 check "cmdline.txt: only root= changed ('$after')" \
