@@ -5,7 +5,7 @@
 # original attached too, and check the line the guest's init prints: / is the clone's p2 and
 # /etc/fstab resolves on the clone. A copy with a new disk id whose cmdline.txt was not
 # rewritten must fail the same check (it mounts the original's root, or finds no root at all).
-# Native pass only; 2-5 minutes here: the image in 30-75 s, three boots of 20-60 s under TCG.
+# Native pass only; 3-6 minutes here: the image in 55-90 s, three boots of 24-90 s under TCG.
 # shellcheck source=tests/bench/lib.sh
 . "$(dirname "$0")/../bench/lib.sh"
 build=${SBCDISK_BUILDDIR:?}
