@@ -471,10 +471,14 @@ static int check_root(const struct inventory *inv, struct boot_checks *c,
 			   "set root=PARTUUID=<the PARTUUID of the disk's root partition> "
 			   "('lsblk -o NAME,PARTUUID')",
 			   "root=%s in %s names no partition that is attached", spec, where);
+	/* a working layout (firmware on the SD card, root on USB), but this disk does not boot
+	 * on its own; after a copy it is the classic mistake of a clone still naming its source */
 	if (probe_blkdev_whole((struct blkdev *)p) != disk)
-		return add(c, disk, "root-resolves", BOOT_FAIL,
-			   "set root=PARTUUID=<the PARTUUID of this disk's root partition>",
-			   "root=%s in %s names %s, on another disk", spec, where, p->kname);
+		return add(c, disk, "root-resolves", BOOT_WARN,
+			   "to boot from this disk alone, set root=PARTUUID=<the PARTUUID of this "
+			   "disk's root partition>",
+			   "root=%s in %s names %s, on another disk: %s boots only with it "
+			   "attached", spec, where, p->kname, disk->kname);
 	*root = p;
 	if (rs.kind == ROOTSPEC_DEVNAME || rs.kind == ROOTSPEC_DEVNUM)
 		return add(c, disk, "root-resolves", BOOT_WARN,
@@ -514,8 +518,9 @@ static int check_fstab(struct sysroot *sr, const struct inventory *inv, struct b
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
-		return add(c, disk, "fstab-resolves", BOOT_WARN, NULL, "%s cannot be read (%s)",
-			   path, strerror(-ret));
+		return add(c, disk, "fstab-resolves", BOOT_WARN, "check that the root file "
+			   "system has an /etc/fstab", "%s cannot be read (%s)", path,
+			   strerror(-ret));
 	for (;;) {
 		struct rootspec rs;
 		const struct blkdev *p;
@@ -718,7 +723,8 @@ static int check_quirks(struct sysroot *sr, struct boot_checks *c, const struct 
 		return add(c, v->disk, "usb-quirks", BOOT_PASS, NULL,
 			   "the running system uses no usb-storage quirk for %s:%s", u->vid, u->pid);
 	if (!v->has_cmdline)
-		return add(c, v->disk, "usb-quirks", BOOT_WARN, NULL,
+		return add(c, v->disk, "usb-quirks", BOOT_WARN,
+			   "mount the first partition and run 'sbcdisk boot check' again",
 			   "the running system uses %s:%s:u; %s on %s " NOT_MOUNTED, u->vid, u->pid,
 			   v->cmdline_name[0] ? v->cmdline_name : "cmdline.txt", v->disk->kname);
 	value[0] = '\0';
@@ -773,7 +779,8 @@ int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 		if (is_root && f->loader_config[0])
 			ret = check_root(inv, c, disk, f->loader_root, f->loader_config, &root);
 		else
-			ret = add(c, disk, "root-resolves", BOOT_WARN, NULL,
+			ret = add(c, disk, "root-resolves", BOOT_WARN,
+				  "look at the boot loader configuration on the disk by hand",
 				  "this board's boot loader configuration on %s is not read: whether "
 				  "it boots is not known", disk->kname);
 		return ret ? ret : check_unique(inv, c, disk);
@@ -782,6 +789,11 @@ int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 	if (ret)
 		goto out;
 	ret = check_partition(c, &v);
+	/* a first partition that is not FAT holds no boot files: say it once */
+	if (v.p1 && v.p1->fstype[0] && strcmp(v.p1->fstype, "vfat")) {
+		v.p1 = NULL;
+		v.has_cmdline = false;
+	}
 	if (!ret)
 		ret = check_files(sr, f, c, &v);
 	if (!ret)
@@ -800,8 +812,10 @@ int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 		if (!ret)
 			ret = check_fstab(sr, inv, c, disk, root);
 	} else if (!ret && v.p1) {
-		ret = add(c, disk, "root-resolves", BOOT_WARN, NULL, "%s%s", v.boot_mnt ?
-			  "cmdline.txt is missing: " : "", v.boot_mnt ? "root= not checked" :
+		/* no readable cmdline.txt: root= is not known */
+		ret = add(c, disk, "root-resolves", BOOT_WARN, v.boot_mnt ? "write cmdline.txt" :
+			  "mount the first partition and run 'sbcdisk boot check' again",
+			  "%s", v.boot_mnt ? "cmdline.txt is missing: root= not checked" :
 			  "cmdline.txt " NOT_MOUNTED);
 	}
 	if (!ret)

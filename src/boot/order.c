@@ -323,8 +323,8 @@ const char *boot_eeprom_key_help(const char *key)
 		const char *key, *help;
 	} keys[] = {
 		{ "BOOT_ORDER", "the boot media, tried from the rightmost digit leftwards" },
-		{ "PCIE_PROBE", "1: look for an NVMe drive on PCIe even without a HAT+ (needed "
-				"to boot a Pi 5 from a non-HAT+ NVMe adapter)" },
+		{ "PCIE_PROBE", "when 1, look for an NVMe drive on PCIe even without a HAT+ "
+				"(needed to boot a Pi 5 from a non-HAT+ NVMe adapter)" },
 		{ "USB_MSD_DISCOVER_TIMEOUT", "how long (ms, default 20000) to wait for a USB "
 					      "drive to appear before the next boot mode" },
 		{ "USB_MSD_LUN_TIMEOUT", "how long (ms) to wait for each LUN of a USB drive "
@@ -335,7 +335,7 @@ const char *boot_eeprom_key_help(const char *key)
 					  "before USB boot" },
 		{ "USB_MSD_EXCLUDE_VID_PID", "USB drives (VID:PID pairs) the bootloader must not "
 					     "boot from; not passed to Linux" },
-		{ "SD_QUIRKS", "0x1: no SD high-speed modes (card clock 12.5 MHz)" },
+		{ "SD_QUIRKS", "when 0x1, no SD high-speed modes (card clock 12.5 MHz)" },
 		{ "SD_BOOT_MAX_RETRIES", "how often the SD card is retried before the next mode" },
 		{ "NET_BOOT_MAX_RETRIES", "how often network boot is retried before the next "
 					  "mode" },
@@ -343,7 +343,7 @@ const char *boot_eeprom_key_help(const char *key)
 				     "5000 allows 1.6 A on the USB ports (drives!), 3000 only "
 				     "600 mA" },
 		{ "XHCI_DEBUG", "USB boot debug messages on the UART (a bit field)" },
-		{ "FREEZE_VERSION", "1: rpi-eeprom-update leaves the bootloader as it is" },
+		{ "FREEZE_VERSION", "when 1, rpi-eeprom-update leaves the bootloader as it is" },
 	};
 	size_t i;
 
