@@ -191,10 +191,14 @@ int boot_order_from_names(const char *list, enum boot_soc soc, bool cm, bool has
 			"500 or Compute Module 4/5 has)");
 		return -EINVAL;
 	}
-	while (*p) {
+	for (;;) {
 		int m;
 
 		e = p + strcspn(p, ",");
+		if (e == p) {
+			str_fmt(why, cap, "an empty name in the list: e.g. nvme,usb,sd");
+			return -EINVAL;
+		}
 		m = name_to_mode(p, (size_t)(e - p));
 		if (m < 0) {
 			str_fmt(why, cap, "unknown boot medium '%.*s': use sd, usb, nvme, network, "
@@ -222,7 +226,9 @@ int boot_order_from_names(const char *list, enum boot_soc soc, bool cm, bool has
 		}
 		seen |= 1u << m;
 		v |= (uint32_t)m << (4 * (n - 1));
-		p = *e ? e + 1 : e;
+		if (!*e)
+			break;
+		p = e + 1;
 	}
 	if (!n) {
 		str_fmt(why, cap, "no boot medium given: e.g. nvme,usb,sd");
