@@ -109,5 +109,39 @@ expect partuuid-shared-ssd sda id-unique
 build cm4-emmc-boot
 expect cm4-emmc mmcblk0
 
+# doctor's boot findings from the same facts: FINDING DEVICE present (or "none")
+finding() { # NAME ID DEVICE
+	checked=$((checked + 1))
+	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+	timeout 20 $run "$bin" --sysroot "$tmp/root" --json doctor --kmsg /dev/null \
+		>"$tmp/out" 2>"$tmp/err"
+	if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+ids = [(f["id"], f["device"]) for f in d["findings"] if f["id"].startswith("boot")]
+want = [] if sys.argv[2] == "none" else [(sys.argv[2], sys.argv[3])]
+sys.exit(0 if ids == want else "boot findings %s, expected %s" % (ids, want))' \
+		"$tmp/out" "$2" "${3:-}"; then
+		echo "ok: doctor $1"
+	else
+		echo "FAIL: doctor $1"
+		status=1
+	fi
+}
+build pi4-usb-boot
+finding usb3-boot none
+printf '\0\0\0\2' >"$(R /sys/firmware/devicetree/base/chosen/bootloader/usb/usb-version)"
+finding usb2-boot boot-usb2 sda
+build pi4-usb-root-oldbl
+finding old-bootloader bootloader-old sda
+build pi5-nvme-probe
+finding pi5-nvme none
+build pi5-partuuid-dup
+timeout 20 $run "$bin" --sysroot "$tmp/root" --json doctor --kmsg /dev/null >"$tmp/out" 2>&1
+for id in boot-partuuid-duplicate boot-order; do
+	checked=$((checked + 1))
+	grep -q "\"id\": \"$id\"" "$tmp/out" && echo "ok: doctor $id" ||
+		{ echo "FAIL: doctor: no $id on pi5-partuuid-dup"; status=1; }
+done
+
 echo "$checked cases"
 exit "$status"
