@@ -515,10 +515,13 @@ int boot_eeprom_set_order(const char *text, size_t len, uint32_t value, struct s
 		while (s < l + ll && isspace((unsigned char)*s))
 			s++;
 		sl = (size_t)(l + ll - s);
+		while (sl && isspace((unsigned char)s[sl - 1]))
+			sl--;
+		/* sections as boot_eeprom_parse() reads them */
 		if (sl && *s == '[') {
 			if (applies)
 				ins = no;
-			applies = sl >= 5 && !strncasecmp(s, "[all]", 5);
+			applies = s[sl - 1] == ']' && sl >= 2 && section_applies(s + 1, sl - 2);
 		} else if (applies && sl > 10 && !strncmp(s, "BOOT_ORDER", 10) &&
 			   (s[10] == '=' || isspace((unsigned char)s[10]))) {
 			at = no;
