@@ -271,4 +271,28 @@ int boot_disk_mode(const struct blkdev *disk);
 int boot_min_release(enum boot_soc soc, bool compute_module, int mode, const char **date,
 		     uint64_t *time, const char **source);
 
+/*
+ * This boot's time as systemd measured it (the figures `systemd-analyze` prints), over the
+ * system D-Bus (DBUS_SYSTEM_BUS_ADDRESS when set). On a Raspberry Pi the firmware's own time
+ * before the kernel is not visible to Linux: it is not counted (firmware and loader are
+ * known only where UEFI reports them).
+ */
+#define BOOT_TIME_UNITS_MAX 10
+
+struct boot_time {
+	bool has_firmware, has_loader, has_initrd;
+	double firmware_s, loader_s, kernel_s, initrd_s, userspace_s, total_s;
+	char target[96];      /* the default target, "" unknown */
+	char boot_device[64]; /* the disk holding /, filled by the caller */
+	size_t n_units;
+	struct {
+		char name[128];
+		double s;
+	} units[BOOT_TIME_UNITS_MAX]; /* the slowest to start, longest first */
+};
+
+/* 0; -ENOENT when there is no system bus or no systemd on it; -EINPROGRESS when the boot
+ * has not finished yet; -ENOMEM. Only for the running system. */
+int boot_time_read(struct boot_time *bt);
+
 #endif

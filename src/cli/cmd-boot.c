@@ -20,11 +20,16 @@ static void usage(FILE *f)
 		"Usage: sbcdisk boot [options]\n"
 		"       sbcdisk boot check [DISK...]\n"
 		"       sbcdisk boot order MEDIA [--apply]\n"
+		"       sbcdisk boot time\n"
 		"\nWhere the board booted from, its bootloader and boot order (read-only).\n"
 		"\n  check [DISK...]  will each disk (default: every attached disk) boot on this\n"
 		"                   board: PASS/WARN/FAIL with the reason and the fix\n"
 		"  order MEDIA      the BOOT_ORDER for MEDIA (e.g. nvme,usb,sd: tried in this\n"
 		"                   order, then again) and the change to the EEPROM configuration\n"
+		"  time             this boot's kernel, initrd and userspace time (systemd's\n"
+		"                   figures, as systemd-analyze prints them), the slowest units\n"
+		"                   and the boot device; the firmware's time before the kernel\n"
+		"                   is not visible to Linux on a Raspberry Pi\n"
 		"\nOptions:\n"
 		"  --apply          order: hand the new configuration to 'rpi-eeprom-config\n"
 		"                   --apply' (applied at the next reboot)\n"
@@ -68,9 +73,9 @@ static int parse_opts(int argc, char **argv, struct boot_opts *o, bool *help)
 	if (optind < argc) {
 		o->sub = argv[optind];
 		o->first++;
-		if (strcmp(o->sub, "check") && strcmp(o->sub, "order"))
-			return cli_usage_error("boot", "unknown subcommand '%s': check or order",
-					       o->sub);
+		if (strcmp(o->sub, "check") && strcmp(o->sub, "order") && strcmp(o->sub, "time"))
+			return cli_usage_error("boot", "unknown subcommand '%s': check, order or "
+					       "time", o->sub);
 	}
 	if (o->apply && (!o->sub || strcmp(o->sub, "order")))
 		return cli_usage_error("boot", "--apply goes with 'boot order'");
@@ -82,6 +87,8 @@ static int parse_opts(int argc, char **argv, struct boot_opts *o, bool *help)
 			return cli_usage_error("boot", "one list of media, not '%s'",
 					       argv[o->first + 1]);
 	}
+	if (o->sub && !strcmp(o->sub, "time") && o->first < argc)
+		return cli_usage_error("boot", "unexpected '%s'", argv[o->first]);
 	if (!o->sub && o->first < argc)
 		return cli_usage_error("boot", "unexpected '%s'", argv[o->first]);
 	return 0;
@@ -113,7 +120,7 @@ static int load(struct cli_ctx *ctx, struct inventory **inv, struct boot_facts *
 
 static int print_doc(const struct boot_facts *f, const struct boot_checks *c)
 {
-	struct json_object *doc = boot_report_json(f, c);
+	struct json_object *doc = boot_report_json(f, c, NULL);
 	int ret = doc ? json_print(doc, stdout) : -ENOMEM;
 
 	json_object_put(doc);
@@ -323,6 +330,40 @@ out:
 	return rc;
 }
 
+static int run_time(struct cli_ctx *ctx, const struct boot_facts *f)
+{
+	struct boot_time bt;
+	struct json_object *doc;
+	int ret;
+
+	if (!sysroot_is_live(ctx->sr)) {
+		log_error("boot time: systemd's timestamps belong to the running system, not to "
+			  "'%s'", sysroot_dir(ctx->sr));
+		return EXIT_FAIL;
+	}
+	ret = boot_time_read(&bt);
+	if (ret == -ENOENT) {
+		log_error("boot time: no systemd on the system D-Bus: boot times are not known");
+		return EXIT_FAIL;
+	}
+	if (ret == -EINPROGRESS) {
+		log_error("boot time: the boot has not finished yet (systemd has not reached its "
+			  "default target): try again later");
+		return EXIT_FAIL;
+	}
+	if (ret) {
+		log_error("boot time: %s", strerror(-ret));
+		return EXIT_FAIL;
+	}
+	str_copy(bt.boot_device, sizeof(bt.boot_device), f->root_disk);
+	if (!ctx->json)
+		return boot_report_time(&bt, stdout) ? EXIT_FAIL : EXIT_OK;
+	doc = boot_report_json(f, NULL, &bt);
+	ret = doc ? json_print(doc, stdout) : -ENOMEM;
+	json_object_put(doc);
+	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct boot_opts o = { 0 };
@@ -348,6 +389,8 @@ int cmd_boot(struct cli_ctx *ctx, int argc, char **argv)
 		rc = ret ? EXIT_FAIL : EXIT_OK;
 		if (ret)
 			log_error("boot: %s", strerror(-ret));
+	} else if (!strcmp(o.sub, "time")) {
+		rc = run_time(ctx, &f);
 	} else if (!strcmp(o.sub, "check")) {
 		rc = run_check(ctx, inv, &f, argv + o.first, o.argc - o.first);
 	} else {

@@ -140,7 +140,60 @@ static struct json_object *facts_eeprom(const struct boot_facts *f)
 	return e;
 }
 
-struct json_object *boot_report_json(const struct boot_facts *f, const struct boot_checks *c)
+static struct json_object *time_json(const struct boot_time *bt)
+{
+	struct json_object *t = json_object_new_object(), *units;
+	size_t i;
+
+	json_add_double(t, "firmware_s", bt->has_firmware, bt->firmware_s);
+	json_add_double(t, "loader_s", bt->has_loader, bt->loader_s);
+	json_add_double(t, "kernel_s", true, bt->kernel_s);
+	json_add_double(t, "initrd_s", bt->has_initrd, bt->initrd_s);
+	json_add_double(t, "userspace_s", true, bt->userspace_s);
+	json_add_double(t, "total_s", true, bt->total_s);
+	json_add_str(t, "target", bt->target[0] ? bt->target : NULL);
+	json_add_str(t, "boot_device", bt->boot_device[0] ? bt->boot_device : NULL);
+	units = json_object_new_array();
+	for (i = 0; i < bt->n_units; i++) {
+		struct json_object *u = json_object_new_object();
+
+		json_add_str(u, "unit", bt->units[i].name);
+		json_add_double(u, "time_s", true, bt->units[i].s);
+		json_object_array_add(units, u);
+	}
+	json_object_object_add(t, "slowest_units", units);
+	return t;
+}
+
+int boot_report_time(const struct boot_time *bt, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "Startup finished in ");
+	if (bt->has_firmware)
+		fprintf(out, "%.3fs (firmware) + ", bt->firmware_s);
+	if (bt->has_loader)
+		fprintf(out, "%.3fs (loader) + ", bt->loader_s);
+	fprintf(out, "%.3fs (kernel) + ", bt->kernel_s);
+	if (bt->has_initrd)
+		fprintf(out, "%.3fs (initrd) + ", bt->initrd_s);
+	fprintf(out, "%.3fs (userspace) = %.3fs\n", bt->userspace_s, bt->total_s);
+	if (bt->target[0])
+		fprintf(out, "%s reached after %.3fs in userspace.\n", bt->target,
+			bt->userspace_s);
+	fprintf(out, "Boot device: %s\n", bt->boot_device[0] ? bt->boot_device : "-");
+	if (!bt->has_firmware)
+		fprintf(out, "Not counted: the firmware's own time before the kernel, which Linux "
+			"cannot see on a Raspberry Pi.\n");
+	if (bt->n_units)
+		fprintf(out, "Slowest units:\n");
+	for (i = 0; i < bt->n_units; i++)
+		fprintf(out, "  %8.3fs %s\n", bt->units[i].s, bt->units[i].name);
+	return ferror(out) ? -EIO : 0;
+}
+
+struct json_object *boot_report_json(const struct boot_facts *f, const struct boot_checks *c,
+				     const struct boot_time *bt)
 {
 	struct json_object *o = json_object_new_object(), *board, *arr, *e;
 	const char *nk[8];
@@ -184,7 +237,10 @@ struct json_object *boot_report_json(const struct boot_facts *f, const struct bo
 	} else {
 		json_add_null(o, "checks");
 	}
-	json_add_null(o, "boot_time");
+	if (bt)
+		json_object_object_add(o, "boot_time", time_json(bt));
+	else
+		json_add_null(o, "boot_time");
 	return o;
 }
 

@@ -10,9 +10,12 @@
 
 #define BOOT_SCHEMA 1
 
-/* The whole document; checks NULL gives "checks": null (not run). The caller frees it with
+/* The whole document; checks NULL gives "checks": null (not run), bt NULL "boot_time": null. The caller frees it with
  * json_object_put(). NULL on ENOMEM. */
-struct json_object *boot_report_json(const struct boot_facts *f, const struct boot_checks *c);
+struct json_object *boot_report_json(const struct boot_facts *f, const struct boot_checks *c,
+				     const struct boot_time *bt);
+/* `boot time` for people. 0 or -EIO. */
+int boot_report_time(const struct boot_time *bt, FILE *out);
 
 /* The facts for people. 0 or -EIO. */
 int boot_report_table(const struct boot_facts *f, FILE *out);
