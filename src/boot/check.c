@@ -556,6 +556,20 @@ static bool same_id(const char *a, const char *b)
 	return a[0] && b[0] && !strcasecmp(a, b);
 }
 
+/* Members of one array or multi-device file system share its UUID by design (blkid gives
+ * the md array's, the btrfs or ZFS pool's UUID for each member). */
+static bool uuid_shared_by_design(const char *fstype)
+{
+	static const char *const types[] = { "linux_raid_member", "btrfs", "zfs_member",
+					      "isw_raid_member", "ddf_raid_member", "ceph" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		if (!strcmp(fstype, types[i]))
+			return true;
+	return false;
+}
+
 static int check_unique(const struct inventory *inv, struct boot_checks *c,
 			const struct blkdev *disk)
 {
@@ -577,7 +591,7 @@ static int check_unique(const struct inventory *inv, struct boot_checks *c,
 				continue;
 			if (same_id(p->partuuid, o->partuuid))
 				what = "PARTUUID";
-			else if (same_id(p->uuid, o->uuid))
+			else if (same_id(p->uuid, o->uuid) && !uuid_shared_by_design(p->fstype))
 				what = "UUID";
 			if (!what)
 				continue;
