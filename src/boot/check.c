@@ -803,10 +803,12 @@ int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 	if (ret)
 		goto out;
 	ret = check_partition(c, &v);
-	/* a first partition that is not FAT holds no boot files: say it once */
+	/* a first partition that is not FAT holds no boot files: say it once, and what the
+	 * bootloader could do with the disk does not matter */
 	if (v.p1 && v.p1->fstype[0] && strcmp(v.p1->fstype, "vfat")) {
-		v.p1 = NULL;
-		v.has_cmdline = false;
+		if (!ret)
+			ret = check_unique(inv, c, disk);
+		goto out;
 	}
 	if (!ret)
 		ret = check_files(sr, f, c, &v);
