@@ -12,7 +12,7 @@
 #include "boot/boot.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
-#include "common/run.h"
+#include "common/spawn.h"
 #include "common/sbuf.h"
 #include "common/util.h"
 
@@ -98,7 +98,7 @@ static int read_nvmem_config(struct sysroot *sr, struct sbuf *text)
 static int read_eeprom(struct sysroot *sr, struct boot_facts *f)
 {
 	struct sbuf text;
-	char *argv[] = { "vcgencmd", "bootloader_config", NULL };
+	const char *const argv[] = { "vcgencmd", "bootloader_config", NULL };
 	char *out = NULL;
 	size_t len = 0, n;
 	int status, ret;
@@ -118,7 +118,7 @@ static int read_eeprom(struct sysroot *sr, struct boot_facts *f)
 		str_copy(f->eeprom_source, sizeof(f->eeprom_source), "nvmem");
 	} else if (sysroot_is_live(sr)) {
 		/* the firmware's own answer: only the running board has one */
-		ret = run_capture(argv, BOOT_EEPROM_TEXT_MAX, &out, &len, &status);
+		ret = spawn_capture(argv, BOOT_EEPROM_TEXT_MAX, &out, &len, &status);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret || status != 0) {
@@ -218,7 +218,7 @@ void boot_facts_release(struct boot_facts *f)
 int boot_eeprom_apply(const char *text, size_t len, char **output, int *status)
 {
 	char dir[] = PATH_TMP_EEPROM, file[64];
-	char *argv[] = { "rpi-eeprom-config", "--apply", file, NULL };
+	const char *const argv[] = { "rpi-eeprom-config", "--apply", file, NULL };
 	size_t n;
 	int fd, ret;
 
@@ -248,7 +248,7 @@ int boot_eeprom_apply(const char *text, size_t len, char **output, int *status)
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret)
-		ret = run_capture(argv, 64 * 1024, output, &n, status);
+		ret = spawn_capture(argv, 64 * 1024, output, &n, status);
 	unlink(file);
 out_dir:
 	rmdir(dir);

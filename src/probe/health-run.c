@@ -6,7 +6,7 @@
 
 #include "probe/health.h"
 #include "common/paths.h"
-#include "common/run.h"
+#include "common/spawn.h"
 #include "common/util.h"
 
 #define SMARTCTL_MISSING "smartctl not found (package smartmontools)"
@@ -14,7 +14,7 @@
 int probe_health_read(const char *devnode, const char *dtype, struct probe_health *h)
 {
 	char dt[sizeof(h->device_type)];
-	char *argv[] = {"smartctl", "--json", "-a", "-d", dt, (char *)devnode, NULL};
+	const char *const argv[] = {"smartctl", "--json", "-a", "-d", dt, devnode, NULL};
 	char *buf = NULL;
 	size_t len = 0;
 	int status = -1, ret;
@@ -22,7 +22,7 @@ int probe_health_read(const char *devnode, const char *dtype, struct probe_healt
 	memset(h, 0, sizeof(*h));
 	str_copy(dt, sizeof(dt), dtype);
 	str_copy(h->device_type, sizeof(h->device_type), dtype);
-	ret = run_capture(argv, PROBE_HEALTH_JSON_MAX, &buf, &len, &status);
+	ret = spawn_capture(argv, PROBE_HEALTH_JSON_MAX, &buf, &len, &status);
 	if (ret == -ENOENT) {
 		h->state = PROBE_HEALTH_NO_TOOL;
 		str_copy(h->why, sizeof(h->why), SMARTCTL_MISSING);
