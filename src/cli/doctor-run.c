@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "boot/boot.h"
 #include "cli/cli-health.h"
 #include "cli/doctor-run.h"
 #include "common/log.h"
@@ -151,6 +152,33 @@ static int collect_inventory(struct cli_ctx *ctx, const char *cmd, struct doctor
 	return 0;
 }
 
+/* The boot facts and a boot check of every disk, for the boot-* findings. Unknown facts are
+ * no error; only memory is. */
+static int collect_boot(struct cli_ctx *ctx, const char *cmd, struct doctor_run *r)
+{
+	size_t i;
+	int ret;
+
+	r->boot = calloc(1, sizeof(*r->boot));
+	r->boot_checks = calloc(1, sizeof(*r->boot_checks));
+	if (!r->boot || !r->boot_checks) {
+		log_error("%s: out of memory", cmd);
+		return EXIT_FAIL;
+	}
+	ret = boot_facts_read(ctx->sr, r->probe_inv, r->boot);
+	for (i = 0; !ret && i < r->probe_inv->n_top; i++)
+		if (boot_disk_is_candidate(r->probe_inv->top[i]))
+			ret = boot_check_disk(ctx->sr, r->probe_inv, r->boot,
+					      r->probe_inv->top[i], r->boot_checks);
+	if (ret) {
+		log_error("%s: reading the boot facts: %s", cmd, strerror(-ret));
+		return EXIT_FAIL;
+	}
+	r->inv.boot = r->boot;
+	r->inv.boot_checks = r->boot_checks;
+	return 0;
+}
+
 static int collect_log_file(const char *cmd, const char *file, struct doctor_run *r)
 {
 	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
@@ -212,6 +240,8 @@ int doctor_run_collect(struct cli_ctx *ctx, const char *cmd, const char *kmsg_fi
 	memset(r, 0, sizeof(*r));
 	if (collect_inventory(ctx, cmd, r))
 		return EXIT_FAIL;
+	if (r->probe_inv && collect_boot(ctx, cmd, r))
+		return EXIT_FAIL;
 	ret = diag_log_new(&r->log);
 	if (ret) {
 		log_error("%s: %s", cmd, strerror(-ret));
@@ -243,5 +273,11 @@ void doctor_run_release(struct doctor_run *r)
 	free(r->inv.devs);
 	free(r->cmdline);
 	free(r->quirks);
+	if (r->boot)
+		boot_facts_release(r->boot);
+	free(r->boot);
+	if (r->boot_checks)
+		boot_checks_release(r->boot_checks);
+	free(r->boot_checks);
 	memset(r, 0, sizeof(*r));
 }

@@ -8,6 +8,9 @@
 #include "probe/probe.h"
 #include "report/doctor.h"
 
+struct boot_facts;
+struct boot_checks;
+
 struct doctor_run {
 	struct inventory *probe_inv;   /* NULL when the sysroot has no block devices */
 	struct diag_inventory inv;
@@ -16,6 +19,8 @@ struct doctor_run {
 	struct diag_findings findings;
 	char log_problem[160];
 	char *cmdline, *quirks;
+	struct boot_facts *boot;	 /* the boot layer's facts, NULL when not read */
+	struct boot_checks *boot_checks; /* boot check of every disk, NULL when not run */
 };
 
 /* kmsg_file: a pasted log ("-" for stdin), or NULL for the system's /dev/kmsg. Prints its own

@@ -19,6 +19,8 @@
 #define PATH_DEV_KMSG        "/dev/kmsg"
 /* The host's, never the sysroot's: the standard input and error of a program we start. */
 #define PATH_DEV_NULL        "/dev/null"
+/* The host's: a private directory for the EEPROM configuration handed to rpi-eeprom-config. */
+#define PATH_TMP_EEPROM      "/tmp/sbcdisk-eeprom.XXXXXX"
 /* Device node prefixes as mount tables name sources ("/dev/sda1", "/dev/mapper/vg-root"). */
 #define PATH_DEV_PREFIX      "/dev/"
 #define PATH_DEV_MAPPER      "/dev/mapper/"
@@ -30,6 +32,19 @@
 #define PATH_BOOT_CMDLINE    "/boot/cmdline.txt"
 /* os_prefix as the firmware published it (raspi-config reads the same file). */
 #define PATH_DT_OS_PREFIX    "/proc/device-tree/chosen/os_prefix"
+/* The Raspberry Pi bootloader's facts (device-tree.adoc, "Firmware parameters"). */
+#define PATH_DT_BOOTLOADER   "/proc/device-tree/chosen/bootloader"
+/* A HAT+ board's EEPROM contents, published by the Pi 5 firmware. */
+#define PATH_DT_HAT          "/proc/device-tree/hat"
+/* The device-tree path of the bootloader configuration's nvmem node, and where the nodes
+ * are; rpi-eeprom-config reads the configuration the same way. */
+#define PATH_DT_BLCONFIG     "/proc/device-tree/aliases/blconfig"
+#define PATH_DT_BASE         "/sys/firmware/devicetree/base"
+#define PATH_SYS_BUS_NVMEM   "/sys/bus/nvmem/devices"
+/* Boot loader configurations of boards without the Pi bootloader. */
+#define PATH_EXTLINUX_CONF   "/boot/extlinux/extlinux.conf"
+#define PATH_GRUB_CFG        "/boot/grub/grub.cfg"
+#define PATH_ETC_FSTAB       "/etc/fstab"
 /* The running kernel's usb-storage quirks list (root-writable, 127 characters at most). */
 #define PATH_USB_STORAGE_QUIRKS "/sys/module/usb_storage/parameters/quirks"
 

@@ -58,6 +58,8 @@ int diag_findings_worst(const struct diag_findings *f);
 enum diag_transport { DIAG_T_UNKNOWN, DIAG_T_USB, DIAG_T_NVME, DIAG_T_MMC, DIAG_T_SATA, DIAG_T_OTHER };
 
 struct probe_health;
+struct boot_facts;
+struct boot_checks;
 
 struct diag_dev {
 	char name[32];            /* "sda", "nvme0n1", "mmcblk0" */
@@ -93,6 +95,9 @@ struct diag_inventory {
 	bool log_is_local;             /* the log is this system's (not pasted from elsewhere) */
 	const char *cmdline;           /* /proc/cmdline or NULL */
 	const char *quirks_param;      /* /sys/module/usb_storage/parameters/quirks or NULL */
+	/* the boot layer's facts and its check of every disk (boot/boot.h), NULL when not read */
+	const struct boot_facts *boot;
+	const struct boot_checks *boot_checks;
 };
 
 /*

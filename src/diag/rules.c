@@ -162,6 +162,12 @@ static const struct diag_rule {
 	{ { "drive-worn", "the drive has used 90 % or more of its rated life" }, NULL },
 	{ { "drive-hot", "the drive runs hotter than it is rated for" }, NULL },
 	{ { "drive-no-smart", "the bridge or card passes no drive health through" }, NULL },
+	{ { "boot-usb2", "the bootloader saw the USB 3 boot drive at USB 2" }, rule_boot },
+	{ { "bootloader-old", "the bootloader cannot boot an attached disk that looks bootable" },
+	  NULL },
+	{ { "boot-partuuid-duplicate", "two attached disks share a PARTUUID or UUID" }, NULL },
+	{ { "boot-order", "a bootable SSD is attached, but the boot order starts another medium" },
+	  NULL },
 };
 
 const struct diag_rule_info *diag_rule_get(size_t i)

@@ -1,0 +1,81 @@
+#!/bin/bash
+# run-time.sh - `sbcdisk boot time` against a private D-Bus (dbus-daemon on a socket of our
+# own) where fake-systemd.py owns org.freedesktop.systemd1: the figures systemd-analyze would
+# print for it, the slowest units, JSON. Skips when dbus-daemon or python3-dbus is missing.
+set -u
+src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+command -v dbus-daemon >/dev/null || { echo "SKIP: dbus-daemon not installed"; exit 77; }
+# python3-dbus belongs to the system's python3 (another python3 may come first on PATH)
+py=python3
+/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null && py=/usr/bin/python3
+$py -c 'import dbus, gi' 2>/dev/null || { echo "SKIP: python3-dbus or python3-gi not installed"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+cat >"$tmp/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$tmp/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$tmp/bus.conf" --nofork --nopidfile &
+pids+=($!)
+for _ in $(seq 100); do [ -S "$tmp/bus" ] && break; sleep 0.1; done
+[ -S "$tmp/bus" ] || { echo "FAIL: dbus-daemon did not start"; exit 1; }
+addr=unix:path=$tmp/bus
+DBUS_SESSION_BUS_ADDRESS=$addr $py "$src/tests/boot/fake-systemd.py" "$tmp/ready" &
+pids+=($!)
+for _ in $(seq 200); do [ -e "$tmp/ready" ] && break; sleep 0.1; done
+[ -e "$tmp/ready" ] || { echo "FAIL: the fake systemd did not start"; exit 1; }
+
+# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+DBUS_SYSTEM_BUS_ADDRESS=$addr timeout 20 $run "$bin" boot time >"$tmp/out" 2>&1 ||
+	fail "boot time: exit $?"
+cat "$tmp/out"
+# systemd-analyze: kernel = userspace start (no initrd), userspace = finish - userspace
+grep -qF "Startup finished in 6.912s (kernel) + 20.931s (userspace) = 27.843s" "$tmp/out" ||
+	fail "boot time: the sums"
+grep -qF "graphical.target reached after 20.931s in userspace." "$tmp/out" || fail "target"
+grep -qF "not visible" "$tmp/out" || grep -qF "cannot see" "$tmp/out" || fail "firmware note"
+# blame: the slowest first, a unit that never ran is left out
+sed -n '/Slowest units/,$p' "$tmp/out" | sed -n 2,4p | awk '{print $2}' >"$tmp/units"
+printf '%s\n' NetworkManager-wait-online.service dev-sda2.device \
+	systemd-fsck@dev-sda1.service | cmp -s - "$tmp/units" || fail "slowest units order"
+grep -q apt-daily "$tmp/out" && fail "a unit that never ran is listed"
+
+# shellcheck disable=SC2086
+DBUS_SYSTEM_BUS_ADDRESS=$addr timeout 20 $run "$bin" --json boot time >"$tmp/out" 2>&1 ||
+	fail "boot time --json: exit $?"
+python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["boot_time"]
+assert abs(t["kernel_s"] - 6.912345) < 1e-6 and abs(t["userspace_s"] - 20.930865) < 1e-6, t
+assert abs(t["total_s"] - 27.84321) < 1e-6 and t["initrd_s"] is None, t
+assert t["firmware_s"] is None and t["target"] == "graphical.target", t
+assert [u["unit"] for u in t["slowest_units"]][0] == "NetworkManager-wait-online.service", t
+assert abs(t["slowest_units"][0]["time_s"] - 8.3) < 1e-6, t' "$tmp/out" || fail "json"
+
+# no systemd on the bus: said, exit 1; a sysroot: refused
+kill "${pids[1]}"; wait "${pids[1]}" 2>/dev/null
+# shellcheck disable=SC2086
+DBUS_SYSTEM_BUS_ADDRESS=$addr timeout 20 $run "$bin" boot time >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -qF "no systemd on the system D-Bus" "$tmp/out" || fail "no systemd: exit $rc: $(cat "$tmp/out")"
+mkdir -p "$tmp/root/sys/block"
+# shellcheck disable=SC2086
+timeout 20 $run "$bin" --sysroot "$tmp/root" boot time >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -qF "belong to the running system" "$tmp/out" || fail "sysroot: exit $rc"
+[ "$status" -eq 0 ] && echo "ok: boot time"
+exit "$status"
