@@ -27,7 +27,7 @@ static int tool(const char *what, char *const argv[], int ok_max, char *why, siz
 	char last[160];
 	int ret, status;
 
-	ret = clone_run(argv, &out, &status);
+	ret = clone_run(argv, &out, true, &status);
 	if (ret == -ENOENT)
 		str_fmt(why, whycap, "%s not found (package e2fsprogs/dosfstools/mtools)", argv[0]);
 	else if (ret)

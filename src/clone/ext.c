@@ -251,7 +251,7 @@ int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t 
 		char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
 
 		out->cap = cap;
-		ret = clone_run(argv, out, &status);
+		ret = clone_run(argv, out, false, &status);
 	}
 	return ret ? ret : status ? -ENOENT : 0;
 }

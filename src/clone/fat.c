@@ -31,7 +31,7 @@ int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap
 	{
 		char *argv[] = { "mtype", "-i", img, name, NULL };
 
-		ret = clone_run(argv, &tmp, &status);
+		ret = clone_run(argv, &tmp, false, &status);
 	}
 	if (ret)
 		goto out;
@@ -81,7 +81,7 @@ int clone_fat_write(const char *image, uint64_t off, const char *file, const cha
 	if (!ret) {
 		char *argv[] = { "mcopy", "-o", "-i", img, tmp, name, NULL };
 
-		ret = clone_run(argv, &out, &status);
+		ret = clone_run(argv, &out, true, &status);
 		if (!ret && status)
 			ret = -EIO;
 	}

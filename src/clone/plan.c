@@ -31,13 +31,13 @@ const char *clone_method_name(enum clone_method m)
 	return names[m];
 }
 
-/* "sda" -> "/dev/sda"; a path stays. */
+/* "sda" -> "/dev/sda" when there is such a device; a path, or a file here, stays. */
 static void dev_path(const char *arg, char *out, size_t cap)
 {
-	if (strchr(arg, '/'))
-		str_copy(out, cap, arg);
-	else
-		str_fmt(out, cap, "%s%s", PATH_DEV_PREFIX, arg);
+	if (!strchr(arg, '/') && str_fmt(out, cap, "%s%s", PATH_DEV_PREFIX, arg) == 0 &&
+	    access(out, F_OK) == 0)
+		return;
+	str_copy(out, cap, arg);
 }
 
 static bool is_ext(const char *t)
@@ -278,8 +278,6 @@ static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 	int ret;
 
 	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
-	if (!strchr(o->target, '/') && access(p->dst_path, F_OK))
-		str_copy(p->dst_path, sizeof(p->dst_path), o->target); /* an image here */
 	ret = open_side(p->dst_path, false, &st, &p->dst_size, why, whycap, "target");
 	if (ret == -ENOENT) {
 		p->dst_is_file = true;
@@ -523,8 +521,10 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 	}
 	if (!strcmp(p->dst_label, "gpt"))
 		tail = 1U << 20;
-	/* grow the root to the end of the target, unless its size was given */
-	if (p->root == (int)last && !o->has_root_size) {
+	/* grow the last partition to the end of the target: the root unless its size was
+	 * given, or an ext file system after it (a data partition) */
+	if ((p->root == (int)last && !o->has_root_size) ||
+	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED)) {
 		struct clone_part *r = &p->parts[last];
 
 		end = (p->dst_size - tail) / (1U << 20) * (1U << 20);

@@ -46,6 +46,13 @@ static struct clone_part *spec_part(struct clone_plan *p, const struct rootspec 
 		if (rootspec_matches(rs, &rp))
 			return cp;
 	}
+	if (rs->kind == ROOTSPEC_OTHER && name_partno(rs->value)) {
+		/* root=mmcblk0p2: the kernel takes a name without /dev/ too */
+		struct rootspec dn = *rs;
+
+		dn.kind = ROOTSPEC_DEVNAME;
+		return spec_part(p, &dn);
+	}
 	if (rs->kind == ROOTSPEC_DEVNAME && !p->src_disk[0]) {
 		unsigned n = name_partno(rs->value);
 

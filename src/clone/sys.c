@@ -40,7 +40,7 @@ int clone_fd_size(int fd, struct stat *st, uint64_t *size)
 	return -1;
 }
 
-int clone_run(char *const argv[], struct sbuf *out, int *status)
+int clone_run(char *const argv[], struct sbuf *out, bool with_stderr, int *status)
 {
 	posix_spawn_file_actions_t fa;
 	int fds[2] = { -1, -1 };
@@ -57,7 +57,9 @@ int clone_run(char *const argv[], struct sbuf *out, int *status)
 		goto out;
 	fa_init = true;
 	if (posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO) ||
-	    posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO) ||
+	    (with_stderr ? posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO)
+			 : posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL,
+							    O_WRONLY, 0)) ||
 	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0)) {
 		ret = -ENOMEM;
 		goto out;

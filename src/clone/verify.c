@@ -71,7 +71,7 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 		char *e2[] = { "e2fsck", "-f", "-n", lo.name, NULL };
 		char *vf[] = { "fsck.vfat", "-n", lo.name, NULL };
 
-		ret = clone_run(ext ? e2 : vf, &out, &status);
+		ret = clone_run(ext ? e2 : vf, &out, true, &status);
 	}
 	clone_loop_detach(&lo);
 	clone_run_last_line(&out, last, sizeof(last));
@@ -304,7 +304,7 @@ static void check_boot_files(struct clone_plan *p, const char *cmdline, size_t c
 	{
 		char *argv[] = { "mdir", "-b", "-i", img, "::", NULL };
 
-		if (clone_run(argv, &ls, &status) || status) {
+		if (clone_run(argv, &ls, false, &status) || status) {
 			check_add(p, "boot partition", CLONE_CHECK_FAIL, "cannot list it (mdir)");
 			goto out;
 		}

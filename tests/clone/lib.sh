@@ -56,7 +56,7 @@ mkimage() {
 	else pu1=aaaaaaaa-0000-4000-8000-000000000001 pu2=aaaaaaaa-0000-4000-8000-000000000002
 		pu3=aaaaaaaa-0000-4000-8000-000000000003; fi
 	mkfs.vfat -F 32 -s 1 -n BOOTFS -i 12345678 --offset "${starts[0]}" "$img" \
-		$((sizes[0] / 2)) >/dev/null || return 1
+		$((sizes[0] / 2)) >/dev/null 2>&1 || return 1
 	local boot="$tmp/boot.$$"
 	mkdir -p "$boot"
 	printf 'console=serial0,115200 console=tty1 root=%s rootfstype=ext4 fsck.repair=yes rootwait usb-storage.quirks=152d:0578:u\n' "$rootspec" >"$boot/cmdline.txt"
