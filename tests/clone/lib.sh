@@ -102,5 +102,9 @@ loop_attach() {
 	cleanups=("losetup -d '$loopdev'" "${cleanups[@]}")
 }
 
-# A checksum of a file or device, to prove the source untouched.
-sum_of() { sha256sum <"$1" | cut -d' ' -f1; }
+# A checksum of a file or device, to prove the source untouched; a device is read around
+# its page cache (a loop device over one of its partitions has a cache of its own).
+sum_of() {
+	if [ -b "$1" ]; then dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1
+	else sha256sum <"$1" | cut -d' ' -f1; fi
+}
