@@ -188,6 +188,9 @@ static void print_table(const struct clone_plan *p, FILE *f)
 		return;
 	fprintf(f, "copied in %.1f s (%.1f MB/s)\n", p->copy_s,
 		p->copy_s > 0 ? (double)p->copy_bytes / p->copy_s / 1e6 : 0.0);
+	if (p->has_window)
+		fprintf(f, "window between the last file pass and the end: %.1f s (what changed "
+			"on the source after it is not on the target)\n", p->window_s);
 	if (p->n_checks)
 		fprintf(f, "\nchecks:\n");
 	for (i = 0; i < p->n_checks; i++)

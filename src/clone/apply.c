@@ -42,6 +42,101 @@ static int tool(const char *what, char *const argv[], int ok_max, char *why, siz
 	return ret;
 }
 
+/* /etc/fstab replaced on the target mounted on dir, atomically, owner and mode kept. */
+static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const char *dir,
+		       char *why, size_t whycap)
+{
+	struct afile_opts ao = AFILE_OPTS_INIT;
+	int dfd, etc, ret;
+	struct stat st;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	etc = openat(dfd, "etc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	if (etc < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (fstatat(etc, "fstab", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		ao.uid = st.st_uid;
+		ao.gid = st.st_gid;
+	}
+	ret = afile_replace_at(etc, "fstab", p->fstab_new, p->fstab_len, &ao);
+	close(etc);
+out:
+	if (ret)
+		str_fmt(why, whycap, "cannot rewrite /etc/fstab on target p%u: %s", cp->partno,
+			strerror(-ret));
+	for (size_t i = 0; !ret && i < p->n_rewrites; i++)
+		if (!strcmp(p->rewrites[i].file, "/etc/fstab"))
+			p->rewrites[i].done = true;
+	return ret;
+}
+
+/* A file system mounted read-write: a fresh one made with its label, its files copied
+ * (rsync -aHAXx --numeric-ids: hard links, ACLs, xattrs, capabilities, sparse files,
+ * specials, owners, modes, times; one file system), then a second pass for what changed
+ * during the first, right before fstab is rewritten; the window is that last stretch. */
+static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_root, char *why,
+			size_t whycap)
+{
+	char dir[PATH_MAX] = "", from[PATH_MAX + 2], to[PATH_MAX + 2];
+	struct clone_loop lo;
+	uint64_t t0 = time_now_ns(), tw = t0;
+	int ret;
+
+	ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, false, &lo);
+	if (ret) {
+		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
+			cp->partno, strerror(-ret));
+		return ret;
+	}
+	{
+		char *mk[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
+			       "-U", cp->t_uuid, lo.name, NULL };
+
+		ret = tool("mke2fs", mk, 0, why, whycap);
+	}
+	if (ret)
+		goto out;
+	ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
+	if (ret) {
+		str_fmt(why, whycap, "cannot mount target p%u: %s", cp->partno, strerror(-ret));
+		goto out;
+	}
+	str_fmt(from, sizeof(from), "%s/", cp->mountpoint);
+	str_fmt(to, sizeof(to), "%s/", dir);
+	for (int pass = 0; pass < 2 && !ret && !stopped(p); pass++) {
+		char *rs[] = { "rsync", "-aHAXx", "--numeric-ids", "--sparse", "--delete",
+			       from, to, NULL };
+
+		tw = time_now_ns();
+		/* 24: files vanished meanwhile, as on a live system */
+		ret = tool(pass ? "rsync (second pass)" : "rsync", rs, 0, why, whycap);
+		if (ret == -EIO && strstr(why, "exit 24)")) {
+			why[0] = '\0';
+			ret = 0;
+		}
+	}
+	if (!ret && is_root && p->fstab_new && !stopped(p))
+		ret = fstab_write(p, cp, dir, why, whycap);
+	if (!ret) {
+		sync();
+		p->has_window = true;
+		p->window_s = (double)(time_now_ns() - tw) / 1e9;
+		cp->copied = cp->used;
+		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
+	}
+out:
+	clone_umount(dir);
+	clone_loop_detach(&lo);
+	return ret;
+}
+
 /* The ext file system copied to p's target partition: checked, grown, new UUID, fstab. */
 static int ext_finish(struct clone_plan *p, struct clone_part *cp, bool is_root, char *why,
 		      size_t whycap)
@@ -72,42 +167,13 @@ static int ext_finish(struct clone_plan *p, struct clone_part *cp, bool is_root,
 		ret = tool("tune2fs -U", tu, 0, why, whycap);
 	}
 	if (!ret && is_root && p->fstab_new && !stopped(p)) {
-		int dfd;
-
 		ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
 		if (ret) {
 			str_fmt(why, whycap, "cannot mount target p%u: %s", cp->partno,
 				strerror(-ret));
 			goto out;
 		}
-		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			int etc = openat(dfd, "etc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			struct afile_opts ao = AFILE_OPTS_INIT;
-
-			if (etc >= 0) {
-				struct stat st;
-
-				if (fstatat(etc, "fstab", &st, AT_SYMLINK_NOFOLLOW) == 0) {
-					ao.uid = st.st_uid;
-					ao.gid = st.st_gid;
-				}
-				ret = afile_replace_at(etc, "fstab", p->fstab_new, p->fstab_len,
-						       &ao);
-				close(etc);
-			} else {
-				ret = -errno;
-			}
-			close(dfd);
-		} else {
-			ret = -errno;
-		}
-		if (ret)
-			str_fmt(why, whycap, "cannot rewrite /etc/fstab on target p%u: %s",
-				cp->partno, strerror(-ret));
-		for (size_t i = 0; !ret && i < p->n_rewrites; i++)
-			if (!strcmp(p->rewrites[i].file, "/etc/fstab"))
-				p->rewrites[i].done = true;
+		ret = fstab_write(p, cp, dir, why, whycap);
 	}
 out:
 	clone_umount(dir);
@@ -231,6 +297,8 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 
 		if (cp->method == CLONE_BY_USED)
 			ret = ext_finish(p, cp, (int)i == p->root, why, whycap);
+		else if (cp->method == CLONE_BY_FILES)
+			ret = files_finish(p, cp, (int)i == p->root, why, whycap);
 		else if (!strcmp(cp->fstype, "vfat"))
 			ret = fat_finish(p, cp, dfd, (int)i == p->boot, why, whycap);
 		if (!ret)

@@ -544,6 +544,20 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 	for (i = 0; i < p->n_parts; i++) {
 		struct clone_part *cp = &p->parts[i];
 
+		if (cp->mounted_rw && is_ext(cp->fstype) && cp->mountpoint[0] == '/' &&
+		    !o->allow_live_blocks) {
+			/* a changing file system: its files, into a fresh one, twice */
+			struct clone_extinfo ei;
+
+			cp->method = CLONE_BY_FILES;
+			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
+				cp->has_used = true;
+				cp->used = ei.used;
+			}
+			cp->copy_bytes = cp->used;
+			p->copy_bytes += cp->copy_bytes;
+			continue;
+		}
 		if (cp->mounted_rw && !o->allow_live_blocks) {
 			if (strcmp(cp->fstype, "vfat")) {
 				str_fmt(why, whycap, "source partition %u (%s) is mounted read-write "

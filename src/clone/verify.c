@@ -56,7 +56,7 @@ static void diff_add(struct clone_plan *p, const char *rel, const char *what)
 static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 {
 	struct sbuf out = SBUF_INIT(64 * 1024);
-	bool ext = cp->method == CLONE_BY_USED;
+	bool ext = cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES;
 	struct clone_loop lo;
 	char name[32], last[160];
 	int ret, status = -1;
@@ -89,6 +89,7 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 struct walk {
 	struct clone_plan *p;
 	bool full;
+	dev_t dev; /* the source's file system: other mounts below it are not walked */
 	uint64_t n_regular, hashed_bytes;
 };
 
@@ -188,7 +189,8 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 		if (str_fmt(sub, sizeof(sub), "%s/%s", rel, e->d_name))
 			continue;
 		compare_entry(w, sdir, ddir, e->d_name, sub);
-		if (fstatat(sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+		if (fstatat(sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+		    st.st_dev == w->dev) {
 			int s2 = openat(sdir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			int d2 = openat(ddir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
@@ -212,11 +214,16 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 	int s = -1, d = -1, ret;
 
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
-	ret = clone_loop_attach(p->src_path, cp->start, cp->size, true, &ls);
+	if (cp->method == CLONE_BY_FILES) {
+		/* mounted read-write: its own mount is the tree (a second mount would not be) */
+		ret = 0;
+	} else {
+		ret = clone_loop_attach(p->src_path, cp->start, cp->size, true, &ls);
+		if (!ret)
+			ret = clone_mount(ls.name, cp->fstype, true, sdir, sizeof(sdir));
+	}
 	if (!ret)
 		ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, true, &ld);
-	if (!ret)
-		ret = clone_mount(ls.name, cp->fstype, true, sdir, sizeof(sdir));
 	if (!ret)
 		ret = clone_mount(ld.name, cp->fstype, true, ddir, sizeof(ddir));
 	if (ret) {
@@ -224,10 +231,16 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 			  strerror(-ret));
 		goto out;
 	}
-	s = open(sdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	s = open(cp->method == CLONE_BY_FILES ? cp->mountpoint : sdir,
+		 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	d = open(ddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (s >= 0 && d >= 0)
+	if (s >= 0 && d >= 0) {
+		struct stat st;
+
+		if (fstat(s, &st) == 0)
+			w.dev = st.st_dev;
 		walk_dir(&w, s, d, "", 0);
+	}
 	if (p->n_diffs)
 		check_add(p, name, CLONE_CHECK_FAIL, "%zu differences in %zu entries (%llu files "
 			  "compared byte for byte)", p->n_diffs, p->n_compared,
@@ -389,7 +402,8 @@ static void check_root_and_fstab(struct clone_plan *p)
 					  "add it to the target's cmdline.txt", p->quirks);
 		}
 	}
-	if (p->root >= 0 && p->parts[p->root].method == CLONE_BY_USED &&
+	if (p->root >= 0 && (p->parts[p->root].method == CLONE_BY_USED ||
+			     p->parts[p->root].method == CLONE_BY_FILES) &&
 	    clone_ext_read_file(p->dst_path, p->parts[p->root].t_start, "/etc/fstab",
 				CLONE_TEXT_MAX, &tab) == 0) {
 		struct fstab_entry e;
@@ -433,9 +447,11 @@ int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, si
 	for (i = 0; i < p->n_parts && !(p->stop && *p->stop); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		if (cp->method == CLONE_BY_USED || !strcmp(cp->fstype, "vfat"))
+		bool ext = cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES;
+
+		if (ext || !strcmp(cp->fstype, "vfat"))
 			fsck_part(p, cp);
-		if (cp->method == CLONE_BY_USED && !(p->stop && *p->stop))
+		if (ext && !(p->stop && *p->stop))
 			compare_tree(p, cp, o->verify_full);
 	}
 	check_boot_files(p, NULL, 0);
