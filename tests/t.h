@@ -13,6 +13,15 @@ static int t_checks;
 
 #define T_SKIP 77
 
+/* A step of a test's own setup that must work (0): the test ends at once when it does not. */
+#define T_MUST(expr)                                                                       \
+	do {                                                                               \
+		if ((expr) != 0) {                                                         \
+			fprintf(stderr, "%s:%d: setup failed: %s\n", __FILE__, __LINE__, #expr); \
+			exit(1);                                                           \
+		}                                                                          \
+	} while (0)
+
 #define T_CHECK(cond)                                                                    \
 	do {                                                                             \
 		t_checks++;                                                              \

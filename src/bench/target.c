@@ -35,7 +35,9 @@ static void target_describe(struct bench_target *t, const struct inventory *inv,
 	t->min = d->minor;
 	str_copy(t->device, sizeof(t->device), d->kname);
 	str_copy(t->disk, sizeof(t->disk), probe_blkdev_whole(d)->kname);
-	probe_blkdev_attachment(d, t->attachment, sizeof(t->attachment));
+	/* only memory can fail it: the result then says nothing of the attachment */
+	if (probe_blkdev_attachment(d, t->attachment, sizeof(t->attachment)))
+		t->attachment[0] = '\0';
 }
 
 /* -EBUSY with the reason when d, a partition of it or a device built on it is in use. */

@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#define AFILE_WUR __attribute__((warn_unused_result))
+#include "common/compiler.h"
+
 
 /* Temporary files are ".sbcdisk-PID-XXXXXX": short whatever the target's name, and a later
  * writer removes those of a process that is gone. */
@@ -36,7 +37,7 @@ struct afile_opts {
  * the temporary files that writers killed before their end left there. wait: block until
  * the lock is free, else -EBUSY at once. 0 or -errno.
  */
-int afile_lock(int dirfd, bool wait) AFILE_WUR;
+int afile_lock(int dirfd, bool wait) MUST_CHECK;
 void afile_unlock(int dirfd);
 
 /* Remove the temporary files of processes that are gone. The number removed. */
@@ -51,22 +52,22 @@ int afile_clean_stale(int dirfd);
  * PIPE) during the write removes the temporary file before the process dies of it.
  */
 int afile_commit_at(int dirfd, const char *name, int (*fill)(FILE *f, void *arg), void *arg,
-		    const struct afile_opts *o) AFILE_WUR;
+		    const struct afile_opts *o) MUST_CHECK;
 
 /* afile_commit_at() with bytes. */
 int afile_replace_at(int dirfd, const char *name, const void *data, size_t len,
-		     const struct afile_opts *o) AFILE_WUR;
+		     const struct afile_opts *o) MUST_CHECK;
 
 /* afile_commit_at() on a path ("dir/name" or "name"). */
 int afile_write_path(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
-		     const struct afile_opts *o) AFILE_WUR;
+		     const struct afile_opts *o) MUST_CHECK;
 
 /*
  * After a kill between the backup's commit and the replacement: dirfd/backup holds exactly
  * the bytes of dirfd/name, so the replacement it was made for did not happen. Remove it
  * then (1), else keep it (0). Call with the lock held. 1, 0 or -errno.
  */
-int afile_backup_settle(int dirfd, const char *name, const char *backup) AFILE_WUR;
+int afile_backup_settle(int dirfd, const char *name, const char *backup) MUST_CHECK;
 
 /* Tests: called at each step of a commit (1 backup written, 2 new contents written,
  * 3 backup committed, 4 target replaced), so that a test can die there. */

@@ -23,6 +23,17 @@ int str_copy(char *dst, size_t cap, const char *src)
 	return 0;
 }
 
+void str_copy_cut(char *dst, size_t cap, const char *src, bool cut)
+{
+	if (!cap)
+		return;
+	if ((str_copy(dst, cap, src) == 0 && !cut) || cap < 4)
+		return;
+	str_copy(dst, cap - 3, src);
+	str_sanitize(dst); /* a character cut in two is no character */
+	memcpy(dst + strlen(dst), "...", 4);
+}
+
 int str_fmt(char *dst, size_t cap, const char *fmt, ...)
 {
 	va_list ap;

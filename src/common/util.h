@@ -18,6 +18,9 @@
 
 /* Copy src into dst (capacity cap, always NUL-terminated). 0, or -E2BIG when truncated. */
 int str_copy(char *dst, size_t cap, const char *src);
+/* Copy src for display: when it does not fit, or cut says it is already a cut text, dst ends
+ * in "..." (kept clean UTF-8). */
+void str_copy_cut(char *dst, size_t cap, const char *src, bool cut);
 
 /* snprintf into dst; 0, or -E2BIG when the result did not fit (dst then holds a prefix). */
 int str_fmt(char *dst, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);

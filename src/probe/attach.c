@@ -1,94 +1,127 @@
 /* attach.c - the one-line attachment summary of a disk ("usb 480M uas 152d:0578 JMicron ...").
- * Unknown pieces are left out of the line, never guessed. */
+ * Unknown pieces are left out of the line, never guessed. Every builder stops at the first
+ * piece that does not fit, so a line that is cut is a prefix of the whole one. */
+#include <errno.h>
+
 #include "common/sbuf.h"
 #include "probe/probe-int.h"
 #include "common/util.h"
 
-static void add_word(struct sbuf *sb, const char *w)
+#define ATTACH_TEXT_MAX 1024
+
+static int add_word(struct sbuf *sb, const char *w)
 {
+	int ret;
+
 	if (!w || !*w)
-		return;
-	if (sb->len)
-		sbuf_addch(sb, ' ');
-	sbuf_adds(sb, w);
+		return 0;
+	if (sb->len) {
+		ret = sbuf_addch(sb, ' ');
+		if (ret)
+			return ret;
+	}
+	return sbuf_adds(sb, w);
 }
 
-static void usb_line(struct sbuf *sb, const struct probe_usb *u)
+static int usb_ids_words(struct sbuf *sb, const struct probe_usb *u)
+{
+	int ret;
+
+	if (u->bridge[0])
+		return add_word(sb, u->bridge);
+	if (u->ids_vendor[0] || u->ids_product[0]) {
+		ret = add_word(sb, u->ids_vendor);
+		return ret ? ret : add_word(sb, u->ids_product);
+	}
+	ret = add_word(sb, u->manufacturer);
+	return ret ? ret : add_word(sb, u->product);
+}
+
+static int usb_line(struct sbuf *sb, const struct probe_usb *u)
 {
 	char num[32];
 	size_t i;
+	int ret;
 
-	add_word(sb, "usb");
-	if (u->has_speed) {
+	ret = add_word(sb, "usb");
+	if (!ret && u->has_speed) {
 		probe_num_text(u->speed_mbps, num, sizeof(num));
-		sbuf_addf(sb, " %sM", num);
+		ret = sbuf_addf(sb, " %sM", num);
 	}
-	add_word(sb, u->driver);
-	if (u->has_ids)
-		sbuf_addf(sb, " %s:%s", u->vid, u->pid);
-	if (u->bridge[0]) {
-		add_word(sb, u->bridge);
-	} else if (u->ids_vendor[0] || u->ids_product[0]) {
-		add_word(sb, u->ids_vendor);
-		add_word(sb, u->ids_product);
-	} else {
-		add_word(sb, u->manufacturer);
-		add_word(sb, u->product);
-	}
-	for (i = 0; i < u->n_hubs; i++) {
+	if (!ret)
+		ret = add_word(sb, u->driver);
+	if (!ret && u->has_ids)
+		ret = sbuf_addf(sb, " %s:%s", u->vid, u->pid);
+	if (!ret)
+		ret = usb_ids_words(sb, u);
+	for (i = 0; !ret && i < u->n_hubs; i++) {
 		const struct probe_usb_hub *h = &u->hubs[i];
 
-		sbuf_adds(sb, i ? "," : u->n_hubs > 1 ? " via hubs" : " via hub");
+		ret = sbuf_adds(sb, i ? "," : u->n_hubs > 1 ? " via hubs" : " via hub");
+		if (ret)
+			break;
 		if (h->vid[0] && h->pid[0])
-			sbuf_addf(sb, " %s:%s", h->vid, h->pid);
+			ret = sbuf_addf(sb, " %s:%s", h->vid, h->pid);
 		else
-			sbuf_addf(sb, " %s", h->port);
+			ret = sbuf_addf(sb, " %s", h->port);
 	}
+	return ret;
 }
 
-static void link_text(struct sbuf *sb, bool has_speed, double gts, bool has_width, unsigned width)
+static int link_text(struct sbuf *sb, bool has_speed, double gts, bool has_width, unsigned width)
 {
 	char num[32];
+	int ret = 0;
 
 	if (has_speed) {
 		probe_num_text(gts, num, sizeof(num));
-		sbuf_addf(sb, "%s GT/s", num);
+		ret = sbuf_addf(sb, "%s GT/s", num);
 	}
-	if (has_width)
-		sbuf_addf(sb, "%sx%u", has_speed ? " " : "", width);
+	if (!ret && has_width)
+		ret = sbuf_addf(sb, "%sx%u", has_speed ? " " : "", width);
+	return ret;
 }
 
-static void nvme_line(struct sbuf *sb, const struct probe_nvme *n, const struct probe_pcie *p)
+static int pcie_max_text(struct sbuf *sb, const struct probe_pcie *p)
 {
-	add_word(sb, "nvme");
-	add_word(sb, n && n->transport[0] ? n->transport : p ? "pcie" : NULL);
-	if (!p)
-		return;
-	if (p->has_link_speed || p->has_link_width) {
-		sbuf_addch(sb, ' ');
-		link_text(sb, p->has_link_speed, p->link_speed_gts, p->has_link_width,
-			  p->link_width);
-	}
-	if (p->has_max_link_speed || p->has_max_link_width || p->has_port_max_link_speed ||
-	    p->has_port_max_link_width) {
-		bool dev = p->has_max_link_speed || p->has_max_link_width;
+	bool dev = p->has_max_link_speed || p->has_max_link_width;
+	bool port = p->has_port_max_link_speed || p->has_port_max_link_width;
+	int ret;
 
-		sbuf_adds(sb, " (");
-		if (dev) {
-			sbuf_adds(sb, "device max ");
-			link_text(sb, p->has_max_link_speed, p->max_link_speed_gts,
-				  p->has_max_link_width, p->max_link_width);
-		}
-		if (p->has_port_max_link_speed || p->has_port_max_link_width) {
-			sbuf_adds(sb, dev ? ", port max " : "port max ");
-			link_text(sb, p->has_port_max_link_speed, p->port_max_link_speed_gts,
-				  p->has_port_max_link_width, p->port_max_link_width);
-		}
-		sbuf_addch(sb, ')');
-	}
+	ret = sbuf_adds(sb, dev ? " (device max " : " (port max ");
+	if (!ret && dev)
+		ret = link_text(sb, p->has_max_link_speed, p->max_link_speed_gts,
+				p->has_max_link_width, p->max_link_width);
+	if (!ret && dev && port)
+		ret = sbuf_adds(sb, ", port max ");
+	if (!ret && port)
+		ret = link_text(sb, p->has_port_max_link_speed, p->port_max_link_speed_gts,
+				p->has_port_max_link_width, p->port_max_link_width);
+	return ret ? ret : sbuf_addch(sb, ')');
 }
 
-static void mmc_line(struct sbuf *sb, const struct probe_mmc *m)
+static int nvme_line(struct sbuf *sb, const struct probe_nvme *n, const struct probe_pcie *p)
+{
+	int ret;
+
+	ret = add_word(sb, "nvme");
+	if (!ret)
+		ret = add_word(sb, n && n->transport[0] ? n->transport : p ? "pcie" : NULL);
+	if (ret || !p)
+		return ret;
+	if (p->has_link_speed || p->has_link_width) {
+		ret = sbuf_addch(sb, ' ');
+		if (!ret)
+			ret = link_text(sb, p->has_link_speed, p->link_speed_gts,
+					p->has_link_width, p->link_width);
+	}
+	if (!ret && (p->has_max_link_speed || p->has_max_link_width ||
+		     p->has_port_max_link_speed || p->has_port_max_link_width))
+		ret = pcie_max_text(sb, p);
+	return ret;
+}
+
+static int mmc_line(struct sbuf *sb, const struct probe_mmc *m)
 {
 	/* clang-format off */
 	static const char *const kinds[] = {
@@ -97,48 +130,64 @@ static void mmc_line(struct sbuf *sb, const struct probe_mmc *m)
 	};
 	/* clang-format on */
 	const char *timing;
+	int ret;
 
-	add_word(sb, kinds[m->type_id]);
-	add_word(sb, m->manufacturer[0] ? m->manufacturer : m->manfid);
-	add_word(sb, m->name);
-	add_word(sb, m->date);
-	if (m->has_speed_class)
-		sbuf_addf(sb, " class %u", m->speed_class);
-	if (m->has_uhs_grade && m->uhs_grade)
-		sbuf_addf(sb, " U%u", m->uhs_grade);
-	if (m->has_video_class && m->video_class)
-		sbuf_addf(sb, " V%u", m->video_class);
-	if (m->has_app_class && m->app_class)
-		sbuf_addf(sb, " A%u", m->app_class);
+	ret = add_word(sb, kinds[m->type_id]);
+	if (!ret)
+		ret = add_word(sb, m->manufacturer[0] ? m->manufacturer : m->manfid);
+	if (!ret)
+		ret = add_word(sb, m->name);
+	if (!ret)
+		ret = add_word(sb, m->date);
+	if (!ret && m->has_speed_class)
+		ret = sbuf_addf(sb, " class %u", m->speed_class);
+	if (!ret && m->has_uhs_grade && m->uhs_grade)
+		ret = sbuf_addf(sb, " U%u", m->uhs_grade);
+	if (!ret && m->has_video_class && m->video_class)
+		ret = sbuf_addf(sb, " V%u", m->video_class);
+	if (!ret && m->has_app_class && m->app_class)
+		ret = sbuf_addf(sb, " A%u", m->app_class);
 	/* "sd uhs DDR50" -> "DDR50", "mmc HS200" -> "HS200", "legacy" -> "legacy" */
 	timing = strrchr(m->timing, ' ');
-	add_word(sb, timing ? timing + 1 : m->timing);
+	return ret ? ret : add_word(sb, timing ? timing + 1 : m->timing);
 }
 
-void probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap)
+static int attachment_line(struct sbuf *sb, const struct blkdev *d)
 {
-	struct sbuf sb = SBUF_INIT(1024);
+	if (d->usb)
+		return usb_line(sb, d->usb);
+	if (d->nvme || d->pcie)
+		return nvme_line(sb, d->nvme, d->pcie);
+	if (d->mmc)
+		return mmc_line(sb, d->mmc);
+	if (d->transport == PROBE_TRAN_LOOP && d->backing_file[0])
+		return sbuf_addf(sb, "loop %s", d->backing_file);
+	if (d->transport == PROBE_TRAN_SATA && d->has_sata_speed)
+		return sbuf_addf(sb, "sata %.1f Gb/s", d->sata_speed_gbps);
+	if (d->transport == PROBE_TRAN_SATA || d->transport == PROBE_TRAN_ATA ||
+	    d->transport == PROBE_TRAN_SCSI || d->transport == PROBE_TRAN_VIRTIO ||
+	    d->transport == PROBE_TRAN_NBD)
+		return add_word(sb, probe_transport_name(d->transport));
+	/* dm, md and zram are built from other devices or memory: attached to nothing */
+	return 0;
+}
+
+int probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap)
+{
+	struct sbuf sb = SBUF_INIT(ATTACH_TEXT_MAX);
+	int ret = 0;
 
 	if (!cap)
-		return;
+		return -EINVAL;
 	buf[0] = '\0';
-	if (d->is_partition)
-		return;
-	if (d->usb)
-		usb_line(&sb, d->usb);
-	else if (d->nvme || d->pcie)
-		nvme_line(&sb, d->nvme, d->pcie);
-	else if (d->mmc)
-		mmc_line(&sb, d->mmc);
-	else if (d->transport == PROBE_TRAN_LOOP && d->backing_file[0])
-		sbuf_addf(&sb, "loop %s", d->backing_file);
-	else if (d->transport == PROBE_TRAN_SATA && d->has_sata_speed)
-		sbuf_addf(&sb, "sata %.1f Gb/s", d->sata_speed_gbps);
-	else if (d->transport == PROBE_TRAN_SATA || d->transport == PROBE_TRAN_ATA ||
-		 d->transport == PROBE_TRAN_SCSI || d->transport == PROBE_TRAN_VIRTIO ||
-		 d->transport == PROBE_TRAN_NBD)
-		add_word(&sb, probe_transport_name(d->transport));
-	/* dm, md and zram are built from other devices or memory: attached to nothing */
-	str_copy(buf, cap, sbuf_str(&sb));
+	if (!d->is_partition)
+		ret = attachment_line(&sb, d);
+	if (ret && ret != -E2BIG) {
+		sbuf_release(&sb);
+		return ret;
+	}
+	/* a line longer than the most it may be (hostile strings) or than buf is cut */
+	str_copy_cut(buf, cap, sbuf_str(&sb), ret == -E2BIG);
 	sbuf_release(&sb);
+	return 0;
 }

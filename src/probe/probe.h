@@ -230,8 +230,9 @@ const struct probe_mmc *probe_blkdev_mmc(const struct blkdev *d);
 
 /* One line: "usb 480M uas 152d:0578 JMicron JMS567/JMS578 via hub 2109:3431",
  * "nvme pcie 5.0 GT/s x1 (device max 8 GT/s x4, port max 5 GT/s x1)", "sd SanDisk SL08G
- * 11/2015 class 10 U1 A1". "" when nothing is known. */
-void probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap);
+ * 11/2015 class 10 U1 A1". "" when nothing is known; a line that does not fit ends in
+ * "...". 0, -ENOMEM or -EINVAL (no room at all). */
+MUST_CHECK int probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap);
 
 /*
  * The parsers, public for unit tests and fuzzers. All take a buffer, never a path.

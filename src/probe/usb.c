@@ -214,8 +214,10 @@ void probe_usb_fill(struct sysroot *sr, struct blkdev *d)
 	if (!u)
 		return;
 	str_copy(u->interface, sizeof(u->interface), probe_path_base(path));
-	if (str_fmt(link, sizeof(link), "%s/driver", path) == 0)
-		sysroot_link_basename(sr, link, u->driver, sizeof(u->driver));
+	/* an interface without a driver (none bound, or the link unreadable) has none */
+	if (str_fmt(link, sizeof(link), "%s/driver", path) < 0 ||
+	    sysroot_link_basename(sr, link, u->driver, sizeof(u->driver)) < 0)
+		u->driver[0] = '\0';
 	str_sanitize(u->driver);
 	u->driver_kind = usb_driver_parse(u->driver);
 	if (!probe_path_up(path) || !probe_usb_name_is_device(probe_path_base(path))) {

@@ -145,7 +145,10 @@ static void get_maxsect(const struct blkdev *d, struct list_value *v)
 
 static void get_attach(const struct blkdev *d, struct list_value *v)
 {
-	probe_blkdev_attachment(d, v->buf, sizeof(v->buf));
+	/* only memory can fail it: the line is then unknown, as for a device attached to
+	 * nothing */
+	if (probe_blkdev_attachment(d, v->buf, sizeof(v->buf)))
+		v->buf[0] = '\0';
 	v->s = v->buf;
 }
 

@@ -18,9 +18,12 @@ static int cell_text(const struct list_column *c, const struct blkdev *d, bool b
 
 	if (c->type == LIST_MOUNTS) {
 		for (i = 0; i < d->n_mountpoints; i++) {
-			if (i)
-				sbuf_addch(sb, '\n');
-			sbuf_adds(sb, d->mountpoints[i]);
+			int ret = i ? sbuf_addch(sb, '\n') : 0;
+
+			if (!ret)
+				ret = sbuf_adds(sb, d->mountpoints[i]);
+			if (ret)
+				return ret;
 		}
 		return sb->len ? 0 : sbuf_adds(sb, "-");
 	}

@@ -164,7 +164,7 @@ int run_time_check(const char *s, bool date_ok)
 		if (pat[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != pat[i])
 			return -EINVAL;
 	}
-	year = atoi(s);
+	year = ((s[0] - '0') * 10 + s[1] - '0') * 100 + (s[2] - '0') * 10 + s[3] - '0';
 	mon = (s[5] - '0') * 10 + s[6] - '0';
 	day = (s[8] - '0') * 10 + s[9] - '0';
 	if (mon < 1 || mon > 12)
@@ -570,19 +570,22 @@ void run_attach_summary(const struct run *r, char *buf, size_t cap)
 	double speed = run_device_num(r, "usb.speed_mbps");
 	double gts = run_device_num(r, "pcie.link_speed_gts"), w = run_device_num(r, "pcie.link_width");
 	struct sbuf sb = SBUF_INIT(255);
+	int ret;
 
-	sbuf_adds(&sb, tr ? tr : "?");
-	if (isfinite(speed))
-		sbuf_addf(&sb, " %gM", speed);
-	if (drv)
-		sbuf_addf(&sb, " %s", drv);
-	if (vid && pid)
-		sbuf_addf(&sb, " %s:%s", vid, pid);
-	if (isfinite(gts) && isfinite(w))
-		sbuf_addf(&sb, " pcie %g GT/s x%g", gts, w);
-	if (timing)
-		sbuf_addf(&sb, " %s", timing);
-	str_copy(buf, cap, sbuf_str(&sb));
+	ret = sbuf_adds(&sb, tr ? tr : "?");
+	if (!ret && isfinite(speed))
+		ret = sbuf_addf(&sb, " %gM", speed);
+	if (!ret && drv)
+		ret = sbuf_addf(&sb, " %s", drv);
+	if (!ret && vid && pid)
+		ret = sbuf_addf(&sb, " %s:%s", vid, pid);
+	if (!ret && isfinite(gts) && isfinite(w))
+		ret = sbuf_addf(&sb, " pcie %g GT/s x%g", gts, w);
+	if (!ret && timing)
+		ret = sbuf_addf(&sb, " %s", timing);
+	/* an imported run can hold anything: a summary that does not fit is cut and says so;
+	 * without memory it is unknown */
+	str_copy_cut(buf, cap, ret == -ENOMEM ? "?" : sbuf_str(&sb), ret == -E2BIG);
 	str_sanitize(buf);
 	sbuf_release(&sb);
 }

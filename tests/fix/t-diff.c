@@ -52,7 +52,8 @@ static int apply(const char *a, const char *diff, struct sbuf *out)
 			nl = strchr(ap, '\n');
 			size_t n = nl ? (size_t)(nl - ap) + 1 : strlen(ap);
 
-			sbuf_add(out, ap, n);
+			if (sbuf_add(out, ap, n))
+				return -1;
 			ap += n;
 		}
 		/* the new range starts where the copied lines end (or, empty, names the line
@@ -81,9 +82,9 @@ static int apply(const char *a, const char *diff, struct sbuf *out)
 				na++;
 			}
 			if (mark != '-') {
-				sbuf_add(out, p + 1, n - 1);
-				if (!last)
-					sbuf_addch(out, '\n');
+				if (sbuf_add(out, p + 1, n - 1) ||
+				    (!last && sbuf_addch(out, '\n')))
+					return -1;
 				bline++;
 				nb++;
 			}
@@ -92,8 +93,7 @@ static int apply(const char *a, const char *diff, struct sbuf *out)
 		if (na != an || nb != bn)
 			return -1;
 	}
-	sbuf_adds(out, ap);
-	return 0;
+	return sbuf_adds(out, ap) ? -1 : 0;
 }
 
 static void random_text(char *buf, size_t cap, unsigned *seed)

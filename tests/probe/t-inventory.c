@@ -220,7 +220,7 @@ static void check_inventory(struct inventory *inv)
 		T_EQ_STR(d->mmc->timing, "mmc HS200");
 		T_CHECK(!d->mmc->has_speed_class);
 		T_EQ_INT(d->transport, PROBE_TRAN_MMC);
-		probe_blkdev_attachment(d, buf, sizeof(buf));
+		T_EQ_INT(probe_blkdev_attachment(d, buf, sizeof(buf)), 0);
 		T_EQ_STR(buf, "emmc Samsung BJTD4R 01/2021 HS200");
 	}
 	d = probe_inventory_find(inv, "mmcblk0boot0");
@@ -235,7 +235,7 @@ static void check_inventory(struct inventory *inv)
 		T_EQ_STR(d->model, "Samsung SSD 970 EVO Plus 500GB");
 		T_EQ_STR(d->pcie->address, "0004:01:00.0");
 		T_EQ_STR(d->pcie->port_address, "0004:00:00.0");
-		probe_blkdev_attachment(d, buf, sizeof(buf));
+		T_EQ_INT(probe_blkdev_attachment(d, buf, sizeof(buf)), 0);
 		T_EQ_STR(buf, "nvme pcie 2.5 GT/s x1 (device max 8 GT/s x4, port max 16 GT/s x4)");
 		T_EQ_STR(d->fstype, "ext4");
 		T_EQ_STR(d->label, "data disk");
@@ -261,7 +261,7 @@ static void check_inventory(struct inventory *inv)
 		T_EQ_STR(d->vendor, "ASMT");
 		T_EQ_STR(d->model, "2115");
 		T_EQ_STR(d->rev, "0");
-		probe_blkdev_attachment(d, buf, sizeof(buf));
+		T_EQ_INT(probe_blkdev_attachment(d, buf, sizeof(buf)), 0);
 		T_EQ_STR(buf, "usb 5000M uas 174c:55aa ASMedia ASM1051E/ASM1053E/ASM1153E via hubs "
 			      "2109:0817, 05e3:0626");
 		T_EQ_INT(d->n_children, 1);

@@ -1,5 +1,6 @@
 /* t-parsers.c - every probe parser on real kernel formats, old and new, and on garbage:
  * PCIe/USB speeds, bcdUSB, bMaxPower, sysfs names, SSR, debugfs ios, mountinfo, udev, usb.ids. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "probe/probe.h"
@@ -348,35 +349,42 @@ static void test_attachment(void)
 	str_copy(u.hubs[0].vid, sizeof(u.hubs[0].vid), "2109");
 	str_copy(u.hubs[0].pid, sizeof(u.hubs[0].pid), "3431");
 	d.usb = &u;
-	probe_blkdev_attachment(&d, buf, sizeof(buf));
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "usb 480M uas 152d:0578 JMicron JMS567/JMS578 via hub 2109:3431");
 
 	d.usb = NULL;
 	d.nvme = &n;
 	d.pcie = &p;
-	probe_blkdev_attachment(&d, buf, sizeof(buf));
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "nvme pcie 2.5 GT/s x1 (device max 8 GT/s x4, port max 16 GT/s x4)");
 	p.has_port_max_link_speed = p.has_port_max_link_width = false;
 	p.has_link_width = false;
-	probe_blkdev_attachment(&d, buf, sizeof(buf));
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "nvme pcie 2.5 GT/s (device max 8 GT/s x4)");
 
 	d.nvme = NULL;
 	d.pcie = NULL;
 	d.mmc = &m;
-	probe_blkdev_attachment(&d, buf, sizeof(buf));
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "sd SanDisk SC64G 06/2020 class 10 U1 A1");
 	str_copy(m.timing, sizeof(m.timing), "sd uhs DDR50");
-	probe_blkdev_attachment(&d, buf, sizeof(buf));
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "sd SanDisk SC64G 06/2020 class 10 U1 A1 DDR50");
 
 	d.mmc = NULL;
 	d.transport = PROBE_TRAN_LOOP;
 	str_copy(d.backing_file, sizeof(d.backing_file), "/var/tmp/disk.img");
-	probe_blkdev_attachment(&d, buf, sizeof(buf));
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "loop /var/tmp/disk.img");
+	/* a line that does not fit is cut and says so, never cut silently */
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, 16), 0);
+	T_EQ_STR(buf, "loop /var/tm...");
+	str_copy(d.backing_file, sizeof(d.backing_file), "/var/tmp/\xc3\xa9t\xc3\xa9.img");
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, 19), 0);
+	T_EQ_STR(buf, "loop /var/tmp/?..."); /* half a character is no character */
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, 0), -EINVAL);
 	d.is_partition = true;
-	probe_blkdev_attachment(&d, buf, sizeof(buf));
+	T_EQ_INT(probe_blkdev_attachment(&d, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "");
 }
 

@@ -138,38 +138,38 @@ static void test_hostile_sizes(void)
 
 	/* nesting far deeper than the parser allows */
 	for (i = 0; i < 100000; i++)
-		sbuf_addch(&sb, '[');
+		T_MUST(sbuf_addch(&sb, '['));
 	check_doc(sbuf_str(&sb), "x");
 	/* a name longer than any test name */
 	sbuf_reset(&sb);
-	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
-		       "\"profile\":\"x\",\"tests\":[{\"rw\":\"read\",\"name\":\"");
+	T_MUST(sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		       "\"profile\":\"x\",\"tests\":[{\"rw\":\"read\",\"name\":\""));
 	for (i = 0; i < 5000; i++)
-		sbuf_addch(&sb, 'N');
-	sbuf_adds(&sb, "\"}]}]}");
+		T_MUST(sbuf_addch(&sb, 'N'));
+	T_MUST(sbuf_adds(&sb, "\"}]}]}"));
 	check_doc(sbuf_str(&sb), "too long");
 	/* too many tests in one run */
 	sbuf_reset(&sb);
-	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
-		       "\"profile\":\"x\",\"tests\":[");
+	T_MUST(sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		       "\"profile\":\"x\",\"tests\":["));
 	for (i = 0; i < RUN_TESTS_MAX + 1; i++)
-		sbuf_addf(&sb, "%s{\"name\":\"T%d\",\"rw\":\"read\"}", i ? "," : "", i);
-	sbuf_adds(&sb, "]}]}");
+		T_MUST(sbuf_addf(&sb, "%s{\"name\":\"T%d\",\"rw\":\"read\"}", i ? "," : "", i));
+	T_MUST(sbuf_adds(&sb, "]}]}"));
 	check_doc(sbuf_str(&sb), "more than 64 tests");
 	/* too many runs */
 	sbuf_reset(&sb);
-	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[");
+	T_MUST(sbuf_adds(&sb, "{\"schema\":1,\"runs\":["));
 	for (i = 0; i < RUN_IMPORT_MAX + 1; i++)
-		sbuf_addf(&sb, "%s" RUN_OK, i ? "," : "");
-	sbuf_adds(&sb, "]}");
+		T_MUST(sbuf_addf(&sb, "%s" RUN_OK, i ? "," : ""));
+	T_MUST(sbuf_adds(&sb, "]}"));
 	check_doc(sbuf_str(&sb), "more than 4096 runs");
 	/* a device document over the cap */
 	sbuf_reset(&sb);
-	sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
-		       "\"profile\":\"x\",\"tests\":[],\"device\":{\"model\":\"");
+	T_MUST(sbuf_adds(&sb, "{\"schema\":1,\"runs\":[{\"started_at\":\"2026-11-30T10:00:00Z\","
+		       "\"profile\":\"x\",\"tests\":[],\"device\":{\"model\":\""));
 	for (i = 0; i < RUN_JSON_MAX; i++)
-		sbuf_addch(&sb, 'M');
-	sbuf_adds(&sb, "\"}}]}");
+		T_MUST(sbuf_addch(&sb, 'M'));
+	T_MUST(sbuf_adds(&sb, "\"}}]}"));
 	check_doc(sbuf_str(&sb), "'device' is larger");
 	sbuf_release(&sb);
 }

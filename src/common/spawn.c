@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* spawn.c - start another program and keep its standard output. */
+#include "common/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/paths.h"
+#include "common/util.h"
+
+static bool is_program(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int spawn_find(const char *name, char *path, size_t cap)
+{
+	const char *dirs = getenv("PATH"), *p, *end;
+
+	if (!*name)
+		return -ENOENT;
+	if (strchr(name, '/')) {
+		if (str_copy(path, cap, name) < 0)
+			return -ENAMETOOLONG;
+		return is_program(path) ? 0 : -ENOENT;
+	}
+	if (!dirs)
+		dirs = "/bin:/usr/bin";
+	for (p = dirs;; p = end + 1) {
+		size_t n;
+
+		end = strchr(p, ':');
+		n = end ? (size_t)(end - p) : strlen(p);
+		/* an empty entry is the current directory, as execvp() takes it */
+		if (str_fmt(path, cap, "%.*s%s%s", (int)n, n ? p : ".", "/", name) >= 0 &&
+		    is_program(path))
+			return 0;
+		if (!end)
+			break;
+	}
+	return -ENOENT;
+}
+
+/* Read fd to its end into a growing buffer of at most max bytes. */
+static int read_all(int fd, size_t max, char **out, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1), *nb;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			if (cap >= max) {
+				free(buf);
+				return -E2BIG;
+			}
+			cap = cap * 2 > max ? max : cap * 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return -EIO;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int spawn_capture(const char *const argv[], size_t max, char **out, size_t *len, int *status)
+{
+	posix_spawn_file_actions_t fa;
+	char prog[4096];
+	int fds[2] = {-1, -1};
+	bool fa_init = false;
+	pid_t pid = -1;
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	*status = -1;
+	ret = spawn_find(argv[0], prog, sizeof(prog));
+	if (ret)
+		return ret;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	ret = -posix_spawn_file_actions_init(&fa);
+	if (ret)
+		goto out;
+	fa_init = true;
+	if (posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO) ||
+	    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL, O_WRONLY, 0) ||
+	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* posix_spawn()'s argv predates const; it does not write to the strings */
+	ret = -posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ);
+	if (ret) {
+		pid = -1;
+		goto out;
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	ret = read_all(fds[0], max, out, len);
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	if (pid > 0) {
+		int st = 0;
+
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	}
+	if (fa_init)
+		posix_spawn_file_actions_destroy(&fa);
+	return ret;
+}
