@@ -21,7 +21,7 @@ static bool stopped(const struct clone_plan *p)
 }
 
 /* Run an e2fsprogs tool on dev; ok_max is the highest exit status that is success. */
-static int tool(const char *what, char *const argv[], int ok_max, char *why, size_t whycap)
+static int tool(const char *what, const char *const argv[], int ok_max, char *why, size_t whycap)
 {
 	struct sbuf out = SBUF_INIT(64 * 1024);
 	char last[160];
@@ -96,7 +96,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_roo
 		return ret;
 	}
 	{
-		char *mk[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
+		const char *mk[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
 			       "-U", cp->t_uuid, lo.name, NULL };
 
 		ret = tool("mke2fs", mk, 0, why, whycap);
@@ -111,7 +111,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_roo
 	str_fmt(from, sizeof(from), "%s/", cp->mountpoint);
 	str_fmt(to, sizeof(to), "%s/", dir);
 	for (int pass = 0; pass < 2 && !ret && !stopped(p); pass++) {
-		char *rs[] = { "rsync", "-aHAXx", "--numeric-ids", "--sparse", "--delete",
+		const char *rs[] = { "rsync", "-aHAXx", "--numeric-ids", "--sparse", "--delete",
 			       from, to, NULL };
 
 		tw = time_now_ns();
@@ -152,17 +152,17 @@ static int ext_finish(struct clone_plan *p, struct clone_part *cp, bool is_root,
 		return ret;
 	}
 	{
-		char *fsck[] = { "e2fsck", "-f", "-p", lo.name, NULL };
+		const char *fsck[] = { "e2fsck", "-f", "-p", lo.name, NULL };
 
 		ret = tool("e2fsck -fp of the copy", fsck, 1, why, whycap);
 	}
 	if (!ret && cp->t_size > cp->size && !stopped(p)) {
-		char *rs[] = { "resize2fs", lo.name, NULL };
+		const char *rs[] = { "resize2fs", lo.name, NULL };
 
 		ret = tool("resize2fs", rs, 0, why, whycap);
 	}
 	if (!ret && cp->t_uuid[0] && !stopped(p)) {
-		char *tu[] = { "tune2fs", "-U", cp->t_uuid, lo.name, NULL };
+		const char *tu[] = { "tune2fs", "-U", cp->t_uuid, lo.name, NULL };
 
 		ret = tool("tune2fs -U", tu, 0, why, whycap);
 	}

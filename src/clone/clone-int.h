@@ -17,7 +17,7 @@ int clone_fd_size(int fd, struct stat *st, uint64_t *size);
 /* Run argv (PATH searched) with stdin from /dev/null; its stdout (and its stderr too when
  * with_stderr, else that goes to /dev/null) into out when not NULL, up to out's cap. Its
  * exit status in *status (-1 when killed). 0; -ENOENT when the program is missing; -errno. */
-int clone_run(char *const argv[], struct sbuf *out, bool with_stderr, int *status);
+int clone_run(const char *const argv[], struct sbuf *out, bool with_stderr, int *status);
 /* The last non-empty line of a tool's output, for a one-line message. */
 void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap);
 

@@ -248,7 +248,7 @@ int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t 
 	    str_fmt(cmd, sizeof(cmd), "cat %s", file))
 		return -ENAMETOOLONG;
 	{
-		char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
+		const char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
 
 		out->cap = cap;
 		ret = clone_run(argv, out, false, &status);

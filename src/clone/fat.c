@@ -29,7 +29,7 @@ int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap
 	    str_fmt(name, sizeof(name), "::%s", file))
 		return -ENAMETOOLONG;
 	{
-		char *argv[] = { "mtype", "-i", img, name, NULL };
+		const char *argv[] = { "mtype", "-i", img, name, NULL };
 
 		ret = clone_run(argv, &tmp, false, &status);
 	}
@@ -79,7 +79,7 @@ int clone_fat_write(const char *image, uint64_t off, const char *file, const cha
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret) {
-		char *argv[] = { "mcopy", "-o", "-i", img, tmp, name, NULL };
+		const char *argv[] = { "mcopy", "-o", "-i", img, tmp, name, NULL };
 
 		ret = clone_run(argv, &out, true, &status);
 		if (!ret && status)

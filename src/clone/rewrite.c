@@ -89,10 +89,10 @@ static int spec_new(const struct rootspec *rs, const char *written, const struct
 	return str_fmt(out, cap, "PARTUUID=%s", cp->t_partuuid);
 }
 
-static void add_warning(struct clone_plan *p, const char *fmt, const char *a, const char *b)
+static void add_warning(struct clone_plan *p, const char *msg)
 {
 	if (p->n_warnings < sizeof(p->warnings) / sizeof(p->warnings[0]))
-		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]), fmt, a, b);
+		str_copy(p->warnings[p->n_warnings++], sizeof(p->warnings[0]), msg);
 }
 
 static unsigned line_of(const char *text, size_t off)
@@ -168,16 +168,20 @@ int clone_rewrite_text(struct clone_plan *p, const char *file, bool cmdline, con
 		struct clone_part *cp;
 
 		if (rootspec_cmdline_root(text, len, &voff, &vlen)) {
-			add_warning(p, "%s has no root=%s: left alone", file, "");
+			char w[200];
+
+			str_fmt(w, sizeof(w), "%s has no root=: left alone", file);
+			add_warning(p, w);
 			return 0;
 		}
 		if (rootspec_parse(text + voff, vlen, &rs) || !(cp = spec_part(p, &rs))) {
-			char v[128];
+			char v[128], w[200];
 
 			str_fmt(v, sizeof(v), "%.*s", (int)(vlen < 100 ? vlen : 100), text + voff);
 			str_sanitize(v);
-			add_warning(p, "%s: root=%s names no partition of the source: left alone",
-				    file, v);
+			str_fmt(w, sizeof(w), "%s: root=%s names no partition of the source: left "
+				"alone", file, v);
+			add_warning(p, w);
 			return 0;
 		}
 		edits[0].off = voff;

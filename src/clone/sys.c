@@ -22,8 +22,6 @@
 #include "common/paths.h"
 #include "common/util.h"
 
-extern char **environ;
-
 #define RUN_OUT_MAX (64 * 1024)
 
 int clone_fd_size(int fd, struct stat *st, uint64_t *size)
@@ -40,7 +38,7 @@ int clone_fd_size(int fd, struct stat *st, uint64_t *size)
 	return -1;
 }
 
-int clone_run(char *const argv[], struct sbuf *out, bool with_stderr, int *status)
+int clone_run(const char *const argv[], struct sbuf *out, bool with_stderr, int *status)
 {
 	posix_spawn_file_actions_t fa;
 	int fds[2] = { -1, -1 };
@@ -66,7 +64,7 @@ int clone_run(char *const argv[], struct sbuf *out, bool with_stderr, int *statu
 	}
 	/* mtools: no geometry check of a partition at an offset */
 	setenv("MTOOLS_SKIP_CHECK", "1", 1);
-	ret = -posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	ret = -posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
 	if (ret) {
 		pid = -1;
 		goto out;
@@ -80,8 +78,9 @@ int clone_run(char *const argv[], struct sbuf *out, bool with_stderr, int *statu
 			continue;
 		if (r <= 0)
 			break;
-		if (out && out->len + (size_t)r <= out->cap)
-			sbuf_add(out, buf, (size_t)r);
+		/* past the cap, or out of memory: keep draining so that the program ends */
+		if (out && out->len + (size_t)r <= out->cap && sbuf_add(out, buf, (size_t)r))
+			out = NULL;
 	}
 out:
 	if (fds[0] >= 0)

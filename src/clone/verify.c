@@ -68,8 +68,8 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 		return;
 	}
 	{
-		char *e2[] = { "e2fsck", "-f", "-n", lo.name, NULL };
-		char *vf[] = { "fsck.vfat", "-n", lo.name, NULL };
+		const char *e2[] = { "e2fsck", "-f", "-n", lo.name, NULL };
+		const char *vf[] = { "fsck.vfat", "-n", lo.name, NULL };
 
 		ret = clone_run(ext ? e2 : vf, &out, true, &status);
 	}
@@ -315,7 +315,7 @@ static void check_boot_files(struct clone_plan *p, const char *cmdline, size_t c
 	}
 	str_fmt(img, sizeof(img), "%s@@%llu", p->dst_path, (unsigned long long)b->t_start);
 	{
-		char *argv[] = { "mdir", "-b", "-i", img, "::", NULL };
+		const char *argv[] = { "mdir", "-b", "-i", img, "::", NULL };
 
 		if (clone_run(argv, &ls, false, &status) || status) {
 			check_add(p, "boot partition", CLONE_CHECK_FAIL, "cannot list it (mdir)");
