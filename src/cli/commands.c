@@ -25,6 +25,8 @@ const struct cli_command cli_commands[] = {
 	{ "report", cmd_report, "an HTML report with charts and verdicts", CLI_WRITES },
 	{ "verify", cmd_verify, "is the capacity real and does every byte read back",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	{ "clone", cmd_clone, "move the system to another disk or an image (dry run by default)",
+	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "boot", cmd_boot, "where the board boots from, will a disk boot, the boot order",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "metrics", cmd_metrics, "Prometheus text for node_exporter's textfile collector",

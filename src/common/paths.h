@@ -21,6 +21,9 @@
 #define PATH_DEV_NULL        "/dev/null"
 /* The host's: a private directory for the EEPROM configuration handed to rpi-eeprom-config. */
 #define PATH_TMP_EEPROM      "/tmp/sbcdisk-eeprom.XXXXXX"
+/* The host's: clone's loop devices over a partition's bytes. */
+#define PATH_LOOP_CONTROL    "/dev/loop-control"
+#define PATH_DEV_LOOP_PREFIX "/dev/loop"
 /* Device node prefixes as mount tables name sources ("/dev/sda1", "/dev/mapper/vg-root"). */
 #define PATH_DEV_PREFIX      "/dev/"
 #define PATH_DEV_MAPPER      "/dev/mapper/"

@@ -1,0 +1,369 @@
+/* cmd-clone.c - `sbcdisk clone [SOURCE] TARGET [--apply]`: options, the plan table and its
+ * JSON, the progress line and signals; the work is in clone/. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/profile.h"
+#include "cli/cli.h"
+#include "clone/clone.h"
+#include "common/json.h"
+#include "common/log.h"
+#include "common/util.h"
+
+static volatile sig_atomic_t clone_signal;
+
+static void on_signal(int sig)
+{
+	clone_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: sbcdisk clone [SOURCE] TARGET [--apply] [options]\n"
+		"\nMove a system to another disk, or make a bootable image of it. SOURCE defaults\n"
+		"to the disk that holds the running root; TARGET is a whole disk (sda, nvme0n1,\n"
+		"/dev/loop3) or an image file (created when it does not exist). Without --apply\n"
+		"nothing is written: the plan is shown.\n"
+		"\nThe target gets the source's partition table (GPT when it is over 2 TiB), a new\n"
+		"disk id and partition ids, new file system UUIDs; ext2/3/4 is copied by its used\n"
+		"blocks and grown to fill the disk; root= in cmdline.txt and /etc/fstab are\n"
+		"rewritten to the new ids on the target. The source is only read.\n"
+		"\nOptions:\n"
+		"  --apply              do it (the table is written last; a stop wipes it)\n"
+		"  --root-size SIZE     the root partition's size (e.g. 32g), not the rest of the disk\n"
+		"  --verify full|sample compare every file's content, or a sample (default)\n"
+		"  --whole              copy every block as it is (layouts clone does not understand);\n"
+		"                       the copy then shares every id with the source\n"
+		"  --allow-live-blocks  copy a file system mounted read-write block by block anyway\n"
+		"  -h, --help           this help\n"
+		"\nExit status: 0 done (or the plan shown), 1 failure or a failed check, 2 usage.\n"
+		"With the global --json: one JSON document (schema 1), and no progress line.\n");
+}
+
+struct progress_state {
+	bool on, shown;
+};
+
+static void progress_line(void *arg, const struct clone_progress *p)
+{
+	struct progress_state *st = arg;
+	char done[32], total[32];
+
+	if (!st->on)
+		return;
+	size_to_human(p->done, done, sizeof(done));
+	size_to_human(p->total, total, sizeof(total));
+	fprintf(stderr, "\r\033[K%s  %s of %s", p->phase, done, total);
+	if (p->bw > 0)
+		fprintf(stderr, "  %.1f MB/s", p->bw / 1e6);
+	if (p->left_s >= 0)
+		fprintf(stderr, "  %.0f s left", p->left_s);
+	fflush(stderr);
+	st->shown = true;
+}
+
+static int parse_opts(int argc, char **argv, struct clone_opts *o, bool *help)
+{
+	static const struct option lopts[] = {
+		{ "apply", no_argument, NULL, 'A' },
+		{ "whole", no_argument, NULL, 'W' },
+		{ "root-size", required_argument, NULL, 'R' },
+		{ "verify", required_argument, NULL, 'V' },
+		{ "allow-live-blocks", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'A':
+			o->apply = true;
+			break;
+		case 'W':
+			o->whole = true;
+			break;
+		case 'R':
+			if (bench_parse_size(optarg, &o->root_size) || o->root_size < (16ULL << 20))
+				return cli_usage_error("clone", "bad size '%s': e.g. 32g (16m at "
+						       "least)", optarg);
+			o->has_root_size = true;
+			break;
+		case 'V':
+			if (!strcmp(optarg, "full"))
+				o->verify_full = true;
+			else if (strcmp(optarg, "sample"))
+				return cli_usage_error("clone", "bad --verify '%s': full or sample",
+						       optarg);
+			break;
+		case 'L':
+			o->allow_live_blocks = true;
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		default:
+			return cli_option_error("clone", c, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("clone", "which target? e.g. 'sbcdisk clone sda' or "
+				       "'sbcdisk clone / backup.img'");
+	if (argc - optind == 1) {
+		o->target = argv[optind];
+	} else if (argc - optind == 2) {
+		o->source = strcmp(argv[optind], "/") ? argv[optind] : NULL;
+		o->target = argv[optind + 1];
+	} else {
+		return cli_usage_error("clone", "one source and one target only, not '%s'",
+				       argv[optind + 2]);
+	}
+	if (o->whole && o->has_root_size)
+		return cli_usage_error("clone", "--whole copies the layout as it is: no "
+				       "--root-size");
+	return 0;
+}
+
+static const char *state_name(enum clone_check_state s)
+{
+	return s == CLONE_CHECK_PASS ? "PASS" : s == CLONE_CHECK_FAIL ? "FAIL" : "WARN";
+}
+
+static void print_table(const struct clone_plan *p, FILE *f)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+	size_t i;
+
+	size_to_human(p->src_size, a, sizeof(a));
+	size_to_human(p->dst_size, b, sizeof(b));
+	if (p->whole) {
+		fprintf(f, "source  %s  %s\ntarget  %s  %s%s\ncopy    every block as it is "
+			"(--whole); the copy shares every id with the source\n", p->src_path, a,
+			p->dst_path, b, p->dst_exists ? "" : " (new image file)");
+	} else {
+		fprintf(f, "source  %s  %s  %s %s\n", p->src_path, a, p->src_label, p->src_id);
+		fprintf(f, "target  %s  %s  %s %s (new)%s\n\n", p->dst_path, b, p->dst_label,
+			p->dst_id, p->dst_exists ? "" : "  (new image file)");
+		fprintf(f, "%-4s %-6s %-12s %8s %8s %8s  ->  %8s %8s  %-12s %s\n", "PART", "FS",
+			"LABEL", "USED", "START", "SIZE", "START", "SIZE", "COPY", "NEW ID");
+		for (i = 0; i < p->n_parts; i++) {
+			const struct clone_part *cp = &p->parts[i];
+
+			if (cp->has_used)
+				size_to_human(cp->used, a, sizeof(a));
+			else
+				str_copy(a, sizeof(a), "-");
+			size_to_human(cp->start, b, sizeof(b));
+			size_to_human(cp->size, c, sizeof(c));
+			size_to_human(cp->t_start, d, sizeof(d));
+			size_to_human(cp->t_size, e, sizeof(e));
+			fprintf(f, "p%-3u %-6s %-12.12s %8s %8s %8s  ->  %8s %8s  %-12s %s%s%s\n",
+				cp->partno, cp->fstype[0] ? cp->fstype : "-",
+				cp->label[0] ? cp->label : "-", a, b, c, d, e,
+				clone_method_name(cp->method), cp->t_partuuid,
+				cp->t_uuid[0] ? " " : "", cp->t_uuid);
+		}
+	}
+	if (p->n_rewrites) {
+		fprintf(f, "\nrewritten on the target:\n");
+		for (i = 0; i < p->n_rewrites; i++) {
+			const struct clone_rewrite *r = &p->rewrites[i];
+
+			fprintf(f, "  %s:%u%s\n    - %s\n    + %s\n", r->file, r->line,
+				p->applied ? (r->done ? "  (done)" : "  (NOT done)") : "", r->before,
+				r->after);
+		}
+	}
+	for (i = 0; i < p->n_warnings; i++)
+		fprintf(f, "warning: %s\n", p->warnings[i]);
+	size_to_human(p->copy_bytes, a, sizeof(a));
+	fprintf(f, "\nto copy: %s\n", a);
+	if (!p->applied)
+		return;
+	fprintf(f, "copied in %.1f s (%.1f MB/s)\n", p->copy_s,
+		p->copy_s > 0 ? (double)p->copy_bytes / p->copy_s / 1e6 : 0.0);
+	if (p->has_window)
+		fprintf(f, "window between the last file pass and the end: %.1f s (what changed "
+			"on the source after it is not on the target)\n", p->window_s);
+	if (p->n_checks)
+		fprintf(f, "\nchecks:\n");
+	for (i = 0; i < p->n_checks; i++)
+		fprintf(f, "  %s  %-15s %s\n", state_name(p->checks[i].state), p->checks[i].name,
+			p->checks[i].detail);
+	for (i = 0; i < p->n_diffs && i < CLONE_DIFFS_MAX; i++)
+		fprintf(f, "  differs: %s\n", p->diffs[i]);
+	if (p->n_diffs > CLONE_DIFFS_MAX)
+		fprintf(f, "  ... and %zu more\n", p->n_diffs - CLONE_DIFFS_MAX);
+}
+
+static struct json_object *plan_json(const struct clone_plan *p)
+{
+	struct json_object *doc = json_object_new_object(), *src, *dst, *arr, *o;
+	size_t i;
+
+	if (!doc)
+		return NULL;
+	json_add_u64(doc, "schema", true, 1);
+	json_add_bool(doc, "applied", true, p->applied);
+	json_add_bool(doc, "whole", true, p->whole);
+	src = json_object_new_object();
+	json_add_str(src, "path", p->src_path);
+	json_add_u64(src, "size_bytes", true, p->src_size);
+	json_add_str(src, "label", p->whole ? NULL : p->src_label);
+	json_add_str(src, "disk_id", p->whole ? NULL : p->src_id);
+	json_object_object_add(doc, "source", src);
+	dst = json_object_new_object();
+	json_add_str(dst, "path", p->dst_path);
+	json_add_u64(dst, "size_bytes", true, p->dst_size);
+	json_add_bool(dst, "image_file", true, p->dst_is_file);
+	json_add_str(dst, "label", p->whole ? NULL : p->dst_label);
+	json_add_str(dst, "disk_id", p->whole ? NULL : p->dst_id);
+	json_add_bool(dst, "label_changed", true, p->label_changed);
+	json_object_object_add(doc, "target", dst);
+	arr = json_object_new_array();
+	for (i = 0; i < p->n_parts; i++) {
+		const struct clone_part *cp = &p->parts[i];
+
+		o = json_object_new_object();
+		json_add_u64(o, "partno", true, cp->partno);
+		json_add_str(o, "fstype", cp->fstype[0] ? cp->fstype : NULL);
+		json_add_str(o, "label", cp->label[0] ? cp->label : NULL);
+		json_add_str(o, "uuid", cp->uuid[0] ? cp->uuid : NULL);
+		json_add_str(o, "partuuid", cp->partuuid[0] ? cp->partuuid : NULL);
+		json_add_u64(o, "used_bytes", cp->has_used, cp->used);
+		json_add_u64(o, "start_bytes", true, cp->start);
+		json_add_u64(o, "size_bytes", true, cp->size);
+		json_add_bool(o, "mounted", true, cp->mounted);
+		json_add_bool(o, "root", true, (int)i == p->root);
+		json_add_bool(o, "boot", true, (int)i == p->boot);
+		json_add_str(o, "method", clone_method_name(cp->method));
+		json_add_u64(o, "copy_bytes", true, cp->copy_bytes);
+		json_add_u64(o, "target_start_bytes", true, cp->t_start);
+		json_add_u64(o, "target_size_bytes", true, cp->t_size);
+		json_add_str(o, "target_partuuid", cp->t_partuuid);
+		json_add_str(o, "target_uuid", cp->t_uuid[0] ? cp->t_uuid : NULL);
+		json_add_u64(o, "copied_bytes", p->applied, cp->copied);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(doc, "partitions", arr);
+	arr = json_object_new_array();
+	for (i = 0; i < p->n_rewrites; i++) {
+		o = json_object_new_object();
+		json_add_str(o, "file", p->rewrites[i].file);
+		json_add_u64(o, "line", true, p->rewrites[i].line);
+		json_add_str(o, "before", p->rewrites[i].before);
+		json_add_str(o, "after", p->rewrites[i].after);
+		json_add_bool(o, "done", p->applied, p->rewrites[i].done);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(doc, "rewrites", arr);
+	arr = json_object_new_array();
+	for (i = 0; i < p->n_warnings; i++)
+		json_object_array_add(arr, json_object_new_string(p->warnings[i]));
+	json_object_object_add(doc, "warnings", arr);
+	json_add_u64(doc, "copy_bytes", true, p->copy_bytes);
+	json_add_double(doc, "copy_s", p->applied, p->copy_s);
+	json_add_double(doc, "window_s", p->has_window, p->window_s);
+	arr = json_object_new_array();
+	for (i = 0; i < p->n_checks; i++) {
+		o = json_object_new_object();
+		json_add_str(o, "name", p->checks[i].name);
+		json_add_str(o, "state", state_name(p->checks[i].state));
+		json_add_str(o, "detail", p->checks[i].detail);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(doc, "checks", arr);
+	arr = json_object_new_array();
+	for (i = 0; i < p->n_diffs && i < CLONE_DIFFS_MAX; i++)
+		json_object_array_add(arr, json_object_new_string(p->diffs[i]));
+	json_object_object_add(doc, "differences", arr);
+	json_add_u64(doc, "differences_count", p->applied, p->n_diffs);
+	json_add_bool(doc, "target_wiped", true, p->wiped);
+	return doc;
+}
+
+static int print_plan(struct cli_ctx *ctx, const struct clone_plan *p)
+{
+	struct json_object *doc;
+	int ret;
+
+	if (!ctx->json) {
+		print_table(p, stdout);
+		return fflush(stdout) ? -EIO : 0;
+	}
+	doc = plan_json(p);
+	if (!doc)
+		return -ENOMEM;
+	ret = json_print(doc, stdout);
+	json_object_put(doc);
+	return ret;
+}
+
+int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct progress_state ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet && !ctx->json };
+	static struct clone_plan plan;
+	struct clone_opts o = { 0 };
+	bool help = false;
+	char why[400] = "";
+	int ret, rc = EXIT_OK;
+	size_t i;
+
+	ret = parse_opts(argc, argv, &o, &help);
+	if (ret)
+		return ret;
+	if (help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
+	clone_signal = 0;
+	cli_catch_stop_signals(on_signal);
+	ret = clone_plan_make(ctx->sr, &o, &plan, why, sizeof(why));
+	if (ret) {
+		str_sanitize(why);
+		log_error("clone: %s", why[0] ? why : strerror(-ret));
+		clone_plan_release(&plan);
+		return EXIT_FAIL;
+	}
+	if (!o.apply) {
+		if (print_plan(ctx, &plan))
+			rc = EXIT_FAIL;
+		if (!ctx->json && !ctx->quiet)
+			fprintf(stdout, "dry run: nothing written; --apply to do it\n");
+		clone_plan_release(&plan);
+		return rc;
+	}
+	plan.stop = &clone_signal;
+	plan.progress = progress_line;
+	plan.progress_arg = &ps;
+	ret = clone_apply(&plan, &o, why, sizeof(why));
+	if (ps.shown)
+		fprintf(stderr, "\r\033[K");
+	if (ret == -EINTR || clone_signal) {
+		log_error("clone: stopped by a signal; %s", plan.wiped ?
+			  "the target's partition table is wiped: it holds no usable copy" :
+			  "the target could not be wiped: do not boot from it");
+		rc = 128 + (clone_signal ? clone_signal : SIGINT);
+	} else if (ret) {
+		str_sanitize(why);
+		log_error("clone: %s", why[0] ? why : strerror(-ret));
+		rc = EXIT_FAIL;
+	}
+	if (!ret) {
+		for (i = 0; i < plan.n_checks; i++)
+			if (plan.checks[i].state == CLONE_CHECK_FAIL)
+				rc = EXIT_FAIL;
+		if (print_plan(ctx, &plan))
+			rc = EXIT_FAIL;
+	}
+	clone_plan_release(&plan);
+	return rc;
+}

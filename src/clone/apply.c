@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* apply.c - doing the plan: the target's table wiped first and written last (a stop leaves
+ * nothing that looks bootable), each partition copied, ext grown and given its new UUID, FAT
+ * its new volume id, the names rewritten on the target, then the verification. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clone/clone-int.h"
+#include "common/atomicfile.h"
+#include "common/banned.h"
+#include "common/util.h"
+
+static bool stopped(const struct clone_plan *p)
+{
+	return p->stop && *p->stop;
+}
+
+/* Run an e2fsprogs tool on dev; ok_max is the highest exit status that is success. */
+static int tool(const char *what, const char *const argv[], int ok_max, char *why, size_t whycap)
+{
+	struct sbuf out = SBUF_INIT(64 * 1024);
+	char last[160];
+	int ret, status;
+
+	ret = clone_run(argv, &out, true, &status);
+	if (ret == -ENOENT)
+		str_fmt(why, whycap, "%s not found (package e2fsprogs/dosfstools/mtools)", argv[0]);
+	else if (ret)
+		str_fmt(why, whycap, "cannot run %s: %s", argv[0], strerror(-ret));
+	else if (status < 0 || status > ok_max) {
+		clone_run_last_line(&out, last, sizeof(last));
+		str_fmt(why, whycap, "%s failed (exit %d)%s%s", what, status, last[0] ? ": " : "",
+			last);
+		ret = -EIO;
+	}
+	sbuf_release(&out);
+	return ret;
+}
+
+/* /etc/fstab replaced on the target mounted on dir, atomically, owner and mode kept. */
+static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const char *dir,
+		       char *why, size_t whycap)
+{
+	struct afile_opts ao = AFILE_OPTS_INIT;
+	int dfd, etc, ret;
+	struct stat st;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	etc = openat(dfd, "etc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	if (etc < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (fstatat(etc, "fstab", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		ao.uid = st.st_uid;
+		ao.gid = st.st_gid;
+	}
+	ret = afile_replace_at(etc, "fstab", p->fstab_new, p->fstab_len, &ao);
+	close(etc);
+out:
+	if (ret)
+		str_fmt(why, whycap, "cannot rewrite /etc/fstab on target p%u: %s", cp->partno,
+			strerror(-ret));
+	for (size_t i = 0; !ret && i < p->n_rewrites; i++)
+		if (!strcmp(p->rewrites[i].file, "/etc/fstab"))
+			p->rewrites[i].done = true;
+	return ret;
+}
+
+/* A file system mounted read-write: a fresh one made with its label, its files copied
+ * (rsync -aHAXx --numeric-ids: hard links, ACLs, xattrs, capabilities, sparse files,
+ * specials, owners, modes, times; one file system), then a second pass for what changed
+ * during the first, right before fstab is rewritten; the window is that last stretch. */
+static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_root, char *why,
+			size_t whycap)
+{
+	char dir[PATH_MAX] = "", from[PATH_MAX + 2], to[PATH_MAX + 2];
+	struct clone_loop lo;
+	uint64_t t0 = time_now_ns(), tw = t0;
+	int ret;
+
+	ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, false, &lo);
+	if (ret) {
+		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
+			cp->partno, strerror(-ret));
+		return ret;
+	}
+	{
+		const char *mk[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
+			       "-U", cp->t_uuid, lo.name, NULL };
+
+		ret = tool("mke2fs", mk, 0, why, whycap);
+	}
+	if (ret)
+		goto out;
+	ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
+	if (ret) {
+		str_fmt(why, whycap, "cannot mount target p%u: %s", cp->partno, strerror(-ret));
+		goto out;
+	}
+	str_fmt(from, sizeof(from), "%s/", cp->mountpoint);
+	str_fmt(to, sizeof(to), "%s/", dir);
+	for (int pass = 0; pass < 2 && !ret && !stopped(p); pass++) {
+		const char *rs[] = { "rsync", "-aHAXx", "--numeric-ids", "--sparse", "--delete",
+			       from, to, NULL };
+
+		tw = time_now_ns();
+		/* 24: files vanished meanwhile, as on a live system */
+		ret = tool(pass ? "rsync (second pass)" : "rsync", rs, 0, why, whycap);
+		if (ret == -EIO && strstr(why, "exit 24)")) {
+			why[0] = '\0';
+			ret = 0;
+		}
+	}
+	if (!ret && is_root && p->fstab_new && !stopped(p))
+		ret = fstab_write(p, cp, dir, why, whycap);
+	if (!ret) {
+		sync();
+		p->has_window = true;
+		p->window_s = (double)(time_now_ns() - tw) / 1e9;
+		cp->copied = cp->used;
+		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
+	}
+out:
+	clone_umount(dir);
+	clone_loop_detach(&lo);
+	return ret;
+}
+
+/* The ext file system copied to p's target partition: checked, grown, new UUID, fstab. */
+static int ext_finish(struct clone_plan *p, struct clone_part *cp, bool is_root, char *why,
+		      size_t whycap)
+{
+	struct clone_loop lo;
+	char dir[PATH_MAX] = "";
+	int ret;
+
+	ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, false, &lo);
+	if (ret) {
+		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
+			cp->partno, strerror(-ret));
+		return ret;
+	}
+	{
+		const char *fsck[] = { "e2fsck", "-f", "-p", lo.name, NULL };
+
+		ret = tool("e2fsck -fp of the copy", fsck, 1, why, whycap);
+	}
+	if (!ret && cp->t_size > cp->size && !stopped(p)) {
+		const char *rs[] = { "resize2fs", lo.name, NULL };
+
+		ret = tool("resize2fs", rs, 0, why, whycap);
+	}
+	if (!ret && cp->t_uuid[0] && !stopped(p)) {
+		const char *tu[] = { "tune2fs", "-U", cp->t_uuid, lo.name, NULL };
+
+		ret = tool("tune2fs -U", tu, 0, why, whycap);
+	}
+	if (!ret && is_root && p->fstab_new && !stopped(p)) {
+		ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
+		if (ret) {
+			str_fmt(why, whycap, "cannot mount target p%u: %s", cp->partno,
+				strerror(-ret));
+			goto out;
+		}
+		ret = fstab_write(p, cp, dir, why, whycap);
+	}
+out:
+	clone_umount(dir);
+	clone_loop_detach(&lo);
+	return ret;
+}
+
+static int fat_finish(struct clone_plan *p, struct clone_part *cp, int dfd, bool is_boot,
+		      char *why, size_t whycap)
+{
+	int ret;
+
+	ret = clone_fat_set_id(dfd, cp->t_start, cp->t_vfat_id);
+	if (ret) {
+		str_fmt(why, whycap, "cannot set the volume id of target p%u", cp->partno);
+		return ret;
+	}
+	if (fsync(dfd))
+		return -errno;
+	if (!is_boot || !p->cmdline_new)
+		return 0;
+	ret = clone_fat_write(p->dst_path, cp->t_start, "cmdline.txt", p->cmdline_new,
+			      p->cmdline_len);
+	if (ret) {
+		str_fmt(why, whycap, "cannot rewrite cmdline.txt on target p%u: %s", cp->partno,
+			strerror(-ret));
+		return ret;
+	}
+	for (size_t i = 0; i < p->n_rewrites; i++)
+		if (!strcmp(p->rewrites[i].file, "cmdline.txt"))
+			p->rewrites[i].done = true;
+	return 0;
+}
+
+static int open_target(struct clone_plan *p, char *why, size_t whycap)
+{
+	int fd;
+
+	if (!p->dst_exists) {
+		fd = open(p->dst_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 && ftruncate(fd, (off_t)p->dst_size)) {
+			int e = errno;
+
+			close(fd);
+			unlink(p->dst_path);
+			errno = e;
+			fd = -1;
+		}
+	} else if (p->dst_is_file) {
+		fd = open(p->dst_path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	} else {
+		/* O_EXCL: the kernel refuses while anything else holds the disk */
+		fd = open(p->dst_path, O_RDWR | O_EXCL | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		int e = errno;
+
+		str_fmt(why, whycap, "cannot open target '%s': %s", p->dst_path,
+			e == EBUSY ? "it is in use" : strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+static int copy_all(struct clone_plan *p, int sfd, int dfd, char *why, size_t whycap)
+{
+	struct clone_copier c = { .sfd = sfd, .dfd = dfd, .src_path = p->src_path, .p = p,
+				  .total = p->copy_bytes, .t0_ns = time_now_ns() };
+	struct clone_part whole = { .partno = 0 };
+	int ret = 0;
+
+	if (p->whole) {
+		c.part = &whole;
+		ret = clone_copy_range(&c, 0, 0, p->src_size, why, whycap);
+		goto out;
+	}
+	for (size_t i = 0; i < p->n_parts && !ret; i++) {
+		struct clone_part *cp = &p->parts[i];
+		uint64_t t0 = time_now_ns();
+
+		c.part = cp;
+		if (cp->method == CLONE_BY_USED)
+			ret = clone_ext_copy_used(&c, why, whycap);
+		else if (cp->method == CLONE_BY_WHOLE)
+			ret = clone_copy_range(&c, cp->start, cp->t_start, cp->size, why, whycap);
+		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
+		c.done_before += cp->copied;
+	}
+out:
+	free(c.buf);
+	if (!ret && fdatasync(dfd)) {
+		ret = -errno;
+		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
+	}
+	p->copy_s = (double)(time_now_ns() - c.t0_ns) / 1e9;
+	return ret;
+}
+
+int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
+{
+	int sfd = -1, dfd, ret;
+	size_t i;
+
+	dfd = open_target(p, why, whycap);
+	if (dfd < 0)
+		return dfd;
+	sfd = open(p->src_path, O_RDONLY | O_CLOEXEC);
+	if (sfd < 0) {
+		ret = -errno;
+		str_fmt(why, whycap, "cannot open source '%s': %s", p->src_path, strerror(-ret));
+		goto out;
+	}
+	ret = clone_target_wipe(p->dst_path);
+	if (ret) {
+		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
+		goto out;
+	}
+	ret = copy_all(p, sfd, dfd, why, whycap);
+	for (i = 0; !ret && !p->whole && i < p->n_parts && !stopped(p); i++) {
+		struct clone_part *cp = &p->parts[i];
+
+		if (cp->method == CLONE_BY_USED)
+			ret = ext_finish(p, cp, (int)i == p->root, why, whycap);
+		else if (cp->method == CLONE_BY_FILES)
+			ret = files_finish(p, cp, (int)i == p->root, why, whycap);
+		else if (!strcmp(cp->fstype, "vfat"))
+			ret = fat_finish(p, cp, dfd, (int)i == p->boot, why, whycap);
+		if (!ret)
+			str_fmt(cp->result, sizeof(cp->result), "copied");
+	}
+	if (!ret && !p->whole && !stopped(p)) {
+		ret = clone_table_write(p, why, whycap);
+		if (!ret)
+			ret = fsync(dfd) ? -errno : 0;
+	}
+	if (!ret && stopped(p))
+		ret = -EINTR;
+	if (!ret) {
+		p->applied = true;
+		ret = clone_verify(p, o, why, whycap);
+	}
+out:
+	if ((ret == -EINTR || stopped(p)) && clone_target_wipe(p->dst_path) == 0) {
+		p->wiped = true;
+		ret = -EINTR;
+	}
+	if (sfd >= 0)
+		close(sfd);
+	close(dfd);
+	return ret;
+}

@@ -1,0 +1,81 @@
+/* clone-int.h - what the files of clone/ share: running the file system tools, loop devices
+ * over a partition's bytes, ext2/3/4 through libext2fs, files on FAT through mtools. */
+#ifndef SBCDISK_CLONE_INT_H
+#define SBCDISK_CLONE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "clone/clone.h"
+#include "common/sbuf.h"
+
+/* Size of a block device (BLKGETSIZE64) or a regular file. 0 or -1 with errno. */
+int clone_fd_size(int fd, struct stat *st, uint64_t *size);
+
+/* Run argv (PATH searched) with stdin from /dev/null; its stdout (and its stderr too when
+ * with_stderr, else that goes to /dev/null) into out when not NULL, up to out's cap. Its
+ * exit status in *status (-1 when killed). 0; -ENOENT when the program is missing; -errno. */
+int clone_run(const char *const argv[], struct sbuf *out, bool with_stderr, int *status);
+/* The last non-empty line of a tool's output, for a one-line message. */
+void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap);
+
+/* A loop device over [off, off + size) of path: its node in name ("/dev/loop7") and an open
+ * descriptor in *fd. It goes away when *fd is closed (and nothing else holds it). */
+struct clone_loop {
+	int fd;
+	char name[32];
+};
+int clone_loop_attach(const char *path, uint64_t off, uint64_t size, bool readonly,
+		      struct clone_loop *lo);
+void clone_loop_detach(struct clone_loop *lo);
+
+/* A private mount of a loop device on a fresh directory (dir); readonly mounts use noload
+ * for ext so no journal is replayed. */
+int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
+void clone_umount(char *dir);
+
+/* ext2/3/4 at off of path: the block size, the used blocks' bytes, its UUID and label. */
+struct clone_extinfo {
+	uint64_t used, blocks, block_size;
+	char uuid[40], label[64];
+};
+int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
+/* A file of the ext file system at off (path inside it, e.g. "/etc/fstab"), at most cap
+ * bytes, into out. -ENOENT when it is not there. */
+int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
+			struct sbuf *out);
+/* Copy the used blocks of the ext file system at [soff) of sfd to [doff) of dfd. */
+struct clone_copier {
+	int sfd, dfd;
+	const char *src_path;
+	struct clone_plan *p;
+	struct clone_part *part;
+	uint64_t done_before, total; /* for the progress line across partitions */
+	uint64_t t0_ns;
+	char *buf; /* the copy buffer, allocated on first use; the caller frees it */
+};
+int clone_ext_copy_used(struct clone_copier *c, char *why, size_t whycap);
+/* Copy len bytes from soff of sfd to doff of dfd. */
+int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint64_t len,
+		     char *why, size_t whycap);
+
+/* A file on the FAT file system at off of image (a device or an image file), through mtools:
+ * read (at most cap bytes) and replace. */
+int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap,
+		   struct sbuf *out);
+int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
+		    size_t len);
+/* The volume id of the FAT file system at off of fd (FAT12/16 and FAT32). */
+int clone_fat_set_id(int fd, uint64_t off, uint32_t id);
+
+/* Random bytes from getrandom(). */
+void clone_random(void *buf, size_t len);
+/* A new random UUID (version 4) as text. */
+void clone_uuid_new(char *out, size_t cap);
+
+/* The checks of the target, and the tree comparison. */
+int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
+
+#endif

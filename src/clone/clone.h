@@ -1,0 +1,168 @@
+/* clone.h - moving a system to another disk or an image: the plan (source layout, target
+ * layout, how each partition is copied, which names are rewritten), and doing it. */
+#ifndef SBCDISK_CLONE_H
+#define SBCDISK_CLONE_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/sysroot.h"
+
+#define CLONE_PARTS_MAX	   16
+#define CLONE_REWRITES_MAX 32
+#define CLONE_CHECKS_MAX   16
+#define CLONE_DIFFS_MAX	   20
+#define CLONE_TEXT_MAX	   (256 * 1024) /* cmdline.txt, fstab, extlinux.conf */
+#define CLONE_ALIGN	   (4ULL << 20) /* partitions start on 4 MiB */
+
+enum clone_method {
+	CLONE_BY_NONE = 0,	 /* nothing to copy (an extended container) */
+	CLONE_BY_USED,	 /* ext2/3/4 by its used blocks, then grown */
+	CLONE_BY_WHOLE,	 /* every byte of the partition */
+	CLONE_BY_FILES,	 /* a mounted read-write file system: files into a fresh one */
+};
+
+const char *clone_method_name(enum clone_method m);
+
+struct clone_part {
+	unsigned partno;      /* 1-based, as the table numbers it */
+	uint64_t start, size; /* bytes, on the source */
+	char fstype[16];      /* "ext4", "vfat", "swap", "" unknown */
+	char uuid[40], label[64], partuuid[40], partlabel[80];
+	char name[64];	      /* kernel name when the source is a disk ("mmcblk0p2"), else "" */
+	unsigned dos_type;    /* DOS: the type byte */
+	char gpt_type[40];    /* GPT: the type GUID */
+	bool bootable;
+	bool has_used;
+	uint64_t used;	      /* bytes in use (ext2/3/4) */
+	bool mounted, mounted_rw;
+	char mountpoint[256];
+	bool is_root, is_boot;
+
+	/* the target */
+	uint64_t t_start, t_size;
+	char t_uuid[40], t_partuuid[40];
+	uint32_t t_vfat_id;
+	enum clone_method method;
+	uint64_t copy_bytes; /* what the copy reads */
+
+	/* what happened */
+	uint64_t copied;
+	double copy_s;
+	char result[96];
+};
+
+struct clone_rewrite {
+	char file[32]; /* "cmdline.txt", "/etc/fstab", "extlinux.conf" */
+	unsigned line; /* 1-based */
+	char before[192], after[192];
+	bool done;
+};
+
+enum clone_check_state { CLONE_CHECK_PASS, CLONE_CHECK_FAIL, CLONE_CHECK_WARN };
+
+struct clone_check {
+	char name[32];
+	enum clone_check_state state;
+	char detail[200]; /* what was seen; on FAIL, the fix */
+};
+
+struct clone_progress {
+	const char *phase; /* "copying p2" */
+	uint64_t done, total;
+	double bw;	   /* bytes/s so far */
+	double left_s;	   /* -1 when unknown */
+};
+
+struct clone_opts {
+	const char *source; /* NULL: the disk that holds the running root */
+	const char *target;
+	bool apply;
+	bool whole;	     /* block copy of everything, layout not interpreted */
+	bool has_root_size;
+	uint64_t root_size;
+	bool verify_full;    /* checksum every file, not a sample */
+	bool allow_live_blocks; /* the user's say-so for a block copy of a mounted rw fs */
+};
+
+struct clone_plan {
+	char src_path[PATH_MAX], dst_path[PATH_MAX];
+	char src_disk[64], dst_disk[64]; /* kernel names when disks, else "" */
+	bool src_is_file, dst_is_file, dst_exists;
+	uint64_t src_size, dst_size;
+	unsigned sector;
+	char src_label[8], dst_label[8]; /* "dos", "gpt" */
+	bool label_changed;		 /* DOS source, GPT target over 2 TiB */
+	char src_id[40], dst_id[40];	 /* disk identifier / GUID */
+	size_t n_parts;
+	struct clone_part parts[CLONE_PARTS_MAX];
+	int root, boot; /* indexes in parts, -1 when none */
+	bool whole;
+	uint64_t need_bytes;  /* the smallest target that holds the layout */
+	uint64_t copy_bytes;  /* all that will be read */
+	size_t n_rewrites;
+	struct clone_rewrite rewrites[CLONE_REWRITES_MAX];
+	char *cmdline_new, *fstab_new, *extlinux_new; /* whole new texts, NULL: unchanged */
+	size_t cmdline_len, fstab_len, extlinux_len;
+	char quirks[128];	/* usb-storage.quirks of the running kernel, "" when none */
+	bool ids_shared;	/* a new id is already on an attached disk */
+	char ids_shared_what[160];
+	char warnings[4][200];
+	size_t n_warnings;
+
+	/* what happened (apply) */
+	bool applied;
+	double copy_s, window_s;
+	bool has_window;
+	size_t n_checks;
+	struct clone_check checks[CLONE_CHECKS_MAX];
+	size_t n_diffs, n_compared;
+	uint64_t n_hashed;
+	char diffs[CLONE_DIFFS_MAX][200];
+	bool wiped; /* stopped: the target's partition table was wiped */
+
+	/* set by the caller before clone_apply() */
+	volatile sig_atomic_t *stop;
+	void (*progress)(void *arg, const struct clone_progress *p);
+	void *progress_arg;
+};
+
+/*
+ * Read the source and the target and decide the plan. Nothing is written. 0; -EINVAL with
+ * why set for a refusal (item 2 of the plan's rules) or a layout not understood; another
+ * -errno with why for a failure to read. The caller frees with clone_plan_release().
+ */
+int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone_plan *p,
+		    char *why, size_t whycap);
+void clone_plan_release(struct clone_plan *p);
+
+/*
+ * Do the plan: the target's table is wiped first and written last, so a stop leaves no
+ * table. 0; -EINTR when *p->stop was set (the table is wiped, p->wiped); -errno with why.
+ * Verification results are in p->checks and p->diffs; a failed check is not an error here.
+ */
+int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
+
+/* The target's partition table region wiped (the first MiB and the last MiB). 0 or -errno. */
+int clone_target_wipe(const char *path);
+
+/*
+ * The partition-table side, public for the tests: read a table (DOS or GPT) into parts
+ * (start, size, types, ids, names). -EINVAL with why for extended partitions or no table.
+ */
+int clone_table_read(const char *path, struct clone_plan *p, char *why, size_t whycap);
+/* Write p's target table (dst_label, dst_id, each part's t_start/t_size/type/partuuid). */
+int clone_table_write(const struct clone_plan *p, char *why, size_t whycap);
+
+/*
+ * Rewrite the names in text (cmdline.txt when cmdline, else fstab) that name a source
+ * partition, each to its target's id; one clone_rewrite per change appended to p. The new
+ * text in *out (malloc'd, NULL when nothing changed). 0 or -errno.
+ */
+int clone_rewrite_text(struct clone_plan *p, const char *file, bool cmdline, const char *text,
+		       size_t len, char **out, size_t *outlen);
+
+#endif

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ext.c - ext2/3/4 through libext2fs, opened read-only at a partition's offset: its used
+ * bytes, a file's contents (fstab), and the copy of its used blocks only (what e2image -ra
+ * does), in runs of adjacent used blocks. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clone/clone-int.h"
+#include "common/banned.h"
+#include "common/util.h"
+
+#define COPY_CHUNK (8U << 20)
+
+static void copy_progress(struct clone_copier *c, const char *phase)
+{
+	struct clone_progress pr = { .phase = phase, .left_s = -1 };
+	double s = (double)(time_now_ns() - c->t0_ns) / 1e9;
+
+	if (!c->p->progress)
+		return;
+	pr.done = c->done_before + c->part->copied;
+	pr.total = c->total;
+	if (s > 0.2) {
+		pr.bw = (double)pr.done / s;
+		if (pr.bw > 0 && pr.total >= pr.done)
+			pr.left_s = (double)(pr.total - pr.done) / pr.bw;
+	}
+	c->p->progress(c->p->progress_arg, &pr);
+}
+
+int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint64_t len,
+		     char *why, size_t whycap)
+{
+	char phase[48], *buf;
+	uint64_t last = 0;
+
+	if (!c->buf) {
+		c->buf = malloc(COPY_CHUNK);
+		if (!c->buf)
+			return -ENOMEM;
+	}
+	buf = c->buf;
+	str_fmt(phase, sizeof(phase), "copying p%u", c->part->partno);
+	while (len) {
+		size_t n = len < COPY_CHUNK ? (size_t)len : COPY_CHUNK, got = 0;
+
+		if (c->p->stop && *c->p->stop)
+			return -EINTR;
+		while (got < n) {
+			ssize_t r = pread(c->sfd, buf + got, n - got, (off_t)(soff + got));
+
+			if (r < 0 && errno == EINTR && !(c->p->stop && *c->p->stop))
+				continue;
+			if (r <= 0) {
+				int e = r < 0 ? errno : EIO;
+
+				if (c->p->stop && *c->p->stop)
+					return -EINTR;
+				str_fmt(why, whycap, "cannot read the source at byte %llu: %s",
+					(unsigned long long)(soff + got), strerror(e));
+				return -e;
+			}
+			got += (size_t)r;
+		}
+		for (got = 0; got < n;) {
+			ssize_t r = pwrite(c->dfd, buf + got, n - got, (off_t)(doff + got));
+
+			if (r < 0 && errno == EINTR && !(c->p->stop && *c->p->stop))
+				continue;
+			if (r <= 0) {
+				int e = r < 0 ? errno : ENOSPC;
+
+				if (c->p->stop && *c->p->stop)
+					return -EINTR;
+				str_fmt(why, whycap, "cannot write the target at byte %llu: %s",
+					(unsigned long long)(doff + got), strerror(e));
+				return -e;
+			}
+			got += (size_t)r;
+		}
+		soff += n;
+		doff += n;
+		len -= n;
+		c->part->copied += n;
+		if (c->part->copied - last >= (64U << 20) || !len) {
+			last = c->part->copied;
+			copy_progress(c, phase);
+		}
+	}
+	return 0;
+}
+
+
+#ifdef HAVE_EXT2FS
+#include <ext2fs/ext2fs.h>
+
+static int ext_open(const char *path, uint64_t off, ext2_filsys *fs)
+{
+	char opts[64];
+	errcode_t err;
+
+	str_fmt(opts, sizeof(opts), "offset=%llu", (unsigned long long)off);
+	err = ext2fs_open2(path, opts, EXT2_FLAG_64BITS | EXT2_FLAG_SOFTSUPP_FEATURES, 0, 0,
+			   unix_io_manager, fs);
+	if (err)
+		return err == EXT2_ET_BAD_MAGIC || err == EXT2_ET_SB_CSUM_INVALID ? -EINVAL
+		       : err < 256 ? -(int)err : -EIO;
+	return 0;
+}
+
+static void uuid_text(const unsigned char *u, char *out, size_t cap)
+{
+	str_fmt(out, cap,
+		"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+		u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+		u[14], u[15]);
+}
+
+int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
+{
+	ext2_filsys fs;
+	int ret;
+
+	memset(ei, 0, sizeof(*ei));
+	ret = ext_open(path, off, &fs);
+	if (ret)
+		return ret;
+	ei->block_size = fs->blocksize;
+	ei->blocks = ext2fs_blocks_count(fs->super);
+	ei->used = (ei->blocks - ext2fs_free_blocks_count(fs->super)) * ei->block_size;
+	uuid_text(fs->super->s_uuid, ei->uuid, sizeof(ei->uuid));
+	memcpy(ei->label, fs->super->s_volume_name,
+	       sizeof(fs->super->s_volume_name) < sizeof(ei->label) - 1
+		       ? sizeof(fs->super->s_volume_name) : sizeof(ei->label) - 1);
+	str_sanitize(ei->label);
+	ext2fs_close_free(&fs);
+	return 0;
+}
+
+int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
+			struct sbuf *out)
+{
+	ext2_file_t f = NULL;
+	ext2_filsys fs;
+	ext2_ino_t ino;
+	char buf[4096];
+	int ret;
+
+	ret = ext_open(dev, off, &fs);
+	if (ret)
+		return ret;
+	if (ext2fs_namei_follow(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, file[0] == '/' ? file + 1 : file,
+				&ino)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (ext2fs_file_open(fs, ino, 0, &f)) {
+		ret = -EIO;
+		goto out;
+	}
+	for (;;) {
+		unsigned int got = 0;
+
+		if (ext2fs_file_read(f, buf, sizeof(buf), &got)) {
+			ret = -EIO;
+			break;
+		}
+		if (!got)
+			break;
+		if (out->len + got > cap) {
+			ret = -EFBIG;
+			break;
+		}
+		ret = sbuf_add(out, buf, got);
+		if (ret)
+			break;
+	}
+	ext2fs_file_close(f);
+out:
+	ext2fs_close_free(&fs);
+	return ret;
+}
+
+int clone_ext_copy_used(struct clone_copier *c, char *why, size_t whycap)
+{
+	const struct clone_part *cp = c->part;
+	blk64_t blk, end, first, run_end;
+	ext2_filsys fs;
+	uint64_t bs;
+	int ret;
+
+	ret = ext_open(c->src_path, cp->start, &fs);
+	if (ret) {
+		str_fmt(why, whycap, "cannot open the ext file system of p%u", cp->partno);
+		return ret;
+	}
+	if (ext2fs_read_block_bitmap(fs)) {
+		str_fmt(why, whycap, "cannot read the block bitmaps of p%u", cp->partno);
+		ret = -EIO;
+		goto out;
+	}
+	bs = fs->blocksize;
+	end = ext2fs_blocks_count(fs->super) - 1;
+	first = fs->super->s_first_data_block;
+	/* the blocks before the first data block (the boot block of a 1 KiB file system) */
+	if (first) {
+		ret = clone_copy_range(c, cp->start, cp->t_start, first * bs, why, whycap);
+		if (ret)
+			goto out;
+	}
+	blk = first;
+	while (blk <= end) {
+		if (ext2fs_find_first_set_block_bitmap2(fs->block_map, blk, end, &blk))
+			break;
+		if (ext2fs_find_first_zero_block_bitmap2(fs->block_map, blk, end, &run_end))
+			run_end = end + 1;
+		ret = clone_copy_range(c, cp->start + blk * bs, cp->t_start + blk * bs,
+				       (run_end - blk) * bs, why, whycap);
+		if (ret)
+			goto out;
+		blk = run_end;
+	}
+out:
+	ext2fs_close_free(&fs);
+	return ret;
+}
+
+#else /* no libext2fs (a cross build): ext is copied whole; fstab read through debugfs */
+
+int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
+{
+	(void)path;
+	(void)off;
+	memset(ei, 0, sizeof(*ei));
+	return -EOPNOTSUPP;
+}
+
+int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
+			struct sbuf *out)
+{
+	char spec[PATH_MAX + 32], cmd[300];
+	int ret, status;
+
+	if (str_fmt(spec, sizeof(spec), "%s?offset=%llu", dev, (unsigned long long)off) ||
+	    str_fmt(cmd, sizeof(cmd), "cat %s", file))
+		return -ENAMETOOLONG;
+	{
+		const char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
+
+		out->cap = cap;
+		ret = clone_run(argv, out, false, &status);
+	}
+	return ret ? ret : status ? -ENOENT : 0;
+}
+
+int clone_ext_copy_used(struct clone_copier *c, char *why, size_t whycap)
+{
+	(void)c;
+	str_fmt(why, whycap, "built without libext2fs: no copy by used blocks");
+	return -EOPNOTSUPP;
+}
+#endif

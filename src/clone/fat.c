@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fat.c - files on a FAT partition at an offset of a device or an image, through mtools
+ * (mtype, mcopy -i IMAGE@@OFFSET: what image builders use where the kernel has no vfat), and
+ * the volume id in its boot sector. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clone/clone-int.h"
+#include "common/banned.h"
+#include "common/util.h"
+
+static int fat_image_arg(char *buf, size_t cap, const char *image, uint64_t off)
+{
+	return str_fmt(buf, cap, "%s@@%llu", image, (unsigned long long)off) ? -ENAMETOOLONG : 0;
+}
+
+int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap,
+		   struct sbuf *out)
+{
+	char img[PATH_MAX + 32], name[256];
+	struct sbuf tmp = SBUF_INIT(cap + 1);
+	int ret, status;
+
+	if (fat_image_arg(img, sizeof(img), image, off) ||
+	    str_fmt(name, sizeof(name), "::%s", file))
+		return -ENAMETOOLONG;
+	{
+		const char *argv[] = { "mtype", "-i", img, name, NULL };
+
+		ret = clone_run(argv, &tmp, false, &status);
+	}
+	if (ret)
+		goto out;
+	if (status) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (tmp.len > cap) {
+		ret = -EFBIG;
+		goto out;
+	}
+	ret = sbuf_add(out, tmp.buf ? tmp.buf : "", tmp.len);
+out:
+	sbuf_release(&tmp);
+	return ret;
+}
+
+int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
+		    size_t len)
+{
+	char img[PATH_MAX + 32], name[256], tmp[PATH_MAX];
+	const char *td = getenv("TMPDIR");
+	struct sbuf out = SBUF_INIT(4096);
+	int fd, ret = 0, status;
+	size_t done = 0;
+
+	if (fat_image_arg(img, sizeof(img), image, off) ||
+	    str_fmt(name, sizeof(name), "::%s", file) ||
+	    str_fmt(tmp, sizeof(tmp), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp"))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	while (done < len) {
+		ssize_t r = write(fd, data + done, len - done);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = r < 0 ? -errno : -EIO;
+			break;
+		}
+		done += (size_t)r;
+	}
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret) {
+		const char *argv[] = { "mcopy", "-o", "-i", img, tmp, name, NULL };
+
+		ret = clone_run(argv, &out, true, &status);
+		if (!ret && status)
+			ret = -EIO;
+	}
+	unlink(tmp);
+	sbuf_release(&out);
+	return ret;
+}
+
+static int put_id(int fd, uint64_t off, uint32_t id)
+{
+	unsigned char b[4] = { id & 0xff, (id >> 8) & 0xff, (id >> 16) & 0xff, id >> 24 };
+
+	return pwrite(fd, b, 4, (off_t)off) == 4 ? 0 : -EIO;
+}
+
+int clone_fat_set_id(int fd, uint64_t off, uint32_t id)
+{
+	unsigned char bs[512];
+	unsigned bps, fatsz16, backup;
+	int ret;
+
+	if (pread(fd, bs, sizeof(bs), (off_t)off) != (ssize_t)sizeof(bs))
+		return -EIO;
+	if (bs[510] != 0x55 || bs[511] != 0xaa)
+		return -EINVAL;
+	bps = bs[11] | (unsigned)bs[12] << 8;
+	fatsz16 = bs[22] | (unsigned)bs[23] << 8;
+	if (bps < 512 || bps > 4096)
+		return -EINVAL;
+	if (fatsz16) /* FAT12/16: the extended BPB's id at 0x27 */
+		return bs[38] == 0x29 ? put_id(fd, off + 0x27, id) : -EINVAL;
+	if (bs[66] != 0x29) /* FAT32: at 0x43, and in the backup boot sector */
+		return -EINVAL;
+	ret = put_id(fd, off + 0x43, id);
+	backup = bs[50] | (unsigned)bs[51] << 8;
+	if (!ret && backup && backup < 32)
+		ret = put_id(fd, off + (uint64_t)backup * bps + 0x43, id);
+	return ret;
+}

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan.c - what clone will do: the source's layout and file systems, the refusals, the
+ * target's layout and new ids, and the names to rewrite. Reads only; writes nothing. */
+#include <blkid/blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "clone/clone-int.h"
+#include "common/banned.h"
+#include "common/kcmdline.h"
+#include "common/paths.h"
+#include "common/rootspec.h"
+#include "common/util.h"
+#include "probe/probe.h"
+
+#define TIB2	       (2ULL << 40)
+#define ROOT_SLACK_MIN (256ULL << 20) /* free room left on a root grown to fit its data */
+
+const char *clone_method_name(enum clone_method m)
+{
+	static const char *const names[] = { "none", "used blocks", "whole", "files" };
+
+	return names[m];
+}
+
+/* "sda" -> "/dev/sda" when there is such a device; a path, or a file here, stays. */
+static void dev_path(const char *arg, char *out, size_t cap)
+{
+	if (!strchr(arg, '/') && str_fmt(out, cap, "%s%s", PATH_DEV_PREFIX, arg) == 0 &&
+	    access(out, F_OK) == 0)
+		return;
+	str_copy(out, cap, arg);
+}
+
+static bool is_ext(const char *t)
+{
+	return !strcmp(t, "ext2") || !strcmp(t, "ext3") || !strcmp(t, "ext4");
+}
+
+/* The file system at [start, start + size) of fd: type, UUID, label (libblkid). */
+static void part_probe(int fd, struct clone_part *cp)
+{
+	blkid_probe pr = blkid_new_probe();
+	const char *v;
+
+	if (!pr)
+		return;
+	if (blkid_probe_set_device(pr, fd, (blkid_loff_t)cp->start, (blkid_loff_t)cp->size))
+		goto out;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
+					      BLKID_SUBLKS_LABEL);
+	if (blkid_do_safeprobe(pr))
+		goto out;
+	if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL))
+		str_copy(cp->fstype, sizeof(cp->fstype), v);
+	if (!blkid_probe_lookup_value(pr, "UUID", &v, NULL))
+		str_copy(cp->uuid, sizeof(cp->uuid), v);
+	if (!blkid_probe_lookup_value(pr, "LABEL", &v, NULL))
+		str_copy(cp->label, sizeof(cp->label), v);
+	str_sanitize(cp->label);
+out:
+	blkid_free_probe(pr);
+}
+
+/* Mount state of a source partition from one device of the inventory that holds it. */
+static void part_mounted_by(struct clone_part *cp, const struct blkdev *d, bool live)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_mountpoints; i++) {
+		struct statvfs sv;
+
+		cp->mounted = true;
+		str_copy(cp->mountpoint, sizeof(cp->mountpoint), d->mountpoints[i]);
+		if (!strcmp(d->mountpoints[i], "[SWAP]")) {
+			cp->mounted_rw = true;
+			continue;
+		}
+		/* unknown on a captured tree: read-write, the careful guess */
+		if (!live || statvfs(d->mountpoints[i], &sv) || !(sv.f_flag & ST_RDONLY)) {
+			cp->mounted_rw = true;
+			return;
+		}
+	}
+	if (d->is_root)
+		cp->is_root = true;
+}
+
+/* Loop devices over path (a file or a device): a partition of it mounted through one. */
+static void loops_over(struct sysroot *sr, const struct inventory *inv, const char *path,
+		       struct clone_plan *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < inv->n_all; i++) {
+		const struct blkdev *d = inv->all[i];
+		char attr[PATH_MAX];
+		uint64_t off = 0;
+
+		if (!d->backing_file[0] || strcmp(d->backing_file, path))
+			continue;
+		if (str_fmt(attr, sizeof(attr), "%s/loop/offset", d->syspath) ||
+		    sysroot_read_u64(sr, attr, &off))
+			off = 0;
+		for (j = 0; j < p->n_parts; j++)
+			if (p->parts[j].start == off)
+				part_mounted_by(&p->parts[j], d, sysroot_is_live(sr));
+	}
+}
+
+/* Is d, a partition of it, a device built on it, or a loop device over it in use? */
+static int target_check_unused(const struct inventory *inv, const struct blkdev *d,
+			       const char *shown, unsigned depth, char *why, size_t whycap)
+{
+	size_t i;
+
+	if (depth > 8)
+		return 0;
+	if (d->is_root) {
+		str_fmt(why, whycap, "'%s' holds the running system (%s is mounted on /)", shown,
+			d->kname);
+		return -EINVAL;
+	}
+	for (i = 0; i < d->n_mountpoints; i++) {
+		if (!strcmp(d->mountpoints[i], "[SWAP]"))
+			str_fmt(why, whycap, "'%s' is in use: %s is swap", shown, d->kname);
+		else if (!strcmp(d->mountpoints[i], "/"))
+			str_fmt(why, whycap, "'%s' holds the running system (%s is mounted on /)",
+				shown, d->kname);
+		else
+			str_fmt(why, whycap, "'%s' is in use: %s is mounted on %s", shown,
+				d->kname, d->mountpoints[i]);
+		return -EINVAL;
+	}
+	for (i = 0; i < d->n_children; i++) {
+		const struct blkdev *c = d->children[i];
+		int ret;
+
+		if (!c->is_partition) {
+			str_fmt(why, whycap, "'%s' is in use: %s is held by %s", shown, d->kname,
+				c->name);
+			return -EINVAL;
+		}
+		ret = target_check_unused(inv, c, shown, depth + 1, why, whycap);
+		if (ret)
+			return ret;
+	}
+	/* a loop device over it: over one of its partitions' offsets, or the whole */
+	for (i = 0; i < inv->n_all; i++) {
+		const struct blkdev *l = inv->all[i];
+		char node[80];
+
+		if (!l->backing_file[0] || depth)
+			continue;
+		str_fmt(node, sizeof(node), "%s%s", PATH_DEV_PREFIX, d->kname);
+		if (strcmp(l->backing_file, node))
+			continue;
+		if (target_check_unused(inv, l, shown, depth + 1, why, whycap))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int open_side(const char *path, bool must_exist, struct stat *st, uint64_t *size,
+		     char *why, size_t whycap, const char *role)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == ENOENT && !must_exist)
+			return -ENOENT;
+		str_fmt(why, whycap, "%s '%s': %s", role, path,
+			e == ENOENT ? "no such disk or file" : strerror(e));
+		return -e;
+	}
+	if (clone_fd_size(fd, st, size)) {
+		str_fmt(why, whycap, "%s '%s' is not a disk or an image file", role, path);
+		close(fd);
+		return -EINVAL;
+	}
+	close(fd);
+	return 0;
+}
+
+/* The source: its table, file systems, mount state, kernel names. */
+static int plan_source(struct sysroot *sr, const struct inventory *inv, const struct clone_opts *o,
+		       struct clone_plan *p, char *why, size_t whycap)
+{
+	const struct blkdev *disk = NULL;
+	struct stat st;
+	size_t i;
+	int fd, ret;
+
+	if (o->source) {
+		dev_path(o->source, p->src_path, sizeof(p->src_path));
+	} else {
+		if (!inv->root) {
+			str_fmt(why, whycap, "cannot tell which disk holds the running system: "
+				"name the SOURCE");
+			return -EINVAL;
+		}
+		disk = probe_blkdev_disk(inv->root);
+		str_fmt(p->src_path, sizeof(p->src_path), "%s%s", PATH_DEV_PREFIX, disk->kname);
+	}
+	ret = open_side(p->src_path, true, &st, &p->src_size, why, whycap, "source");
+	if (ret)
+		return ret == -EINVAL || ret == -ENOENT ? -EINVAL : ret;
+	p->src_is_file = S_ISREG(st.st_mode);
+	if (!p->src_is_file) {
+		const struct blkdev *d = probe_inventory_find_devno(inv, major(st.st_rdev),
+								      minor(st.st_rdev));
+
+		if (d && d->is_partition) {
+			str_fmt(why, whycap, "source '%s' is a partition: name the whole disk "
+				"(e.g. '%s')", p->src_path, d->disk ? d->disk->kname : "sda");
+			return -EINVAL;
+		}
+		disk = d;
+		if (d)
+			str_copy(p->src_disk, sizeof(p->src_disk), d->kname);
+	}
+	if (o->whole) {
+		p->whole = true;
+		p->copy_bytes = p->src_size;
+		p->need_bytes = p->src_size;
+		return 0;
+	}
+	ret = clone_table_read(p->src_path, p, why + 0, whycap);
+	if (ret) {
+		char tmp[300];
+
+		str_copy(tmp, sizeof(tmp), why);
+		str_fmt(why, whycap, "source '%s': %s", p->src_path, tmp);
+		return -EINVAL;
+	}
+	fd = open(p->src_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		str_fmt(why, whycap, "source '%s': %s", p->src_path, strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < p->n_parts; i++) {
+		struct clone_part *cp = &p->parts[i];
+
+		part_probe(fd, cp);
+		if (disk) {
+			for (size_t j = 0; j < disk->n_children; j++) {
+				const struct blkdev *c = disk->children[j];
+
+				if (c->is_partition && c->has_partn && c->partn == cp->partno) {
+					str_copy(cp->name, sizeof(cp->name), c->kname);
+					part_mounted_by(cp, c, sysroot_is_live(sr));
+					if (c->is_boot)
+						cp->is_boot = true;
+				}
+			}
+		}
+	}
+	close(fd);
+	loops_over(sr, inv, p->src_path, p);
+	return 0;
+}
+
+static int plan_target(const struct inventory *inv, const struct clone_opts *o,
+		       struct clone_plan *p, char *why, size_t whycap)
+{
+	struct stat st, sst;
+	int ret;
+
+	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
+	ret = open_side(p->dst_path, false, &st, &p->dst_size, why, whycap, "target");
+	if (ret == -ENOENT) {
+		p->dst_is_file = true;
+		return 0;
+	}
+	if (ret)
+		return ret == -EINVAL ? -EINVAL : ret;
+	p->dst_exists = true;
+	p->dst_is_file = S_ISREG(st.st_mode);
+	if (stat(p->src_path, &sst) == 0 &&
+	    ((p->dst_is_file && sst.st_dev == st.st_dev && sst.st_ino == st.st_ino) ||
+	     (!p->dst_is_file && S_ISBLK(sst.st_mode) && sst.st_rdev == st.st_rdev))) {
+		str_fmt(why, whycap, "target '%s' is the source", o->target);
+		return -EINVAL;
+	}
+	if (!p->dst_is_file) {
+		const struct blkdev *d = probe_inventory_find_devno(inv, major(st.st_rdev),
+								      minor(st.st_rdev));
+
+		if (!d) {
+			str_fmt(why, whycap, "target '%s': cannot tell whether it is in use: "
+				"not writing to it", o->target);
+			return -EINVAL;
+		}
+		if (d->is_partition) {
+			const struct blkdev *w = d->disk ? d->disk : d;
+
+			if (p->src_disk[0] && !strcmp(w->kname, p->src_disk))
+				str_fmt(why, whycap, "target '%s' is a partition of the source",
+					o->target);
+			else
+				str_fmt(why, whycap, "target '%s' is a partition: name the whole "
+					"disk ('%s')", o->target, w->kname);
+			return -EINVAL;
+		}
+		str_copy(p->dst_disk, sizeof(p->dst_disk), d->kname);
+		ret = target_check_unused(inv, d, o->target, 0, why, whycap);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Which partition is the root, which the boot partition; refuse what is not understood. */
+static int plan_roles(struct clone_plan *p, char *why, size_t whycap)
+{
+	size_t i, n_ext = 0;
+	int first_ext = -1;
+
+	p->root = p->boot = -1;
+	for (i = 0; i < p->n_parts; i++) {
+		if (!strcmp(p->parts[i].fstype, "vfat") && p->boot < 0)
+			p->boot = (int)i;
+		if (is_ext(p->parts[i].fstype)) {
+			if (first_ext < 0)
+				first_ext = (int)i;
+			n_ext++;
+		}
+		if (p->parts[i].is_root)
+			p->root = (int)i;
+	}
+	if (p->root < 0 && n_ext == 1)
+		p->root = first_ext;
+	return 0;
+	(void)why;
+	(void)whycap;
+}
+
+/* The root named by cmdline.txt's root=, when several ext partitions could be it. */
+static int plan_root_from_cmdline(struct clone_plan *p, const char *text, size_t len, char *why,
+				  size_t whycap)
+{
+	size_t voff, vlen, i, n_ext = 0;
+	struct rootspec rs;
+
+	for (i = 0; i < p->n_parts; i++)
+		n_ext += is_ext(p->parts[i].fstype);
+	if (p->root >= 0 || n_ext <= 1)
+		return 0;
+	if (text && !rootspec_cmdline_root(text, len, &voff, &vlen) &&
+	    !rootspec_parse(text + voff, vlen, &rs)) {
+		for (i = 0; i < p->n_parts; i++) {
+			struct clone_part *cp = &p->parts[i];
+			struct rootspec_part rp = { .name = cp->name, .partuuid = cp->partuuid,
+						    .uuid = cp->uuid, .label = cp->label,
+						    .partlabel = cp->partlabel };
+
+			if (is_ext(cp->fstype) && rootspec_matches(&rs, &rp)) {
+				p->root = (int)i;
+				return 0;
+			}
+		}
+	}
+	str_fmt(why, whycap, "source '%s' has %zu root candidates (ext partitions) and root= "
+		"names none of them: not understood; --whole copies every block as it is",
+		p->src_path, n_ext);
+	return -EINVAL;
+}
+
+static void plan_ids(const struct inventory *inv, struct clone_plan *p)
+{
+	bool gpt = !strcmp(p->dst_label, "gpt");
+	uint32_t id = 0;
+	size_t i;
+
+	(void)inv;
+	if (gpt) {
+		clone_uuid_new(p->dst_id, sizeof(p->dst_id));
+	} else {
+		while (!id || (p->src_id[0] && id == strtoul(p->src_id, NULL, 16)))
+			clone_random(&id, sizeof(id));
+		str_fmt(p->dst_id, sizeof(p->dst_id), "0x%08x", id);
+	}
+	for (i = 0; i < p->n_parts; i++) {
+		struct clone_part *cp = &p->parts[i];
+
+		if (gpt)
+			clone_uuid_new(cp->t_partuuid, sizeof(cp->t_partuuid));
+		else
+			str_fmt(cp->t_partuuid, sizeof(cp->t_partuuid), "%08x-%02x", id,
+				cp->partno);
+		if (is_ext(cp->fstype)) {
+			clone_uuid_new(cp->t_uuid, sizeof(cp->t_uuid));
+		} else if (!strcmp(cp->fstype, "vfat")) {
+			clone_random(&cp->t_vfat_id, sizeof(cp->t_vfat_id));
+			str_fmt(cp->t_uuid, sizeof(cp->t_uuid), "%04X-%04X",
+				cp->t_vfat_id >> 16, cp->t_vfat_id & 0xffff);
+		}
+	}
+}
+
+/* Does any other attached device already carry one of the target's new ids? */
+static void plan_ids_unique(const struct inventory *inv, struct clone_plan *p)
+{
+	for (size_t i = 0; i < inv->n_all; i++) {
+		const struct blkdev *d = inv->all[i];
+		const struct blkdev *w = probe_blkdev_whole((struct blkdev *)d);
+
+		if (p->dst_disk[0] && !strcmp(w->kname, p->dst_disk))
+			continue;
+		for (size_t j = 0; j < p->n_parts; j++) {
+			const struct clone_part *cp = &p->parts[j];
+
+			if ((d->partuuid[0] && !strcasecmp(d->partuuid, cp->t_partuuid)) ||
+			    (d->uuid[0] && cp->t_uuid[0] && !strcasecmp(d->uuid, cp->t_uuid))) {
+				p->ids_shared = true;
+				str_fmt(p->ids_shared_what, sizeof(p->ids_shared_what),
+					"%s carries the id of target p%u too", d->kname, cp->partno);
+			}
+		}
+	}
+}
+
+/* usb-storage.quirks=... of the running kernel: the target's cmdline.txt needs it too. */
+static void plan_quirks(struct sysroot *sr, struct clone_plan *p)
+{
+	char buf[4096];
+	size_t i = 0, len, alen;
+
+	if (sysroot_read(sr, PATH_PROC_CMDLINE, buf, sizeof(buf)) < 0)
+		return;
+	len = strlen(buf);
+	while (i < len) {
+		if (kcmdline_is_space(buf[i])) {
+			i++;
+			continue;
+		}
+		alen = kcmdline_arg_len(buf + i, len - i);
+		if (kcmdline_param_is(buf + i, alen, "usb-storage.quirks") &&
+		    alen < sizeof(p->quirks))
+			str_fmt(p->quirks, sizeof(p->quirks), "%.*s", (int)alen, buf + i);
+		i += alen ? alen : 1;
+	}
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* Where each partition goes and how big it is; the smallest target that holds it. */
+static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *why,
+		       size_t whycap)
+{
+	bool keep = true, gpt;
+	uint64_t at = CLONE_ALIGN, tail, end;
+	size_t i, last = p->n_parts - 1;
+
+	for (i = 0; i < p->n_parts; i++)
+		if (p->parts[i].start % (1U << 20) ||
+		    (i && p->parts[i].start < p->parts[i - 1].start + p->parts[i - 1].size))
+			keep = false;
+	for (i = 0; i < p->n_parts; i++) {
+		struct clone_part *cp = &p->parts[i];
+
+		cp->t_start = keep ? cp->start : at;
+		cp->t_size = cp->size;
+		at = align_up(cp->t_start + cp->t_size, CLONE_ALIGN);
+	}
+	/* the root, when it is last, grows to the end or to --root-size */
+	if (p->root == (int)last) {
+		struct clone_part *r = &p->parts[last];
+		uint64_t min = r->has_used ? r->used + ROOT_SLACK_MIN : r->size;
+
+		if (r->method == CLONE_BY_USED)
+			min = r->size; /* its blocks keep their offsets: never smaller */
+		if (o->has_root_size) {
+			if (o->root_size < min) {
+				char a[32], b[32];
+
+				size_to_human(o->root_size, a, sizeof(a));
+				size_to_human(min, b, sizeof(b));
+				str_fmt(why, whycap, "--root-size %s is smaller than the root needs "
+					"(%s%s)", a, b, r->method == CLONE_BY_USED ?
+					", its file system's size: a block copy never shrinks" : "");
+				return -EINVAL;
+			}
+			r->t_size = align_up(o->root_size, 1U << 20);
+		} else {
+			r->t_size = min;
+		}
+	}
+	gpt = !strcmp(p->src_label, "gpt");
+	tail = gpt ? (1U << 20) : 0;
+	p->need_bytes = p->parts[last].t_start + p->parts[last].t_size + tail;
+	if (!p->dst_exists) {
+		p->dst_size = p->need_bytes;
+	} else if (p->dst_size < p->need_bytes) {
+		char a[32], b[32];
+
+		size_to_human(p->dst_size, a, sizeof(a));
+		size_to_human(p->need_bytes, b, sizeof(b));
+		str_fmt(why, whycap, "target '%s' is too small: %s, the layout needs %s",
+			o->target, a, b);
+		return -EINVAL;
+	}
+	str_copy(p->dst_label, sizeof(p->dst_label), p->src_label);
+	if (!gpt && p->dst_size > TIB2) {
+		str_copy(p->dst_label, sizeof(p->dst_label), "gpt");
+		p->label_changed = true;
+	}
+	if (!strcmp(p->dst_label, "gpt"))
+		tail = 1U << 20;
+	/* grow the last partition to the end of the target: the root unless its size was
+	 * given, or an ext file system after it (a data partition) */
+	if ((p->root == (int)last && !o->has_root_size) ||
+	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED)) {
+		struct clone_part *r = &p->parts[last];
+
+		end = (p->dst_size - tail) / (1U << 20) * (1U << 20);
+		if (!strcmp(p->dst_label, "dos") && end > TIB2)
+			end = TIB2;
+		if (end > r->t_start + r->t_size)
+			r->t_size = end - r->t_start;
+	}
+	return 0;
+}
+
+static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *why,
+			size_t whycap)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_parts; i++) {
+		struct clone_part *cp = &p->parts[i];
+
+		if (cp->mounted_rw && is_ext(cp->fstype) && cp->mountpoint[0] == '/' &&
+		    !o->allow_live_blocks) {
+			/* a changing file system: its files, into a fresh one, twice */
+			struct clone_extinfo ei;
+
+			cp->method = CLONE_BY_FILES;
+			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
+				cp->has_used = true;
+				cp->used = ei.used;
+			}
+			cp->copy_bytes = cp->used;
+			p->copy_bytes += cp->copy_bytes;
+			continue;
+		}
+		if (cp->mounted_rw && !o->allow_live_blocks) {
+			if (strcmp(cp->fstype, "vfat")) {
+				str_fmt(why, whycap, "source partition %u (%s) is mounted read-write "
+					"on %s: a block copy of it would not be consistent; "
+					"unmount it, remount it read-only, or give "
+					"--allow-live-blocks", cp->partno,
+					cp->fstype[0] ? cp->fstype : "unknown", cp->mountpoint);
+				return -EINVAL;
+			}
+		}
+		if (is_ext(cp->fstype)) {
+			struct clone_extinfo ei;
+
+			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
+				cp->has_used = true;
+				cp->used = ei.used;
+				cp->method = CLONE_BY_USED;
+				cp->copy_bytes = ei.used;
+			} else {
+				cp->method = CLONE_BY_WHOLE;
+				cp->copy_bytes = cp->size;
+			}
+		} else {
+			cp->method = CLONE_BY_WHOLE;
+			cp->copy_bytes = cp->size;
+		}
+		p->copy_bytes += cp->copy_bytes;
+	}
+	return 0;
+}
+
+/* The boot files and fstab of the source, and their rewrites for the target. */
+static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
+{
+	struct sbuf cmd = SBUF_INIT(CLONE_TEXT_MAX), tab = SBUF_INIT(CLONE_TEXT_MAX);
+	int ret = 0;
+
+	if (p->boot >= 0 &&
+	    clone_fat_read(p->src_path, p->parts[p->boot].start, "cmdline.txt", CLONE_TEXT_MAX,
+			   &cmd) == 0) {
+		ret = plan_root_from_cmdline(p, cmd.buf, cmd.len, why, whycap);
+		if (ret)
+			goto out;
+		ret = clone_rewrite_text(p, "cmdline.txt", true, cmd.buf ? cmd.buf : "", cmd.len,
+					 &p->cmdline_new, &p->cmdline_len);
+		if (ret)
+			goto out;
+	} else {
+		ret = plan_root_from_cmdline(p, NULL, 0, why, whycap);
+		if (ret)
+			goto out;
+	}
+	if (p->root >= 0 && is_ext(p->parts[p->root].fstype) &&
+	    clone_ext_read_file(p->src_path, p->parts[p->root].start, "/etc/fstab",
+				CLONE_TEXT_MAX, &tab) == 0)
+		ret = clone_rewrite_text(p, "/etc/fstab", false, tab.buf ? tab.buf : "", tab.len,
+					 &p->fstab_new, &p->fstab_len);
+out:
+	sbuf_release(&cmd);
+	sbuf_release(&tab);
+	return ret;
+}
+
+int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone_plan *p,
+		    char *why, size_t whycap)
+{
+	struct inventory *inv = NULL;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->root = p->boot = -1;
+	ret = probe_inventory_load(sr, &inv);
+	if (ret) {
+		str_fmt(why, whycap, "cannot read the block devices: %s", strerror(-ret));
+		return ret;
+	}
+	ret = plan_source(sr, inv, o, p, why, whycap);
+	if (ret)
+		goto out;
+	ret = plan_target(inv, o, p, why, whycap);
+	if (ret)
+		goto out;
+	if (p->whole) {
+		if (!p->dst_exists)
+			p->dst_size = p->src_size;
+		if (p->dst_size < p->src_size) {
+			char a[32], b[32];
+
+			size_to_human(p->dst_size, a, sizeof(a));
+			size_to_human(p->src_size, b, sizeof(b));
+			str_fmt(why, whycap, "target '%s' is too small: %s, the source is %s",
+				o->target, a, b);
+			ret = -EINVAL;
+		}
+		goto out;
+	}
+	ret = plan_roles(p, why, whycap);
+	if (!ret)
+		ret = plan_methods(o, p, why, whycap);
+	if (!ret)
+		ret = plan_rewrites(p, why, whycap); /* may settle the root from root= */
+	if (ret)
+		goto out;
+	ret = plan_layout(o, p, why, whycap);
+	if (ret)
+		goto out;
+	plan_ids(inv, p);
+	plan_ids_unique(inv, p);
+	if (sysroot_is_live(sr) && !p->src_is_file)
+		plan_quirks(sr, p);
+	/* the ids are known now: the rewrites again, with them */
+	free(p->cmdline_new);
+	free(p->fstab_new);
+	p->cmdline_new = p->fstab_new = NULL;
+	p->n_rewrites = 0;
+	p->n_warnings = 0;
+	ret = plan_rewrites(p, why, whycap);
+	if (p->label_changed && p->n_warnings < 4)
+		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+			"the target is over 2 TiB: it gets a GPT partition table, not DOS");
+out:
+	probe_inventory_free(inv);
+	return ret;
+}
+
+void clone_plan_release(struct clone_plan *p)
+{
+	free(p->cmdline_new);
+	free(p->fstab_new);
+	free(p->extlinux_new);
+	p->cmdline_new = p->fstab_new = p->extlinux_new = NULL;
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rewrite.c - the names in cmdline.txt's root= and /etc/fstab that name a source partition,
+ * rewritten to the target's new ids; every other byte kept. Parsing is common/rootspec.c's. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clone/clone-int.h"
+#include "common/banned.h"
+#include "common/rootspec.h"
+#include "common/sbuf.h"
+#include "common/util.h"
+
+/* The partition number in a kernel name of a disk's partition: mmcblk0p2, nvme0n1p2, sda2,
+ * vdb3, loop0p1; 0 when the name is none of these. */
+static unsigned name_partno(const char *n)
+{
+	size_t len = strlen(n), i = len;
+
+	while (i && isdigit((unsigned char)n[i - 1]))
+		i--;
+	if (i == len || i == 0 || len - i > 3)
+		return 0;
+	if (n[i - 1] == 'p' && i >= 2 && isdigit((unsigned char)n[i - 2]))
+		return (unsigned)atoi(n + i); /* mmcblk0p2, nvme0n1p2, loop0p1 */
+	if ((!strncmp(n, "sd", 2) || !strncmp(n, "vd", 2) || !strncmp(n, "hd", 2) ||
+	     !strncmp(n, "xvd", 3)) && isalpha((unsigned char)n[i - 1]))
+		return (unsigned)atoi(n + i);
+	return 0;
+}
+
+/* The source partition a spec names, or NULL. An image has no kernel names: a device name
+ * then names the partition of its number (the name the system on it gave its own disk). */
+static struct clone_part *spec_part(struct clone_plan *p, const struct rootspec *rs)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_parts; i++) {
+		struct clone_part *cp = &p->parts[i];
+		struct rootspec_part rp = { .name = cp->name, .partuuid = cp->partuuid,
+					    .uuid = cp->uuid, .label = cp->label,
+					    .partlabel = cp->partlabel };
+
+		if (rootspec_matches(rs, &rp))
+			return cp;
+	}
+	if (rs->kind == ROOTSPEC_OTHER && name_partno(rs->value)) {
+		/* root=mmcblk0p2: the kernel takes a name without /dev/ too */
+		struct rootspec dn = *rs;
+
+		dn.kind = ROOTSPEC_DEVNAME;
+		return spec_part(p, &dn);
+	}
+	if (rs->kind == ROOTSPEC_DEVNAME && !p->src_disk[0]) {
+		unsigned n = name_partno(rs->value);
+
+		for (i = 0; n && i < p->n_parts; i++)
+			if (p->parts[i].partno == n)
+				return &p->parts[i];
+	}
+	return NULL;
+}
+
+/* The new spec for a name of cp: the same kind where the id is new, else the PARTUUID
+ * (a device name differs on the new disk; a label is now on two attached disks). */
+static int spec_new(const struct rootspec *rs, const char *written, const struct clone_part *cp,
+		    bool cmdline, char *out, size_t cap)
+{
+	bool by_path = !strncmp(written, "/dev/disk/by-", 13);
+
+	switch (rs->kind) {
+	case ROOTSPEC_UUID:
+		if (!cp->t_uuid[0])
+			break;
+		return str_fmt(out, cap, by_path ? "/dev/disk/by-uuid/%s" : "UUID=%s", cp->t_uuid);
+	case ROOTSPEC_LABEL:
+		if (!cmdline && cp->t_uuid[0])
+			return str_fmt(out, cap, "UUID=%s", cp->t_uuid);
+		break;
+	case ROOTSPEC_PARTUUID:
+		if (by_path)
+			return str_fmt(out, cap, "/dev/disk/by-partuuid/%s", cp->t_partuuid);
+		break;
+	default:
+		break;
+	}
+	return str_fmt(out, cap, "PARTUUID=%s", cp->t_partuuid);
+}
+
+static void add_warning(struct clone_plan *p, const char *msg)
+{
+	if (p->n_warnings < sizeof(p->warnings) / sizeof(p->warnings[0]))
+		str_copy(p->warnings[p->n_warnings++], sizeof(p->warnings[0]), msg);
+}
+
+static unsigned line_of(const char *text, size_t off)
+{
+	unsigned n = 1;
+
+	for (size_t i = 0; i < off; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
+/* One replacement of [off, off + len) of text by repl, recorded for the plan's table. */
+struct edit {
+	size_t off, len;
+	char repl[192];
+};
+
+static int record(struct clone_plan *p, const char *file, const char *text, size_t len,
+		  size_t lo, size_t llen, const struct edit *e)
+{
+	struct clone_rewrite *r;
+	char before[192], after[192];
+	size_t pre = e->off - lo, bl = llen < sizeof(before) - 1 ? llen : sizeof(before) - 1;
+
+	(void)len;
+	if (p->n_rewrites == CLONE_REWRITES_MAX)
+		return -E2BIG;
+	memcpy(before, text + lo, bl);
+	before[bl] = '\0';
+	if (str_fmt(after, sizeof(after), "%.*s%s%.*s", (int)pre, text + lo, e->repl,
+		    (int)(llen - pre - e->len), text + e->off + e->len) < 0) {
+		/* a very long line: show the name alone */
+		str_fmt(before, sizeof(before), "%.*s", (int)e->len, text + e->off);
+		str_copy(after, sizeof(after), e->repl);
+	}
+	r = &p->rewrites[p->n_rewrites++];
+	memset(r, 0, sizeof(*r));
+	str_copy(r->file, sizeof(r->file), file);
+	r->line = line_of(text, e->off);
+	str_copy(r->before, sizeof(r->before), before);
+	str_copy(r->after, sizeof(r->after), after);
+	str_sanitize(r->before);
+	str_sanitize(r->after);
+	return 0;
+}
+
+/* The bounds of the token (a kernel argument) holding off, for the table's before/after. */
+static void arg_bounds(const char *text, size_t len, size_t off, size_t *lo, size_t *llen)
+{
+	size_t a = off, b = off;
+
+	while (a && text[a - 1] != ' ' && text[a - 1] != '\t' && text[a - 1] != '\n')
+		a--;
+	while (b < len && text[b] != ' ' && text[b] != '\t' && text[b] != '\n' && text[b] != '\r')
+		b++;
+	*lo = a;
+	*llen = b - a;
+}
+
+int clone_rewrite_text(struct clone_plan *p, const char *file, bool cmdline, const char *text,
+		       size_t len, char **out, size_t *outlen)
+{
+	struct edit edits[CLONE_REWRITES_MAX];
+	struct sbuf sb = SBUF_INIT(CLONE_TEXT_MAX + 4096);
+	size_t n = 0, i, at = 0;
+	struct rootspec rs;
+	int ret = 0;
+
+	*out = NULL;
+	*outlen = 0;
+	if (cmdline) {
+		size_t voff, vlen, lo, llen;
+		struct clone_part *cp;
+
+		if (rootspec_cmdline_root(text, len, &voff, &vlen)) {
+			char w[200];
+
+			str_fmt(w, sizeof(w), "%s has no root=: left alone", file);
+			add_warning(p, w);
+			return 0;
+		}
+		if (rootspec_parse(text + voff, vlen, &rs) || !(cp = spec_part(p, &rs))) {
+			char v[128], w[200];
+
+			str_fmt(v, sizeof(v), "%.*s", (int)(vlen < 100 ? vlen : 100), text + voff);
+			str_sanitize(v);
+			str_fmt(w, sizeof(w), "%s: root=%s names no partition of the source: left "
+				"alone", file, v);
+			add_warning(p, w);
+			return 0;
+		}
+		edits[0].off = voff;
+		edits[0].len = vlen;
+		spec_new(&rs, rs.value, cp, true, edits[0].repl, sizeof(edits[0].repl));
+		if (vlen == strlen(edits[0].repl) && !memcmp(text + voff, edits[0].repl, vlen))
+			return 0;
+		arg_bounds(text, len, voff, &lo, &llen);
+		ret = record(p, file, text, len, lo, llen, &edits[0]);
+		if (ret)
+			return ret;
+		n = 1;
+	} else {
+		struct fstab_entry e;
+		size_t pos = 0;
+		int r;
+
+		while ((r = rootspec_fstab_next(text, len, &pos, &e)) != -ENOENT) {
+			struct clone_part *cp;
+			struct edit *ed;
+
+			if (r || rootspec_parse(e.spec, strlen(e.spec), &rs))
+				continue;
+			cp = spec_part(p, &rs);
+			if (!cp)
+				continue;
+			if (n == CLONE_REWRITES_MAX)
+				return -E2BIG;
+			ed = &edits[n];
+			ed->off = e.spec_off;
+			ed->len = e.spec_len;
+			spec_new(&rs, e.spec, cp, false, ed->repl, sizeof(ed->repl));
+			if (e.spec_len == strlen(ed->repl) &&
+			    !memcmp(text + e.spec_off, ed->repl, e.spec_len))
+				continue;
+			ret = record(p, file, text, len, e.line_off, e.line_len, ed);
+			if (ret)
+				return ret;
+			n++;
+		}
+	}
+	if (!n)
+		return 0;
+	for (i = 0; i < n && !ret; i++) {
+		ret = sbuf_add(&sb, text + at, edits[i].off - at);
+		if (!ret)
+			ret = sbuf_adds(&sb, edits[i].repl);
+		at = edits[i].off + edits[i].len;
+	}
+	if (!ret)
+		ret = sbuf_add(&sb, text + at, len - at);
+	if (ret) {
+		sbuf_release(&sb);
+		return ret;
+	}
+	*outlen = sb.len;
+	*out = sbuf_detach(&sb);
+	return 0;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sys.c - the system side of clone: sizes, running e2fsprogs/dosfstools/mtools, loop devices
+ * over a partition's bytes (LOOP_CONFIGURE with lo_offset/lo_sizelimit, for kernels or images
+ * without partition devices), private mounts, random ids. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clone/clone-int.h"
+#include "common/banned.h"
+#include "common/paths.h"
+#include "common/util.h"
+
+#define RUN_OUT_MAX (64 * 1024)
+
+int clone_fd_size(int fd, struct stat *st, uint64_t *size)
+{
+	if (fstat(fd, st))
+		return -1;
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -1 : 0;
+	if (S_ISREG(st->st_mode)) {
+		*size = (uint64_t)st->st_size;
+		return 0;
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+int clone_run(const char *const argv[], struct sbuf *out, bool with_stderr, int *status)
+{
+	posix_spawn_file_actions_t fa;
+	int fds[2] = { -1, -1 };
+	bool fa_init = false;
+	pid_t pid = -1;
+	char buf[4096];
+	int ret;
+
+	*status = -1;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	ret = -posix_spawn_file_actions_init(&fa);
+	if (ret)
+		goto out;
+	fa_init = true;
+	if (posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO) ||
+	    (with_stderr ? posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO)
+			 : posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL,
+							    O_WRONLY, 0)) ||
+	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* mtools: no geometry check of a partition at an offset */
+	setenv("MTOOLS_SKIP_CHECK", "1", 1);
+	ret = -posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	if (ret) {
+		pid = -1;
+		goto out;
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	for (;;) {
+		ssize_t r = read(fds[0], buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		/* past the cap, or out of memory: keep draining so that the program ends */
+		if (out && out->len + (size_t)r <= out->cap && sbuf_add(out, buf, (size_t)r))
+			out = NULL;
+	}
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	if (pid > 0) {
+		int st = 0;
+
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	}
+	if (fa_init)
+		posix_spawn_file_actions_destroy(&fa);
+	return ret;
+}
+
+void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap)
+{
+	const char *s = sbuf_str(out);
+	size_t end = out->len, start;
+
+	buf[0] = '\0';
+	while (end && (s[end - 1] == '\n' || s[end - 1] == ' ' || s[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start && s[start - 1] != '\n')
+		start--;
+	if (end - start + 1 < cap)
+		cap = end - start + 1;
+	if (cap) {
+		memcpy(buf, s + start, cap - 1);
+		buf[cap - 1] = '\0';
+		str_sanitize(buf);
+	}
+}
+
+int clone_loop_attach(const char *path, uint64_t off, uint64_t size, bool readonly,
+		      struct clone_loop *lo)
+{
+	struct loop_config cfg;
+	int ctl, bfd, fd = -1, n, tries, ret = 0;
+
+	lo->fd = -1;
+	lo->name[0] = '\0';
+	bfd = open(path, (readonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (bfd < 0)
+		return -errno;
+	ctl = open(PATH_LOOP_CONTROL, O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		ret = -errno;
+		goto out;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (unsigned)bfd;
+	cfg.info.lo_offset = off;
+	cfg.info.lo_sizelimit = size;
+	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (readonly ? LO_FLAGS_READ_ONLY : 0);
+	/* another program may take the free device between our two calls: try again */
+	for (tries = 0; tries < 16; tries++) {
+		n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		str_fmt(lo->name, sizeof(lo->name), "%s%d", PATH_DEV_LOOP_PREFIX, n);
+		fd = open(lo->name, (readonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			goto out;
+		}
+		if (ioctl(fd, LOOP_CONFIGURE, &cfg) == 0) {
+			ret = 0;
+			break;
+		}
+		ret = -errno;
+		close(fd);
+		fd = -1;
+		if (ret != -EBUSY)
+			goto out;
+	}
+	if (fd >= 0)
+		lo->fd = fd;
+out:
+	if (ctl >= 0)
+		close(ctl);
+	close(bfd);
+	if (ret)
+		lo->name[0] = '\0';
+	return ret;
+}
+
+void clone_loop_detach(struct clone_loop *lo)
+{
+	if (lo->fd >= 0) {
+		/* autoclear detaches at the last close; say so at once for tools racing us */
+		ioctl(lo->fd, LOOP_CLR_FD, 0);
+		close(lo->fd);
+	}
+	lo->fd = -1;
+	lo->name[0] = '\0';
+}
+
+int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
+{
+	const char *data = readonly && str_starts(fstype, "ext") ? "noload" : NULL;
+	const char *tmp = getenv("TMPDIR");
+
+	if (str_fmt(dir, cap, "%s/sbcdisk-clone-XXXXXX", tmp && tmp[0] ? tmp : "/tmp"))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(dir))
+		return -errno;
+	if (mount(dev, dir, fstype, (readonly ? MS_RDONLY : 0) | MS_NOSUID | MS_NODEV, data)) {
+		int ret = -errno;
+
+		rmdir(dir);
+		dir[0] = '\0';
+		return ret;
+	}
+	return 0;
+}
+
+void clone_umount(char *dir)
+{
+	if (!dir[0])
+		return;
+	if (umount2(dir, 0))
+		umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	dir[0] = '\0';
+}
+
+void clone_random(void *buf, size_t len)
+{
+	unsigned char *b = buf;
+
+	while (len) {
+		ssize_t r = getrandom(b, len, 0);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			abort(); /* no entropy source at all: no id is safe */
+		}
+		b += r;
+		len -= (size_t)r;
+	}
+}
+
+void clone_uuid_new(char *out, size_t cap)
+{
+	unsigned char u[16];
+
+	clone_random(u, sizeof(u));
+	u[6] = (unsigned char)((u[6] & 0x0f) | 0x40);
+	u[8] = (unsigned char)((u[8] & 0x3f) | 0x80);
+	str_fmt(out, cap,
+		"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+		u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+		u[14], u[15]);
+}

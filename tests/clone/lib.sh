@@ -1,0 +1,110 @@
+# lib.sh - shared by the clone test scripts: Pi-like images built without the kernel's help
+# (sfdisk, mkfs.vfat --offset, mcopy, mke2fs -d -E offset), loop devices cleaned up on exit.
+# Sourced after tests/bench/lib.sh (tmp, sb, checks, cleanups).
+
+# Skip unless this can run: root, loop devices, the tools, not under qemu-user.
+clone_need() {
+	[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
+	[ -z "$run" ] || { echo "skip: no loop devices under qemu-user"; exit 77; }
+	local t
+	for t in sfdisk mkfs.vfat mke2fs mcopy mtype e2fsck resize2fs tune2fs losetup; do
+		command -v "$t" >/dev/null || { echo "skip: $t missing"; exit 77; }
+	done
+	[ -e /dev/loop-control ] || { echo "skip: no /dev/loop-control"; exit 77; }
+	# the test builds without libext2fs (a cross build) copy ext whole: still tested
+	export MTOOLS_SKIP_CHECK=1
+}
+
+# sbc ARGS...: the binary without --no-save (clone has no store); out/err/rc as sb.
+sbc() {
+	timeout 300 "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# mkimage FILE LABEL SIZE_MIB ROOTSPEC [P3]: a Raspberry Pi OS-like image: FAT32 p1 at 4 MiB
+# (64 MiB: config.txt, cmdline.txt with root=ROOTSPEC, kernel8.img, a dtb), ext4 p2 (rootfs
+# with /etc/fstab naming both by PARTUUID) to the end; P3 adds a third ext4 partition (data).
+# DOS disk id 0x0badc0de (GPT: fixed GUIDs) so the texts are known.
+mkimage() {
+	local img=$1 label=$2 size=$3 rootspec=$4 p3=${5:-}
+	local p2size tree="$tmp/tree.$$"
+	rm -f "$img"
+	truncate -s "${size}M" "$img"
+	if [ -n "$p3" ]; then p2size="size=$(( (size - 68 - 32 - 1) * 2048 )),"; else p2size=""; fi
+	if [ "$label" = dos ]; then
+		{
+			echo "label: dos"
+			echo "label-id: 0x0badc0de"
+			echo "start=8192, size=131072, type=c, bootable"
+			echo "start=139264, ${p2size} type=83"
+			[ -n "$p3" ] && echo "type=83"
+		} | sfdisk -q "$img" >/dev/null || return 1
+	else
+		{
+			echo "label: gpt"
+			echo "label-id: 11111111-2222-4333-8444-555555555555"
+			echo "start=8192, size=131072, type=EBD0A0A2-B9E5-4433-87C0-68B6B72699C7, uuid=aaaaaaaa-0000-4000-8000-000000000001"
+			echo "start=139264, ${p2size} type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=aaaaaaaa-0000-4000-8000-000000000002"
+			[ -n "$p3" ] && echo "type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=aaaaaaaa-0000-4000-8000-000000000003"
+		} | sfdisk -q "$img" >/dev/null || return 1
+	fi
+	local starts sizes
+	starts=($(sfdisk -d "$img" | sed -n 's/.*start= *\([0-9]*\).*/\1/p'))
+	sizes=($(sfdisk -d "$img" | sed -n 's/.*size= *\([0-9]*\).*/\1/p'))
+	local pu1 pu2 pu3
+	if [ "$label" = dos ]; then pu1=0badc0de-01 pu2=0badc0de-02 pu3=0badc0de-03
+	else pu1=aaaaaaaa-0000-4000-8000-000000000001 pu2=aaaaaaaa-0000-4000-8000-000000000002
+		pu3=aaaaaaaa-0000-4000-8000-000000000003; fi
+	mkfs.vfat -F 32 -s 1 -n BOOTFS -i 12345678 --offset "${starts[0]}" "$img" \
+		$((sizes[0] / 2)) >/dev/null 2>&1 || return 1
+	local boot="$tmp/boot.$$"
+	mkdir -p "$boot"
+	printf 'console=serial0,115200 console=tty1 root=%s rootfstype=ext4 fsck.repair=yes rootwait usb-storage.quirks=152d:0578:u\n' "$rootspec" >"$boot/cmdline.txt"
+	printf '[all]\nkernel=kernel8.img\narm_64bit=1\n' >"$boot/config.txt"
+	head -c 300000 /dev/urandom >"$boot/kernel8.img"
+	head -c 40000 /dev/urandom >"$boot/bcm2711-rpi-4-b.dtb"
+	local img_off="$img@@$((starts[0] * 512))"
+	mcopy -i "$img_off" "$boot/cmdline.txt" "$boot/config.txt" "$boot/kernel8.img" \
+		"$boot/bcm2711-rpi-4-b.dtb" :: || return 1
+	rm -rf "$boot"
+	rm -rf "$tree"
+	mkdir -p "$tree/etc" "$tree/boot/firmware" "$tree/home/pi/sub" "$tree/dev" "$tree/var"
+	cat >"$tree/etc/fstab" <<EOT
+proc            /proc           proc    defaults          0       0
+PARTUUID=$pu1  /boot/firmware  vfat    defaults          0       2
+PARTUUID=$pu2  /               ext4    defaults,noatime  0       1
+# a comment that names PARTUUID=$pu2 stays as it is
+EOT
+	[ -n "$p3" ] && printf 'PARTUUID=%s  /data  ext4  defaults  0  2\n' "$pu3" >>"$tree/etc/fstab"
+	head -c 2000000 /dev/urandom >"$tree/home/pi/big.bin"
+	echo hello >"$tree/home/pi/hello.txt"
+	ln "$tree/home/pi/hello.txt" "$tree/home/pi/hardlink.txt"
+	ln -s ../hello.txt "$tree/home/pi/sub/link"
+	truncate -s 5M "$tree/var/sparse"
+	mknod "$tree/dev/null0" c 1 3
+	mkfifo "$tree/var/fifo"
+	chown 1000:1000 "$tree/home/pi/hello.txt"
+	chmod 4755 "$tree/home/pi/big.bin"
+	local i
+	for i in $(seq 1 200); do echo "$i" >"$tree/home/pi/sub/f$i"; done
+	mke2fs -q -F -t ext4 -L rootfs -U 22222222-3333-4444-8555-666666666666 -d "$tree" \
+		-E offset=$((starts[1] * 512)) "$img" $((sizes[1] / 2))k || return 1
+	rm -rf "$tree"
+	if [ -n "$p3" ]; then
+		mke2fs -q -F -t ext4 -L data -E offset=$((starts[2] * 512)) "$img" \
+			$((sizes[2] / 2))k || return 1
+	fi
+}
+
+# loop_attach FILE: a loop device over the whole file; registered for cleanup. Sets $loopdev.
+loop_attach() {
+	loopdev=$(losetup -f --show "$1") || return 1
+	cleanups=("losetup -d '$loopdev'" "${cleanups[@]}")
+}
+
+# A checksum of a file or device, to prove the source untouched; a device is read around
+# its page cache (a loop device over one of its partitions has a cache of its own).
+sum_of() {
+	if [ -b "$1" ]; then dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1
+	else sha256sum <"$1" | cut -d' ' -f1; fi
+}

@@ -1,0 +1,121 @@
+#!/bin/bash
+# run-clone.sh - sbcdisk clone on Raspberry Pi OS-like images and loop devices: the dry-run
+# plan and its JSON, DOS and GPT, 2 and 3 partitions, the rewrites of root= and fstab in
+# their spellings, new ids everywhere, the checks, GPT over 2 TiB, unaligned sources; the
+# source's checksum is the same after every run. About 30 s.
+. "$(dirname "$0")/../bench/lib.sh"
+. "$(dirname "$0")/lib.sh"
+clone_need
+
+p1off=$((8192 * 512)) p2off=$((139264 * 512))
+fat() { mtype -i "$1@@$p1off" "::$2"; }
+export -f fat 2>/dev/null; export p1off
+fstab_of() { debugfs -R 'cat /etc/fstab' "$1?offset=$2" 2>/dev/null; }
+
+# --- DOS, two partitions, image to a new image file --------------------------------------
+mkimage "$tmp/src.img" dos 300 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+before=$(sum_of "$tmp/src.img")
+sbc --json clone "$tmp/src.img" "$tmp/dst.img"
+expect_rc 0 "dry run"
+check "dry run writes nothing" test ! -e "$tmp/dst.img"
+json "d['schema'] == 1 and not d['applied'] and d['source']['label'] == 'dos'" "dry-run JSON"
+json "[p['method'] for p in d['partitions']] == ['whole', 'used blocks']" "methods"
+json "d['partitions'][1]['used_bytes'] < d['partitions'][1]['size_bytes'] // 2" "used bytes"
+json "d['target']['disk_id'] != '0x0badc0de'" "a new disk id"
+json "[r['file'] for r in d['rewrites']] == ['cmdline.txt', '/etc/fstab', '/etc/fstab']" \
+	"the rewrites listed"
+json "d['rewrites'][0]['before'] == 'root=PARTUUID=0badc0de-02'" "root= before"
+sbc clone "$tmp/src.img" "$tmp/dst.img"
+grep_out "dry run: nothing written" out "the table says dry run"
+grep_out "used blocks" out "the table names the method"
+
+sbc --json clone "$tmp/src.img" "$tmp/dst.img" --root-size 400m --apply
+expect_rc 0 "apply DOS image to a new image"
+json "d['applied'] and all(c['state'] == 'PASS' for c in d['checks'])" "every check passes"
+json "len(d['checks']) >= 8" "the checks ran"
+json "all(r['done'] for r in d['rewrites'])" "every rewrite done"
+json "d['partitions'][1]['copied_bytes'] < d['partitions'][1]['size_bytes'] // 2" \
+	"ext copied by its used blocks"
+id=$(python3 -c "import json; print(json.load(open('$tmp/out'))['target']['disk_id'][2:])")
+check "source unchanged (DOS)" test "$(sum_of "$tmp/src.img")" = "$before"
+check "the target's table has the new id" sh -c "sfdisk -d '$tmp/dst.img' | grep -q 'label-id: 0x$id'"
+check "root grown to --root-size" sh -c "sfdisk -d '$tmp/dst.img' | grep -q 'size= *819200, type=83'"
+check "cmdline.txt rewritten, other options kept" bash -c \
+	"fat '$tmp/dst.img' cmdline.txt | grep -q 'console=tty1 root=PARTUUID=$id-02 rootfstype=ext4 fsck.repair=yes rootwait usb-storage.quirks=152d:0578:u'"
+fat "$tmp/dst.img" config.txt >"$tmp/cfg.t"; fat "$tmp/src.img" config.txt >"$tmp/cfg.s"
+check "config.txt the same" cmp -s "$tmp/cfg.t" "$tmp/cfg.s"
+fstab_of "$tmp/dst.img" $p2off >"$tmp/fstab.t"
+fstab_of "$tmp/src.img" $p2off | sed "s/^PARTUUID=0badc0de-0/PARTUUID=$id-0/" >"$tmp/fstab.want"
+check "fstab: the two entries rewritten, every other byte kept" cmp -s "$tmp/fstab.t" "$tmp/fstab.want"
+check "the comment naming the old id kept" grep -q "names PARTUUID=0badc0de-02 stays" "$tmp/fstab.t"
+u_src=$(blkid -p -o value -s UUID -O $p2off "$tmp/src.img")
+u_dst=$(blkid -p -o value -s UUID -O $p2off "$tmp/dst.img")
+check "a new ext4 UUID" test -n "$u_dst" -a "$u_src" != "$u_dst"
+v_src=$(blkid -p -o value -s UUID -O $p1off "$tmp/src.img")
+v_dst=$(blkid -p -o value -s UUID -O $p1off "$tmp/dst.img")
+check "a new vfat volume id" test -n "$v_dst" -a "$v_src" != "$v_dst"
+check "e2fsck -fn clean" e2fsck -fn "$tmp/dst.img?offset=$p2off" >/dev/null 2>&1
+check "grown file system" sh -c "dumpe2fs -h '$tmp/dst.img?offset=$p2off' 2>/dev/null |
+	grep -q '^Block count: *409600$'"
+check "label kept" test "$(blkid -p -o value -s LABEL -O $p2off "$tmp/dst.img")" = rootfs
+check "no loop device left" sh -c "! losetup -a | grep -q '$tmp'"
+
+# --- GPT, three partitions, loop device to loop device (whole devices) ------------------
+mkimage "$tmp/g.img" gpt 300 PARTUUID=aaaaaaaa-0000-4000-8000-000000000002 p3 ||
+	{ fail "mkimage gpt"; finish; }
+truncate -s 600m "$tmp/gt.img"
+loop_attach "$tmp/g.img"; gsrc=$loopdev
+loop_attach "$tmp/gt.img"; gdst=$loopdev
+before=$(sum_of "$gsrc")
+sbc --json clone "$gsrc" "$gdst" --apply
+expect_rc 0 "apply GPT loop to loop"
+json "d['source']['label'] == 'gpt' and d['target']['label'] == 'gpt'" "GPT kept"
+json "all(c['state'] == 'PASS' for c in d['checks'])" "GPT: every check passes"
+json "len(set(p['target_partuuid'] for p in d['partitions'])) == 3" "GPT: new GUIDs"
+json "not any(p['target_partuuid'].startswith('aaaaaaaa') for p in d['partitions'])" \
+	"GPT: no GUID kept"
+json "d['partitions'][2]['target_size_bytes'] > d['partitions'][2]['size_bytes']" \
+	"the last partition grown"
+json "len(d['rewrites']) == 4" "GPT: root= and three fstab entries"
+check "source unchanged (GPT loop)" test "$(sum_of "$gsrc")" = "$before"
+check "GPT target readable" sh -c "sfdisk -d '$gdst' | grep -q 'label: gpt'"
+p3=$(python3 -c "import json; print(json.load(open('$tmp/out'))['partitions'][2]['target_partuuid'])")
+check "GPT: PARTUUID in the table" sh -c "sfdisk -d '$gdst' | grep -qi 'uuid=$p3'"
+
+# --- spellings: /dev/mmcblk0p2 root=, UUID= and LABEL= in fstab --------------------------
+mkimage "$tmp/n.img" dos 300 /dev/mmcblk0p2 || { fail "mkimage names"; finish; }
+sbc --json clone "$tmp/n.img" "$tmp/n2.img"
+json "d['rewrites'][0]['before'] == 'root=/dev/mmcblk0p2' and d['rewrites'][0]['after'].startswith('root=PARTUUID=')" \
+	"root=/dev/mmcblk0p2 becomes PARTUUID="
+mkimage "$tmp/m.img" dos 300 /dev/nvme0n1p2 || { fail "mkimage nvme"; finish; }
+sbc --json clone "$tmp/m.img" "$tmp/m2.img"
+json "d['rewrites'][0]['before'] == 'root=/dev/nvme0n1p2' and d['rewrites'][0]['after'] == 'root=PARTUUID=' + d['partitions'][1]['target_partuuid']" \
+	"root=/dev/nvme0n1p2 becomes PARTUUID="
+mkimage "$tmp/w.img" dos 300 /dev/sda7 || { fail "mkimage sda7"; finish; }
+sbc --json clone "$tmp/w.img" "$tmp/w2.img"
+json "d['rewrites'][0]['file'] == '/etc/fstab' and any('root=/dev/sda7 names no partition' in w for w in d['warnings'])" \
+	"a root= naming no source partition is left alone, with a warning"
+
+# --- GPT for a target over 2 TiB --------------------------------------------------------
+truncate -s 3T "$tmp/huge.img"
+sbc --json clone "$tmp/src.img" "$tmp/huge.img" --root-size 1g --apply
+expect_rc 0 "a 3 TiB target"
+json "d['target']['label'] == 'gpt' and d['target']['label_changed']" "over 2 TiB: GPT"
+json "any('2 TiB' in w for w in d['warnings'])" "and says so"
+json "all(c['state'] == 'PASS' for c in d['checks'])" "3 TiB: every check passes"
+check "3 TiB: a GPT table" sh -c "sfdisk -d '$tmp/huge.img' | grep -q 'label: gpt'"
+rm -f "$tmp/huge.img"
+
+# --- an unaligned source (partitions at sector 2048+63): 4 MiB-aligned on the target ------
+truncate -s 200m "$tmp/u.img"
+printf 'label: dos\nstart=2111, size=100000, type=83\n' | sfdisk -q "$tmp/u.img" >/dev/null
+mke2fs -q -F -t ext4 -E offset=$((2111 * 512)) "$tmp/u.img" 50000k
+sbc --json clone "$tmp/u.img" "$tmp/u2.img" --apply
+expect_rc 1 "unaligned source without a boot partition: a check fails"
+json "d['partitions'][0]['target_start_bytes'] == 4 << 20" "moved to 4 MiB"
+json "[c['state'] for c in d['checks'] if c['name'].startswith('fsck')] == ['PASS']" \
+	"unaligned: e2fsck clean"
+json "[c['state'] for c in d['checks'] if c['name'] == 'boot partition'] == ['FAIL']" \
+	"no FAT first partition: the boot check fails"
+check "no loop device left at the end" sh -c "! losetup -a | grep -q '$tmp/[a-z0-9]*2*\.img.*offset'"
+finish

@@ -1,0 +1,90 @@
+#!/bin/bash
+# run-faults.sh - clone stopped or failing half-way: SIGINT and SIGTERM during the copy (the
+# source held to 4 MB/s by the kernel's I/O throttle, cgroup v1 blkio, so that the copy is
+# still running when the signal comes) leave the target without a partition table and say
+# so; a full target is one line and exit 1; the source is the same after each. About 30 s.
+. "$(dirname "$0")/../bench/lib.sh"
+. "$(dirname "$0")/lib.sh"
+clone_need
+
+mkimage "$tmp/src.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+src_sum=$(sum_of "$tmp/src.img")
+
+# --- a full target: an image file on a 40 MiB tmpfs ---------------------------------------
+mkdir -p "$tmp/small"
+if mount -t tmpfs -o size=40m tmpfs "$tmp/small"; then
+	cleanups=("umount '$tmp/small'" "${cleanups[@]}")
+	sbc clone "$tmp/src.img" "$tmp/small/dst.img" --apply
+	expect_rc 1 "a full target"
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "No space left on device" "$tmp/err"
+	then ok; else fail "full target: one line naming ENOSPC"; cat "$tmp/err"; fi
+	check "full target: source untouched" test "$(sum_of "$tmp/src.img")" = "$src_sum"
+	check "full target: no table that looks bootable" sh -c "! sfdisk -d '$tmp/small/dst.img' >/dev/null 2>&1"
+	umount "$tmp/small"
+else
+	fail "cannot mount a tmpfs"
+fi
+
+# --- signals during the copy ----------------------------------------------------------------
+cg=/sys/fs/cgroup/blkio
+if ! [ -w "$cg/cgroup.procs" ] || ! [ -e "$cg/blkio.throttle.read_bps_device" ] ||
+	! mkdir "$cg/sbcdisk-clone.$$" 2>/dev/null; then
+	echo "skip: no cgroup v1 blkio throttle for the signal cases"
+	finish
+fi
+cg=$cg/sbcdisk-clone.$$
+cleanups=("rmdir '$cg'" "${cleanups[@]}")
+loop_attach "$tmp/src.img"; srcloop=$loopdev
+majmin=$(lsblk -dno MAJ:MIN "$srcloop" | tr -d ' ')
+echo "$majmin 4000000" >"$cg/blkio.throttle.read_bps_device"
+truncate -s 400m "$tmp/t.img"
+loop_attach "$tmp/t.img"; tgt=$loopdev
+# an old table on the target, as a disk people reuse has
+printf 'label: dos\nstart=8192, type=83\n' | sfdisk -q "$tgt" >/dev/null 2>&1
+
+# stop_run SIG: clone SOURCE TARGET --apply in the throttled group, its stderr on a terminal;
+# SIG once the progress line shows the copy running. rc, $tmp/tty.
+stop_run() {
+	timeout 300 python3 - "$tmp" "$cg" "$1" "$bin" clone "$srcloop" "$tgt" --apply <<'PY'
+import os, pty, signal, subprocess, sys
+tmp, cg, sig, cmd = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+def enter():
+    with open(cg + "/cgroup.procs", "w") as f:
+        f.write(str(os.getpid()))
+master, slave = pty.openpty()
+with open(tmp + "/out", "wb") as out:
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=slave,
+                         preexec_fn=enter)
+os.close(slave)
+got, sent = b"", False
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    got += chunk
+    if not sent and b"copying p" in got and b"MB/s" in got:
+        p.send_signal(getattr(signal, sig))
+        sent = True
+with open(tmp + "/tty", "wb") as f:
+    f.write(got)
+rc = p.wait()
+sys.exit(rc if sent else 99)
+PY
+	rc=$?
+}
+for s in INT TERM; do
+	stop_run "SIG$s"
+	want=$((128 + $(kill -l "$s")))
+	expect_rc "$want" "SIG$s during the copy"
+	grep_out "partition table is wiped" tty "SIG$s: says the target is wiped"
+	check "SIG$s: no partition table on the target" sh -c "! sfdisk -d '$tgt' >/dev/null 2>&1"
+	check "SIG$s: its first MiB is zero" sh -c \
+		"cmp -s -n 1048576 '$tgt' /dev/zero"
+	check "SIG$s: source untouched" test "$(sum_of "$srcloop")" = "$src_sum"
+	check "SIG$s: no loop device of ours left" sh -c "! losetup -a | grep -q 'offset'.*'$tmp'"
+done
+echo "$majmin 0" >"$cg/blkio.throttle.read_bps_device"
+finish

@@ -1,0 +1,155 @@
+#!/bin/bash
+# run-refuse.sh - what clone refuses, in one line each, with nothing written: a target that
+# holds the running system, is mounted, is swap, is held by device-mapper, is the source,
+# is too small; a source mounted read-write; extended (NOOBS) layouts; several root
+# candidates. The source's and the target's checksums are the same after each. About 20 s.
+. "$(dirname "$0")/../bench/lib.sh"
+. "$(dirname "$0")/lib.sh"
+clone_need
+
+mkimage "$tmp/src.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+src_sum=$(sum_of "$tmp/src.img")
+
+# refused MESSAGE-PART DESCRIPTION [TARGET-TO-CHECKSUM]: the last run failed with one line
+# naming the reason, the source is untouched and the target (a file or device) too
+refused() {
+	expect_rc 1 "$2"
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$1" "$tmp/err"; then ok; else
+		fail "$2: not one line naming '$1':"; sed 's/^/  err: /' "$tmp/err" | head -3
+	fi
+	check "$2: nothing on stdout" test ! -s "$tmp/out"
+	check "$2: source untouched" test "$(sum_of "$tmp/src.img")" = "$src_sum"
+	if [ -n "${3:-}" ]; then
+		check "$2: target untouched" test "$(sum_of "$3")" = "$tgt_sum"
+	fi
+}
+
+truncate -s 400m "$tmp/t.img"
+loop_attach "$tmp/t.img"; tgt=$loopdev
+tgt_sum=$(sum_of "$tgt")
+
+# the target is the source: the same file, the same device
+sbc clone "$tmp/src.img" "$tmp/src.img" --apply
+refused "is the source" "target is the source file"
+loop_attach "$tmp/src.img"; srcloop=$loopdev
+sbc clone "$srcloop" "$srcloop" --apply
+refused "is the source" "target is the source device"
+
+# too small
+truncate -s 100m "$tmp/small.img"
+tgt_sum_save=$tgt_sum; tgt_sum=$(sum_of "$tmp/small.img")
+sbc clone "$tmp/src.img" "$tmp/small.img" --apply
+refused "too small" "target too small" "$tmp/small.img"
+sbc clone "$tmp/src.img" "$tmp/new.img" --root-size 20m --apply
+refused "smaller than the root needs" "--root-size below the file system's size"
+check "--root-size too small: no image made" test ! -e "$tmp/new.img"
+tgt_sum=$tgt_sum_save
+
+# a partition of the target mounted (through a loop device over its offset)
+mke2fs -q -F -t ext4 -E offset=$((8 << 20)),lazy_itable_init=0,lazy_journal_init=0 "$tgt" 16m
+mkdir -p "$tmp/mnt"
+part=$(losetup -f --show -o $((8 << 20)) --sizelimit $((16 << 20)) "$tgt")
+cleanups=("losetup -d '$part'" "${cleanups[@]}")
+if mount "$part" "$tmp/mnt"; then
+	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+	tgt_sum=$(sum_of "$tgt")
+	sbc clone "$tmp/src.img" "$tgt" --apply
+	refused "is mounted on $tmp/mnt" "a partition of the target mounted" "$tgt"
+	umount "$tmp/mnt"
+else
+	fail "cannot mount the target's partition"
+fi
+# ... or swap
+if mkswap -q "$part" >/dev/null && swapon "$part" 2>/dev/null; then
+	cleanups=("swapoff '$part'" "${cleanups[@]}")
+	# (no checksum of the target here: the kernel may swap to it meanwhile)
+	sbc clone "$tmp/src.img" "$tgt" --apply
+	refused "is swap" "a partition of the target is swap"
+	swapoff "$part"
+else
+	echo "note: swapon refused here; the swap refusal is not tested"
+fi
+losetup -d "$part"
+# ... or held by device-mapper
+if command -v dmsetup >/dev/null && dmsetup create "sbcdisk-t$$" \
+	--table "0 8192 linear $tgt 0" 2>/dev/null; then
+	cleanups=("dmsetup remove 'sbcdisk-t$$'" "${cleanups[@]}")
+	tgt_sum=$(sum_of "$tgt")
+	sbc clone "$tmp/src.img" "$tgt" --apply
+	refused "is held by" "target held by device-mapper" "$tgt"
+	dmsetup remove "sbcdisk-t$$"
+else
+	echo "note: no device-mapper here; the dm refusal is not tested"
+fi
+
+# the target holds the running system
+rootdev=$(findmnt -n -o SOURCE / 2>/dev/null)
+if [ -b "$rootdev" ] && dd if="$rootdev" of=/dev/null count=1 status=none 2>/dev/null; then
+	sbc clone "$tmp/src.img" "$rootdev" --apply
+	if grep -q "is a partition" "$tmp/err"; then
+		refused "is a partition" "target is a partition (the root's)"
+	else
+		refused "holds the running system" "target holds the running system"
+	fi
+else
+	echo "note: / is not on a block device here; the running-system refusal is not tested"
+fi
+
+# the source mounted read-write (p2 through a loop device over its offset)
+part=$(losetup -f --show -o $((139264 * 512)) --sizelimit $((200 * 1048576 - 139264 * 512)) "$srcloop")
+cleanups=("losetup -d '$part'" "${cleanups[@]}")
+if mount -o ro,noload "$part" "$tmp/mnt"; then
+	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+	tgt_sum=$(sum_of "$tgt")
+	sbc --json clone "$srcloop" "$tgt"
+	expect_rc 0 "a source mounted read-only is fine"
+	json "d['partitions'][1]['mounted'] and d['partitions'][1]['method'] == 'used blocks'" \
+		"mounted read-only: copied by used blocks"
+	umount "$tmp/mnt"
+	# read-write (a live root): not a block copy; its files into a fresh ext4, twice
+	mount "$part" "$tmp/mnt" && echo changed >"$tmp/mnt/home/pi/live.txt"
+	sbc --json clone "$srcloop" "$tmp/live.img" --apply
+	expect_rc 0 "a source mounted read-write: copied by files"
+	json "d['partitions'][1]['method'] == 'files' and d['window_s'] is not None" \
+		"mounted read-write: files, and the window reported"
+	json "all(c['state'] == 'PASS' for c in d['checks'])" "live copy: every check passes"
+	json "d['partitions'][1]['target_size_bytes'] <= d['partitions'][1]['used_bytes'] + (257 << 20)" "live copy: the root sized to its data"
+	check "live copy: the new file is on the target" sh -c \
+		"debugfs -R 'cat /home/pi/live.txt' '$tmp/live.img?offset=$((139264 * 512))' 2>/dev/null | grep -q changed"
+	umount "$tmp/mnt"
+else
+	fail "cannot mount the source's partition"
+fi
+losetup -d "$part"
+losetup -d "$srcloop"
+src_sum=$(sum_of "$tmp/src.img")
+
+# a NOOBS-style layout (an extended partition with logical ones): refused, --whole copies it
+truncate -s 64m "$tmp/noobs.img"
+printf 'label: dos\nstart=8192, size=16384, type=c\nstart=24576, type=5\nstart=26624, size=8192, type=c\nstart=36864, type=83\n' |
+	sfdisk -q "$tmp/noobs.img" >/dev/null
+noobs_sum=$(sum_of "$tmp/noobs.img")
+sbc clone "$tmp/noobs.img" "$tmp/n2.img" --apply
+refused "extended partition" "NOOBS layout"
+check "NOOBS: no image made" test ! -e "$tmp/n2.img"
+sbc --json clone "$tmp/noobs.img" "$tmp/n2.img" --whole --apply
+expect_rc 0 "NOOBS layout with --whole"
+check "--whole: a copy of every byte" test "$(sum_of "$tmp/n2.img")" = "$noobs_sum"
+
+# several root candidates, and root= names none of them
+mkimage "$tmp/three.img" dos 200 /dev/nfs p3 || fail "mkimage three"
+sbc clone "$tmp/three.img" "$tmp/three2.img"
+refused "root candidates" "several root candidates"
+mkimage "$tmp/three.img" dos 200 PARTUUID=0badc0de-03 p3 || fail "mkimage three"
+sbc --json clone "$tmp/three.img" "$tmp/three2.img"
+expect_rc 0 "several ext partitions, root= names one"
+json "d['partitions'][2]['root']" "root= settles which is the root"
+
+# usage
+sbc clone
+expect_rc 2 "no target"
+sbc clone a b c
+expect_rc 2 "three names"
+sbc clone "$tmp/src.img" x.img --verify some
+expect_rc 2 "bad --verify"
+finish
