@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +13,13 @@
 #include <sys/mount.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clone/clone-int.h"
 #include "common/banned.h"
 #include "common/paths.h"
+#include "common/spawn.h"
 #include "common/util.h"
-
-#define RUN_OUT_MAX (64 * 1024)
 
 int clone_fd_size(int fd, struct stat *st, uint64_t *size)
 {
@@ -40,63 +37,13 @@ int clone_fd_size(int fd, struct stat *st, uint64_t *size)
 
 int clone_run(const char *const argv[], struct sbuf *out, bool with_stderr, int *status)
 {
-	posix_spawn_file_actions_t fa;
-	int fds[2] = { -1, -1 };
-	bool fa_init = false;
-	pid_t pid = -1;
-	char buf[4096];
 	int ret;
 
-	*status = -1;
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	ret = -posix_spawn_file_actions_init(&fa);
-	if (ret)
-		goto out;
-	fa_init = true;
-	if (posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO) ||
-	    (with_stderr ? posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO)
-			 : posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL,
-							    O_WRONLY, 0)) ||
-	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0)) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	/* mtools: no geometry check of a partition at an offset */
 	setenv("MTOOLS_SKIP_CHECK", "1", 1);
-	ret = -posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
-	if (ret) {
-		pid = -1;
-		goto out;
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	for (;;) {
-		ssize_t r = read(fds[0], buf, sizeof(buf));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		/* past the cap, or out of memory: keep draining so that the program ends */
-		if (out && out->len + (size_t)r <= out->cap && sbuf_add(out, buf, (size_t)r))
-			out = NULL;
-	}
-out:
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	if (pid > 0) {
-		int st = 0;
-
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	}
-	if (fa_init)
-		posix_spawn_file_actions_destroy(&fa);
-	return ret;
+	ret = spawn_run(argv, with_stderr ? SPAWN_STDERR : 0, out, status);
+	/* what a tool prints past the cap is not needed: its status and first lines are */
+	return ret == -E2BIG ? 0 : ret;
 }
 
 void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap)

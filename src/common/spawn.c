@@ -50,48 +50,30 @@ int spawn_find(const char *name, char *path, size_t cap)
 	return -ENOENT;
 }
 
-/* Read fd to its end into a growing buffer of at most max bytes. */
-static int read_all(int fd, size_t max, char **out, size_t *len)
+/* Read fd to its end; what fits under out's cap is kept (-E2BIG when some did not). */
+static int drain(int fd, struct sbuf *out)
 {
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap + 1), *nb;
+	char buf[4096];
+	int ret = 0;
 
-	if (!buf)
-		return -ENOMEM;
 	for (;;) {
-		ssize_t r;
+		ssize_t r = read(fd, buf, sizeof(buf));
 
-		if (n == cap) {
-			if (cap >= max) {
-				free(buf);
-				return -E2BIG;
-			}
-			cap = cap * 2 > max ? max : cap * 2;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0) {
-			free(buf);
+		if (r < 0)
 			return -EIO;
-		}
 		if (r == 0)
-			break;
-		n += (size_t)r;
+			return ret;
+		if (!out || ret)
+			continue;
+		ret = sbuf_add(out, buf, (size_t)r);
+		if (ret == -E2BIG && out->len < out->cap) /* the part that still fits */
+			ret = sbuf_add(out, buf, out->cap - out->len) ? -ENOMEM : -E2BIG;
 	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
 }
 
-int spawn_capture(const char *const argv[], size_t max, char **out, size_t *len, int *status)
+int spawn_run(const char *const argv[], unsigned flags, struct sbuf *out, int *status)
 {
 	posix_spawn_file_actions_t fa;
 	char prog[4096];
@@ -100,8 +82,6 @@ int spawn_capture(const char *const argv[], size_t max, char **out, size_t *len,
 	pid_t pid = -1;
 	int ret;
 
-	*out = NULL;
-	*len = 0;
 	*status = -1;
 	ret = spawn_find(argv[0], prog, sizeof(prog));
 	if (ret)
@@ -113,7 +93,10 @@ int spawn_capture(const char *const argv[], size_t max, char **out, size_t *len,
 		goto out;
 	fa_init = true;
 	if (posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO) ||
-	    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL, O_WRONLY, 0) ||
+	    ((flags & SPAWN_STDERR)
+		     ? posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO)
+		     : posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL,
+							O_WRONLY, 0)) ||
 	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0)) {
 		ret = -ENOMEM;
 		goto out;
@@ -126,7 +109,7 @@ int spawn_capture(const char *const argv[], size_t max, char **out, size_t *len,
 	}
 	close(fds[1]);
 	fds[1] = -1;
-	ret = read_all(fds[0], max, out, len);
+	ret = drain(fds[0], out);
 out:
 	if (fds[0] >= 0)
 		close(fds[0]);
@@ -142,4 +125,21 @@ out:
 	if (fa_init)
 		posix_spawn_file_actions_destroy(&fa);
 	return ret;
+}
+
+int spawn_capture(const char *const argv[], size_t max, char **out, size_t *len, int *status)
+{
+	struct sbuf sb = SBUF_INIT(max);
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	ret = spawn_run(argv, 0, &sb, status);
+	if (ret) {
+		sbuf_release(&sb);
+		return ret;
+	}
+	*len = sb.len;
+	*out = sbuf_detach(&sb);
+	return *out ? 0 : -ENOMEM;
 }

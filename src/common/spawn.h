@@ -7,13 +7,27 @@
 
 #include <stddef.h>
 
+#include "common/sbuf.h"
+
+/* spawn_run() flags */
+#define SPAWN_STDERR 1u /* standard error goes into the output too (else /dev/null) */
+
 /* The first executable regular file called name in the directories of $PATH (or, without
  * it, the C library's default /bin:/usr/bin); a name with a '/' is taken as it is. 0;
  * -ENOENT when there is none; -ENAMETOOLONG. */
 int spawn_find(const char *name, char *path, size_t cap);
 
 /*
- * Run argv (argv[0] looked up with spawn_find()) with standard input and error on /dev/null
+ * Run argv (argv[0] looked up with spawn_find()), standard input on /dev/null, and append
+ * its standard output to out (NULL: read and drop it) up to out's cap; what comes past the
+ * cap is read and dropped, so the program runs to its end and its exit status means what it
+ * says. *status: the exit status, or -1 when a signal ended it. 0; -E2BIG when output was
+ * dropped (out holds the first part); -ENOENT when the program is not installed; -errno.
+ */
+int spawn_run(const char *const argv[], unsigned flags, struct sbuf *out, int *status);
+
+/*
+ * spawn_run() into a new buffer: run argv (argv[0] looked up with spawn_find()) with standard input and error on /dev/null
  * and keep its standard output, at most max bytes, NUL-terminated in *out (the caller frees
  * it). *status: the exit status, or -1 when a signal ended it. 0; -ENOENT when the program
  * is not installed; -E2BIG when it printed more than max; -errno.
