@@ -491,8 +491,8 @@ static int check_root(const struct inventory *inv, struct boot_checks *c,
 
 static bool fstab_needed(const struct fstab_entry *e)
 {
-	return (!strcmp(e->dir, "/") || !strcmp(e->dir, "/boot") ||
-		!strcmp(e->dir, "/boot/firmware")) &&
+	return (!strcmp(e->dir, "/") || !strcmp(e->dir, PATH_BOOT) ||
+		!strcmp(e->dir, PATH_BOOT_FIRMWARE)) &&
 	       !strstr(e->opts, "noauto") && !strstr(e->opts, "nofail");
 }
 

@@ -95,4 +95,17 @@ void cli_wrap_print(const char *indent, const char *first, const char *text);
  * or wait ends early and the command can clean up and say so. */
 void cli_catch_stop_signals(void (*fn)(int sig));
 
+/* The one-line progress of a long command (clone, verify) on standard error: only on a
+ * terminal, never with --json or -q. */
+struct cli_progress {
+	bool on, shown;
+};
+void cli_progress_init(struct cli_progress *pr, const struct cli_ctx *ctx);
+/* "PHASE  DONE of TOTAL  RATE MB/s  N s left": the sizes when total is known, the rate when
+ * bw > 0, the time left when left_s >= 0. */
+void cli_progress_show(struct cli_progress *pr, const char *phase, uint64_t done,
+		       uint64_t total, double bw, double left_s);
+/* Take the line away again (before a message or the result). */
+void cli_progress_clear(struct cli_progress *pr);
+
 #endif

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "common/json.h"
 #include "common/log.h"
+#include "common/paths.h"
 #include "common/util.h"
 #include "report/boot-report.h"
 
@@ -127,6 +128,14 @@ static int print_doc(const struct boot_facts *f, const struct boot_checks *c)
 	return ret;
 }
 
+/* The device a DISK argument names: "sda" or "/dev/sda". */
+static struct blkdev *named_device(const struct inventory *inv, const char *name)
+{
+	if (str_starts(name, PATH_DEV_PREFIX))
+		name += strlen(PATH_DEV_PREFIX);
+	return probe_inventory_find(inv, name);
+}
+
 static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct boot_facts *f,
 		     char **names, int n)
 {
@@ -135,12 +144,8 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	size_t j;
 
 	for (i = 0; i < n; i++) {
-		const char *name = names[i];
-		struct blkdev *d;
+		struct blkdev *d = named_device(inv, names[i]);
 
-		if (str_starts(name, "/dev/"))
-			name += 5;
-		d = probe_inventory_find(inv, name);
 		if (!d || d->is_partition) {
 			log_error("boot check: '%s' is %s", names[i], d ? "a partition: name its "
 				  "disk" : "no disk of this system (see 'sbcdisk list')");
@@ -149,11 +154,8 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 		}
 	}
 	if (n) {
-		for (i = 0; i < n && !ret; i++) {
-			const char *name = names[i] + (str_starts(names[i], "/dev/") ? 5 : 0);
-
-			ret = boot_check_disk(ctx->sr, inv, f, probe_inventory_find(inv, name), &c);
-		}
+		for (i = 0; i < n && !ret; i++)
+			ret = boot_check_disk(ctx->sr, inv, f, named_device(inv, names[i]), &c);
 	} else {
 		for (j = 0; j < inv->n_top && !ret; j++)
 			if (boot_disk_is_candidate(inv->top[j]))

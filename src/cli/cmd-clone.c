@@ -44,26 +44,9 @@ static void usage(FILE *f)
 		"With the global --json: one JSON document (schema 1), and no progress line.\n");
 }
 
-struct progress_state {
-	bool on, shown;
-};
-
 static void progress_line(void *arg, const struct clone_progress *p)
 {
-	struct progress_state *st = arg;
-	char done[32], total[32];
-
-	if (!st->on)
-		return;
-	size_to_human(p->done, done, sizeof(done));
-	size_to_human(p->total, total, sizeof(total));
-	fprintf(stderr, "\r\033[K%s  %s of %s", p->phase, done, total);
-	if (p->bw > 0)
-		fprintf(stderr, "  %.1f MB/s", p->bw / 1e6);
-	if (p->left_s >= 0)
-		fprintf(stderr, "  %.0f s left", p->left_s);
-	fflush(stderr);
-	st->shown = true;
+	cli_progress_show(arg, p->phase, p->done, p->total, p->bw, p->left_s);
 }
 
 static int parse_opts(int argc, char **argv, struct clone_opts *o, bool *help)
@@ -307,7 +290,7 @@ static int print_plan(struct cli_ctx *ctx, const struct clone_plan *p)
 
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct progress_state ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet && !ctx->json };
+	struct cli_progress ps;
 	static struct clone_plan plan;
 	struct clone_opts o = { 0 };
 	bool help = false;
@@ -342,11 +325,11 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	}
 	plan.stop = &clone_signal;
+	cli_progress_init(&ps, ctx);
 	plan.progress = progress_line;
 	plan.progress_arg = &ps;
 	ret = clone_apply(&plan, &o, why, sizeof(why));
-	if (ps.shown)
-		fprintf(stderr, "\r\033[K");
+	cli_progress_clear(&ps);
 	if (ret == -EINTR || clone_signal) {
 		log_error("clone: stopped by a signal; %s", plan.wiped ?
 			  "the target's partition table is wiped: it holds no usable copy" :

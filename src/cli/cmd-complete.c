@@ -9,6 +9,7 @@
 #include "bench/profile.h"
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "common/paths.h"
 #include "diag/diag.h"
 #include "store/store.h"
 
@@ -61,7 +62,7 @@ static void complete_devices(struct cli_ctx *ctx)
 	struct dirent *de;
 	DIR *dir = NULL;
 
-	if (sysroot_open(ctx->sysroot_dir, &sr) || sysroot_opendir(sr, "/sys/block", &dir))
+	if (sysroot_open(ctx->sysroot_dir, &sr) || sysroot_opendir(sr, PATH_SYS_BLOCK, &dir))
 		goto out;
 	while ((de = readdir(dir)))
 		if (de->d_name[0] != '.')

@@ -42,29 +42,13 @@ static void usage(FILE *f)
 		"With the global --json: one JSON document (schema 1), and no progress line.\n");
 }
 
-struct progress_state {
-	bool on;
-	bool shown;
-};
-
 static void progress_line(void *arg, const struct verify_progress *p)
 {
-	struct progress_state *st = arg;
-	char done[32], total[32];
+	/* a probe's rate and time left mean nothing: it writes a few blocks far apart */
+	bool probing = !strcmp(p->phase, "probing");
 
-	if (!st->on)
-		return;
-	size_to_human(p->done, done, sizeof(done));
-	size_to_human(p->total, total, sizeof(total));
-	fprintf(stderr, "\r\033[K%s", p->phase);
-	if (p->total)
-		fprintf(stderr, "  %s of %s", done, total);
-	if (p->bw > 0 && strcmp(p->phase, "probing"))
-		fprintf(stderr, "  %.1f MB/s", p->bw / 1e6);
-	if (p->left_s >= 0 && strcmp(p->phase, "probing"))
-		fprintf(stderr, "  %.0f s left", p->left_s);
-	fflush(stderr);
-	st->shown = true;
+	cli_progress_show(arg, p->phase, p->done, p->total, probing ? 0 : p->bw,
+			  probing ? -1 : p->left_s);
 }
 
 static int parse_opts(int argc, char **argv, struct verify_opts *o, bool *help)
@@ -133,7 +117,7 @@ static int print_result(struct cli_ctx *ctx, const struct verify_run *run)
 
 int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct progress_state ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet && !ctx->json };
+	struct cli_progress ps;
 	struct verify_opts o = { 0 };
 	struct verify_run run;
 	bool help = false;
@@ -164,11 +148,11 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	run.stop = &verify_signal;
+	cli_progress_init(&ps, ctx);
 	run.progress = progress_line;
 	run.progress_arg = &ps;
 	ret = verify_run_execute(&run, &o, why, sizeof(why));
-	if (ps.shown)
-		fprintf(stderr, "\r\033[K");
+	cli_progress_clear(&ps);
 	if (verify_signal) {
 		rc = 128 + verify_signal;
 	} else if (ret) {

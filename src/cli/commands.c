@@ -5,9 +5,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/log.h"
+#include "common/util.h"
 
 const struct cli_command cli_commands[] = {
 	{ "(none)", cmd_health, "the devices, how they are attached, and what is wrong",
@@ -145,4 +147,38 @@ void cli_wrap_print(const char *indent, const char *first, const char *text)
 		line_start = false;
 	}
 	putchar('\n');
+}
+
+void cli_progress_init(struct cli_progress *pr, const struct cli_ctx *ctx)
+{
+	pr->on = isatty(STDERR_FILENO) && !ctx->quiet && !ctx->json;
+	pr->shown = false;
+}
+
+void cli_progress_show(struct cli_progress *pr, const char *phase, uint64_t done,
+		       uint64_t total, double bw, double left_s)
+{
+	char d[32], t[32];
+
+	if (!pr->on)
+		return;
+	fprintf(stderr, "\r\033[K%s", phase);
+	if (total) {
+		size_to_human(done, d, sizeof(d));
+		size_to_human(total, t, sizeof(t));
+		fprintf(stderr, "  %s of %s", d, t);
+	}
+	if (bw > 0)
+		fprintf(stderr, "  %.1f MB/s", bw / 1e6);
+	if (left_s >= 0)
+		fprintf(stderr, "  %.0f s left", left_s);
+	fflush(stderr);
+	pr->shown = true;
+}
+
+void cli_progress_clear(struct cli_progress *pr)
+{
+	if (pr->shown)
+		fprintf(stderr, "\r\033[K");
+	pr->shown = false;
 }
