@@ -23,6 +23,7 @@ enum log_level log_get_level(void)
  * an escape sequence or bytes that are not UTF-8; they are shown as '?'. A line longer than
  * LOG_LINE_MAX bytes (a 128 KiB argument) is cut at a character boundary and ends in "…".
  */
+__attribute__((format(printf, 3, 0)))
 static void vlog_to(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
 	char line[LOG_LINE_MAX + 1];
@@ -44,6 +45,7 @@ static void vlog_to(FILE *f, const char *prefix, const char *fmt, va_list ap)
 		line, cut ? "…" : "");
 }
 
+__attribute__((format(printf, 2, 0)))
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
 	vlog_to(stderr, prefix, fmt, ap);
