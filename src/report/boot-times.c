@@ -7,22 +7,25 @@
 #include "common/util.h"
 #include "report/boot-times.h"
 
-/* s in a column of w characters (UTF-8 aware): cut, or padded unless last. */
+/* s in a column of w characters (UTF-8 aware): cut with "…", or padded unless last. */
 static void put_text(FILE *f, const char *s, size_t w, bool last)
 {
-	size_t chars = 0, bytes = 0, i;
+	size_t chars = 0, cut = 0, i;
 
 	for (i = 0; s[i]; i++) {
 		if (((unsigned char)s[i] & 0xc0) == 0x80)
 			continue;
-		if (chars == w)
-			break;
+		if (chars == w - 1)
+			cut = i;
 		chars++;
-		bytes = i + 1;
-		while (((unsigned char)s[bytes] & 0xc0) == 0x80)
-			bytes++;
 	}
-	fwrite(s, 1, bytes, f);
+	if (chars > w) {
+		fwrite(s, 1, cut, f);
+		fputs("…", f);
+		chars = w;
+	} else {
+		fputs(s, f);
+	}
 	if (!last)
 		fprintf(f, "%*s", (int)(w - chars + 2), "");
 }
@@ -75,7 +78,7 @@ static double stat_of(const struct store_boot_figure *fg, enum fig_stat s)
 }
 
 #define DEV_W 28
-#define ATT_W 26
+#define ATT_W 32
 
 int boot_times_print(FILE *f, const struct store_boot_group *g, size_t n)
 {

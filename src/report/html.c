@@ -17,6 +17,9 @@ static const char css_fix[] =
 	"tr.fix-marker td{background:#fff7e0;border-top:2px solid #b9770e;color:#6b4a06}"
 	"tr.fix-marker b{color:#b9770e}";
 
+/* Only on a page with boot times. */
+static const char css_boot[] = ".scorebar span.boot{background:#2f6fb0}";
+
 static const char css[] =
 	":root{--ink:#1d2530;--muted:#5d6b7a;--line:#d8dee6;--bg:#f4f6f9;--card:#fff;"
 	"--link:#2f6fb0;--device:#3a9a5b;--problem:#c0392b;--unknown:#8a96a3}"
@@ -44,7 +47,6 @@ static const char css[] =
 	".scorebar{background:#e6ebf1;border-radius:4px;height:8px;width:120px;"
 	"display:inline-block;vertical-align:middle;margin-left:6px}"
 	".scorebar span{display:block;height:8px;border-radius:4px;background:#3a9a5b}"
-	".scorebar span.boot{background:#2f6fb0}"
 	".run-head{display:flex;justify-content:space-between;gap:16px;flex-wrap:wrap}"
 	".run-head h2{margin:0}"
 	".run-head .score{text-align:right}"
@@ -487,6 +489,8 @@ int html_report_write(FILE *f, const struct run_list *l, const struct html_opts 
 	fputs(css, f); /* our constant, and CSS is not HTML: the one thing written unescaped */
 	if (o->n_fixes)
 		fputs(css_fix, f);
+	if (o->n_boots)
+		fputs(css_boot, f);
 	html_put(f, "</style></head><body>\n"
 		   "<header class=\"page\"><h1>Storage report</h1><p>%zu run%s · made by sbcdisk "
 		   "%s on %s</p></header><main>\n",
