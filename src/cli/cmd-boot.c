@@ -415,9 +415,9 @@ static int record_time(struct cli_ctx *ctx, const struct inventory *inv,
 		json_add_str(rec, "recorded_at", when[0] ? when : NULL);
 		json_object_object_add(doc, "record", rec);
 	} else if (added) {
-		printf("Recorded boot %s (%.3fs from %s) in the result store; 'sbcdisk history "
-		       "--boot' shows the boots of each device.\n", b.boot_id, b.total_s,
-		       f->root_disk[0] ? f->root_disk : "an unknown disk");
+		printf("Recorded boot %s (%.3fs from %s) in the result store.\n"
+		       "'sbcdisk history --boot' shows the boots of each boot device.\n",
+		       b.boot_id, b.total_s, f->root_disk[0] ? f->root_disk : "an unknown disk");
 	} else {
 		printf("This boot (%s) was recorded at %s already: nothing was changed.\n",
 		       b.boot_id, when);
