@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cmd-boot.c - `sbcdisk boot [check [DISK...] | order LIST [--apply]]`: the boot layer's
- * facts and checks, printed by report/boot-report.c; the new boot order handed to
- * rpi-eeprom-config. */
+/* cmd-boot.c - `sbcdisk boot [check [DISK...] | order LIST [--apply] | time [--record]]`:
+ * the boot layer's facts and checks, printed by report/boot-report.c; the new boot order
+ * handed to rpi-eeprom-config; this boot's time, recorded in the result store once per boot. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot/boot.h"
+#include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
 #include "report/boot-report.h"
+#include "report/list.h"
+
+/* Set to 1, `boot time` also runs below --sysroot: the figures from the bus that
+ * DBUS_SYSTEM_BUS_ADDRESS names, the boot id and the boot device from the tree (tests). */
+#define BOOT_TIME_SYSROOT_ENV "SBCDISK_BOOT_TIME_SYSROOT"
 
 static void usage(FILE *f)
 {
@@ -21,7 +28,7 @@ static void usage(FILE *f)
 		"Usage: sbcdisk boot [options]\n"
 		"       sbcdisk boot check [DISK...]\n"
 		"       sbcdisk boot order MEDIA [--apply]\n"
-		"       sbcdisk boot time\n"
+		"       sbcdisk boot time [--record [--db PATH]]\n"
 		"\nWhere the board booted from, its bootloader and boot order (read-only).\n"
 		"\n  check [DISK...]  will each disk (default: every attached disk) boot on this\n"
 		"                   board: PASS/WARN/FAIL with the reason and the fix\n"
@@ -30,10 +37,16 @@ static void usage(FILE *f)
 		"  time             this boot's kernel, initrd and userspace time (systemd's\n"
 		"                   figures, as systemd-analyze prints them), the slowest units\n"
 		"                   and the boot device; the firmware's time before the kernel\n"
-		"                   is not visible to Linux on a Raspberry Pi\n"
+		"                   is not visible to Linux on a Raspberry Pi and is not counted\n"
 		"\nOptions:\n"
 		"  --apply          order: hand the new configuration to 'rpi-eeprom-config\n"
 		"                   --apply' (applied at the next reboot)\n"
+		"  --record         time: store this boot's figures and boot device in the result\n"
+		"                   store, once per boot ('sbcdisk history --boot' shows them);\n"
+		"                   the unit sbcdisk-boot-time.service runs it on every boot\n"
+		"  --db PATH        time --record: the result database (default:\n"
+		"                   /var/lib/sbcdisk/results.db as root, else\n"
+		"                   $XDG_DATA_HOME/sbcdisk/results.db)\n"
 		"  -h, --help       this help\n"
 		"\nExit status: 0 ok; 3 a disk that boot check was asked about will not boot\n"
 		"(a FAIL); 1 failure; 2 usage. With the global --json: one JSON document\n"
@@ -41,8 +54,9 @@ static void usage(FILE *f)
 }
 
 struct boot_opts {
-	const char *sub; /* NULL, "check", "order" */
-	bool apply;
+	const char *sub; /* NULL, "check", "order", "time" */
+	bool apply, record;
+	const char *db;  /* --db PATH, or NULL */
 	int first, argc; /* the operands: argv[first..argc) */
 };
 
@@ -50,6 +64,8 @@ static int parse_opts(int argc, char **argv, struct boot_opts *o, bool *help)
 {
 	static const struct option lopts[] = {
 		{ "apply", no_argument, NULL, 'a' },
+		{ "record", no_argument, NULL, 'r' },
+		{ "db", required_argument, NULL, CLI_OPT_DB },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -61,6 +77,12 @@ static int parse_opts(int argc, char **argv, struct boot_opts *o, bool *help)
 		switch (c) {
 		case 'a':
 			o->apply = true;
+			break;
+		case 'r':
+			o->record = true;
+			break;
+		case CLI_OPT_DB:
+			o->db = optarg;
 			break;
 		case 'h':
 			*help = true;
@@ -80,6 +102,10 @@ static int parse_opts(int argc, char **argv, struct boot_opts *o, bool *help)
 	}
 	if (o->apply && (!o->sub || strcmp(o->sub, "order")))
 		return cli_usage_error("boot", "--apply goes with 'boot order'");
+	if (o->record && (!o->sub || strcmp(o->sub, "time")))
+		return cli_usage_error("boot", "--record goes with 'boot time'");
+	if (o->db && !o->record)
+		return cli_usage_error("boot", "--db goes with 'boot time --record'");
 	if (o->sub && !strcmp(o->sub, "order")) {
 		if (o->first >= argc)
 			return cli_usage_error("boot", "which boot order? e.g. 'sbcdisk boot order "
@@ -332,15 +358,93 @@ out:
 	return rc;
 }
 
-static int run_time(struct cli_ctx *ctx, const struct boot_facts *f)
+/* This boot's id, sanitized; "" when the kernel does not give one. */
+static void boot_id_read(struct cli_ctx *ctx, char *buf, size_t cap)
 {
-	struct boot_time bt;
-	struct json_object *doc;
-	int ret;
+	if (sysroot_read_str(ctx->sr, PATH_PROC_BOOT_ID, buf, cap) < 0)
+		buf[0] = '\0';
+	str_sanitize(buf);
+}
 
-	if (!sysroot_is_live(ctx->sr)) {
+/* Store bt, once per boot: the boot id is the key. *doc (JSON) gets "record". */
+static int record_time(struct cli_ctx *ctx, const struct inventory *inv,
+		       const struct boot_facts *f, const struct boot_time *bt, const char *db,
+		       struct json_object *doc)
+{
+	struct store_boot b = { .initrd_s = NAN, .firmware_s = NAN, .loader_s = NAN };
+	struct json_object *dev = NULL, *rec;
+	struct blkdev *d = f->root_disk[0] ? probe_inventory_find(inv, f->root_disk) : NULL;
+	struct store *st = NULL;
+	char when[32] = "";
+	bool added = false;
+	int rc = EXIT_FAIL;
+
+	boot_id_read(ctx, b.boot_id, sizeof(b.boot_id));
+	if (!b.boot_id[0]) {
+		log_error("boot time: the kernel gives no boot id (%s): this boot cannot be told "
+			  "from another; nothing was recorded", PATH_PROC_BOOT_ID);
+		return EXIT_FAIL;
+	}
+	b.kernel_s = bt->kernel_s;
+	if (bt->has_initrd)
+		b.initrd_s = bt->initrd_s;
+	b.userspace_s = bt->userspace_s;
+	b.total_s = bt->total_s;
+	if (bt->has_firmware)
+		b.firmware_s = bt->firmware_s;
+	if (bt->has_loader)
+		b.loader_s = bt->loader_s;
+	str_copy(b.target, sizeof(b.target), bt->target);
+	str_copy(b.board, sizeof(b.board), inv->board.model);
+	str_copy(b.kernel, sizeof(b.kernel), inv->board.kernel);
+	str_copy(b.root_device, sizeof(b.root_device), f->root_device);
+	if (d)
+		dev = list_device_to_json(probe_blkdev_whole(d));
+	b.device = dev;
+	if (cli_store_open("boot time: nothing was recorded", db, STORE_WRITE, false, &st))
+		goto out;
+	if (store_boot_add(st, &b, &added, when, sizeof(when))) {
+		log_error("boot time: nothing was recorded: %s", store_strerror(st));
+		goto out;
+	}
+	rc = EXIT_OK;
+	if (doc) {
+		rec = json_object_new_object();
+		json_add_str(rec, "boot_id", b.boot_id);
+		json_add_bool(rec, "stored", true, added);
+		json_add_str(rec, "recorded_at", when[0] ? when : NULL);
+		json_object_object_add(doc, "record", rec);
+	} else if (added) {
+		printf("Recorded boot %s (%.3fs from %s) in the result store.\n"
+		       "'sbcdisk history --boot' shows the boots of each boot device.\n",
+		       b.boot_id, b.total_s, f->root_disk[0] ? f->root_disk : "an unknown disk");
+	} else {
+		printf("This boot (%s) was recorded at %s already: nothing was changed.\n",
+		       b.boot_id, when);
+	}
+out:
+	json_object_put(dev);
+	store_close(st);
+	return rc;
+}
+
+static int run_time(struct cli_ctx *ctx, const struct inventory *inv,
+		    const struct boot_facts *f, const struct boot_opts *o)
+{
+	const char *opt = getenv(BOOT_TIME_SYSROOT_ENV);
+	struct json_object *doc = NULL;
+	struct boot_time bt;
+	int ret, rc;
+
+	if (!sysroot_is_live(ctx->sr) && !(opt && !strcmp(opt, "1"))) {
 		log_error("boot time: systemd's timestamps belong to the running system, not to "
 			  "'%s'", sysroot_dir(ctx->sr));
+		return EXIT_FAIL;
+	}
+	/* a tree is not this machine: its boots go only where they are sent */
+	if (o->record && !o->db && !sysroot_is_live(ctx->sr)) {
+		log_error("boot time: a --sysroot tree is not this machine: name the database "
+			  "with --db to record its boot");
 		return EXIT_FAIL;
 	}
 	ret = boot_time_read(&bt);
@@ -358,12 +462,21 @@ static int run_time(struct cli_ctx *ctx, const struct boot_facts *f)
 		return EXIT_FAIL;
 	}
 	str_copy(bt.boot_device, sizeof(bt.boot_device), f->root_disk);
-	if (!ctx->json)
-		return boot_report_time(&bt, stdout) ? EXIT_FAIL : EXIT_OK;
+	if (!ctx->json) {
+		if (boot_report_time(&bt, stdout))
+			return EXIT_FAIL;
+		return o->record ? record_time(ctx, inv, f, &bt, o->db, NULL) : EXIT_OK;
+	}
 	doc = boot_report_json(f, NULL, &bt);
-	ret = doc ? json_print(doc, stdout) : -ENOMEM;
+	if (!doc) {
+		log_error("boot time: out of memory");
+		return EXIT_FAIL;
+	}
+	rc = o->record ? record_time(ctx, inv, f, &bt, o->db, doc) : EXIT_OK;
+	if (rc == EXIT_OK && json_print(doc, stdout))
+		rc = EXIT_FAIL;
 	json_object_put(doc);
-	return ret ? EXIT_FAIL : EXIT_OK;
+	return rc;
 }
 
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv)
@@ -392,7 +505,7 @@ int cmd_boot(struct cli_ctx *ctx, int argc, char **argv)
 		if (ret)
 			log_error("boot: %s", strerror(-ret));
 	} else if (!strcmp(o.sub, "time")) {
-		rc = run_time(ctx, &f);
+		rc = run_time(ctx, inv, &f, &o);
 	} else if (!strcmp(o.sub, "check")) {
 		rc = run_check(ctx, inv, &f, argv + o.first, o.argc - o.first);
 	} else {

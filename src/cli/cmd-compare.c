@@ -1,5 +1,6 @@
 /* cmd-compare.c - `sbcdisk compare RUN RUN ...` (or --device, --last N): stored runs side by
- * side, tests as rows, runs as columns, each with its ratio to the first run. */
+ * side, tests as rows, runs as columns, each with its ratio to the first run; then the
+ * recorded boot times of the same drives. */
 #include <getopt.h>
 #include <stdio.h>
 
@@ -7,6 +8,7 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "report/boot-times.h"
 #include "report/compare.h"
 #include "common/json.h"
 
@@ -14,7 +16,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: sbcdisk compare [options] [RUN ...]\n"
 		   "\nStored runs side by side: tests as rows, runs as columns, with the ratio of\n"
-		   "each value to the first run's. RUN is an id from 'sbcdisk history'.\n"
+		   "each value to the first run's. RUN is an id from 'sbcdisk history'. Then the\n"
+		   "boot times recorded for the same drives ('sbcdisk history --boot'), if any.\n"
 		   "\nOptions:\n"
 		   "  --db PATH        the result database\n"
 		   "  --device TEXT    the runs of devices whose name, model, serial or VID:PID\n"
@@ -68,6 +71,10 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	struct compare *cmp = NULL;
+	struct store_boot_group *boots = NULL;
+	struct store_boot_filter bf = { 0 };
+	int64_t ids[COMPARE_RUNS_MAX];
+	size_t nboots = 0, i;
 	const char *db = NULL;
 	bool json = ctx->json;
 	int c, ret;
@@ -109,15 +116,30 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
+	/* the boot times of these drives */
+	for (i = 0; i < l.n && i < COMPARE_RUNS_MAX; i++)
+		ids[i] = l.runs[i]->id;
+	bf.runs = ids;
+	bf.n_runs = i;
+	if (store_boot_groups(st, &bf, &boots, &nboots)) {
+		ret = cli_store_error("compare", st);
+		goto out;
+	}
 	if (json) {
 		struct json_object *o = compare_to_json(cmp);
 
+		json_object_object_add(o, "boot_times", boot_times_json(boots, nboots));
 		ret = json_print(o, stdout) ? EXIT_FAIL : EXIT_OK;
 		json_object_put(o);
 	} else {
 		ret = compare_print(stdout, cmp) ? EXIT_FAIL : EXIT_OK;
+		if (!ret && nboots) {
+			printf("\nBoot times of these drives:\n");
+			ret = boot_times_print(stdout, boots, nboots) ? EXIT_FAIL : EXIT_OK;
+		}
 	}
 out:
+	free(boots);
 	free(cmp);
 	run_list_release(&l);
 	store_close(st);

@@ -1,5 +1,6 @@
 /* cmd-history.c - `sbcdisk history`: the stored runs, newest first, as a table, JSON or CSV;
- * --export writes them to a file, --import adds a file's runs (all of them, or none). */
+ * --export writes them to a file, --import adds a file's runs (all of them, or none);
+ * --boot: the recorded boot times per boot device. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "cli/fix-proof.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "report/boot-times.h"
 #include "report/csv.h"
 #include "common/json.h"
 #include "store/verdict.h"
@@ -18,7 +20,9 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: sbcdisk history [options]\n"
-		   "\nThe stored benchmark runs, newest first.\n"
+		   "       sbcdisk history --boot [--device TEXT] [--since DATE] [--until DATE]\n"
+		   "\nThe stored benchmark runs, newest first. With --boot: the boot times that\n"
+		   "'sbcdisk boot time --record' stored, per boot device (disk and attachment).\n"
 		   "\nOptions:\n"
 		   "  --db PATH         the result database (default: /var/lib/sbcdisk/results.db as\n"
 		   "                    root, else $XDG_DATA_HOME/sbcdisk/results.db)\n"
@@ -32,6 +36,10 @@ static void usage(FILE *f)
 		   "  --export FILE     write the selected runs as history JSON to FILE, oldest\n"
 		   "                    first ('-' for stdout)\n"
 		   "  --import FILE     add the runs of a history JSON file (all or none)\n"
+		   "  --boot            per boot device: the count of boots and the mean, min and max\n"
+		   "                    of the total boot time, the means of kernel, initrd and\n"
+		   "                    userspace (the firmware's time before the kernel is not\n"
+		   "                    visible to Linux on a Raspberry Pi and is not counted)\n"
 		   "  -h, --help        this help\n");
 }
 
@@ -275,7 +283,48 @@ static int date_error(const char *opt, const char *s)
 	}
 }
 
-enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT };
+/* history --boot: the boot times of each boot device. */
+static int show_boot(const char *db, const struct store_filter *rf, bool json)
+{
+	struct store_boot_filter f = { .device = rf->device, .since = rf->since,
+				       .until = rf->until };
+	struct store_boot_group *g = NULL;
+	struct store *st = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = cli_store_open("history", db, STORE_READ, true, &st);
+	if (ret && ret != -ENOENT)
+		return EXIT_FAIL;
+	if (st && store_boot_groups(st, &f, &g, &n)) {
+		ret = cli_store_error("history", st);
+		goto out;
+	}
+	if (json) {
+		struct json_object *o = json_object_new_object();
+
+		json_add_i64(o, "schema", true, 1);
+		json_object_object_add(o, "boot_devices", boot_times_json(g, n));
+		json_add_str(o, "total", BOOT_TIMES_TOTAL);
+		json_add_str(o, "not_counted", BOOT_TIMES_NOT_COUNTED);
+		ret = json_print(o, stdout) ? EXIT_FAIL : EXIT_OK;
+		json_object_put(o);
+	} else if (!n) {
+		log_warn("history: no boot times stored%s; 'sbcdisk boot time --record' stores "
+			 "one per boot", st && (f.device || f.since || f.until) ? " that match" :
+			 " yet");
+		ret = EXIT_OK;
+	} else {
+		ret = boot_times_print(stdout, g, n) ? EXIT_FAIL : EXIT_OK;
+	}
+out:
+	free(g);
+	store_close(st);
+	return ret;
+}
+
+enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT,
+       OPT_BOOT };
 
 int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -287,6 +336,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "import", required_argument, NULL, OPT_IMPORT },
+		{ "boot", no_argument, NULL, OPT_BOOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -296,7 +346,7 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 	struct run_list l = { 0 };
 	struct store_fix *fx = NULL;
 	struct store *st = NULL;
-	bool csv = false, json = ctx->json;
+	bool csv = false, json = ctx->json, boot = false;
 	size_t nfx = 0;
 	int c, ret;
 
@@ -327,6 +377,9 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 		case OPT_IMPORT:
 			import = optarg;
 			break;
+		case OPT_BOOT:
+			boot = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -345,6 +398,11 @@ int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 		return cli_usage_error("history", "--csv and --json exclude each other");
 	if (import && (export || csv || json))
 		return cli_usage_error("history", "--import takes no other output option");
+	if (boot && (import || export || csv || f.profile || f.limit))
+		return cli_usage_error("history", "--boot takes --device, --since, --until, --json "
+				       "and --db");
+	if (boot)
+		return show_boot(db, &f, json);
 	if (import)
 		return do_import(db, import);
 

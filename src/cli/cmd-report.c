@@ -15,7 +15,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: sbcdisk report [options] [RUN ...]\n"
 		   "\nStored runs as one HTML file: a panel per run, charts comparing them test by\n"
-		   "test, latencies, how each drive was attached, doctor findings and verdicts.\n"
+		   "test, latencies, how each drive was attached, doctor findings and verdicts,\n"
+		   "and the boot times recorded for the same drives ('sbcdisk history --boot').\n"
 		   "With no RUN: the newest %d runs (or those of --device / --last).\n"
 		   "\nOptions:\n"
 		   "  -o, --output FILE  write the page to FILE ('-' for stdout, the default)\n"
@@ -54,6 +55,8 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	struct store *st = NULL;
 	struct page page = { .runs = &l };
 	struct store_fix *fixes = NULL;
+	struct store_boot_group *boots = NULL;
+	struct store_boot_filter bf = { 0 };
 	int64_t *ids = NULL, *fix_run = NULL;
 	uint64_t n;
 	int c, ret;
@@ -108,6 +111,14 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	page.opts.fixes = fixes;
 	page.opts.fix_run = fix_run;
+	/* the boot times of these drives */
+	bf.runs = ids;
+	bf.n_runs = l.n;
+	if (store_boot_groups(st, &bf, &boots, &page.opts.n_boots)) {
+		ret = cli_store_error("report", st);
+		goto out;
+	}
+	page.opts.boots = boots;
 	ret = cli_write_file(out, db, write_page, &page);
 	if (ret) {
 		log_error("report: cannot write '%s': %s", out, cli_write_strerror(ret));
@@ -121,6 +132,7 @@ out:
 	free(ids);
 	free(fixes);
 	free(fix_run);
+	free(boots);
 	run_list_release(&l);
 	store_close(st);
 	return ret;

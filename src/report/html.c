@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "common/util.h"
+#include "report/boot-times.h"
 #include "report/html-int.h"
 #include "report/html.h"
 #include "store/verdict.h"
@@ -15,6 +16,9 @@
 static const char css_fix[] =
 	"tr.fix-marker td{background:#fff7e0;border-top:2px solid #b9770e;color:#6b4a06}"
 	"tr.fix-marker b{color:#b9770e}";
+
+/* Only on a page with boot times. */
+static const char css_boot[] = ".scorebar span.boot{background:#2f6fb0}";
 
 static const char css[] =
 	":root{--ink:#1d2530;--muted:#5d6b7a;--line:#d8dee6;--bg:#f4f6f9;--card:#fff;"
@@ -133,6 +137,49 @@ static void fix_marker_write(FILE *f, const struct run_list *l, const struct htm
 	if (x->uas_resets >= 0)
 		html_put(f, " · UAS resets at the time: %ld", x->uas_resets);
 	html_put(f, "</td></tr>\n");
+}
+
+/* The boot times of the runs' drives: one row per drive and attachment, a bar for the mean. */
+static void boots_write(FILE *f, const struct html_opts *o)
+{
+	char mean[32], min[32], max[32], k[32], i[32], u[32];
+	double worst = 0;
+	size_t n;
+
+	for (n = 0; n < o->n_boots; n++)
+		if (o->boots[n].total.n)
+			worst = fmax(worst, o->boots[n].total.max);
+	html_put(f, "<section class=\"card\" id=\"boot-times\"><h2 style=\"margin-top:0\">Boot "
+		    "times</h2><table><thead><tr><th>Boot device</th><th>Attachment</th>"
+		    "<th class=\"num\">Boots</th><th class=\"num\">Total s (mean)</th>"
+		    "<th class=\"num\">min</th><th class=\"num\">max</th>"
+		    "<th class=\"num\">Kernel s</th><th class=\"num\">Initrd s</th>"
+		    "<th class=\"num\">Userspace s</th></tr></thead><tbody>\n");
+	for (n = 0; n < o->n_boots; n++) {
+		const struct store_boot_group *g = &o->boots[n];
+
+		compare_num(mean, sizeof(mean), g->total.n ? g->total.mean : NAN, false);
+		compare_num(min, sizeof(min), g->total.n ? g->total.min : NAN, false);
+		compare_num(max, sizeof(max), g->total.n ? g->total.max : NAN, false);
+		compare_num(k, sizeof(k), g->kernel.n ? g->kernel.mean : NAN, false);
+		compare_num(i, sizeof(i), g->initrd.n ? g->initrd.mean : NAN, false);
+		compare_num(u, sizeof(u), g->userspace.n ? g->userspace.mean : NAN, false);
+		html_put(f, "<tr class=\"boot-device\"><td>");
+		html_put(f, "%s", g->device);
+		html_put(f, "</td><td>");
+		html_put(f, "%s", g->attachment[0] ? g->attachment : "-");
+		html_put(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%s", g->boots, mean);
+		if (g->total.n && worst > 0)
+			html_put(f, "<span class=\"scorebar\"><span class=\"boot\" style=\"width:"
+				    "%.0f%%\"></span></span>", fmax(2, g->total.mean / worst * 100));
+		html_put(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			    "<td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			    "<td class=\"num\">%s</td></tr>\n", min, max, k, i, u);
+	}
+	html_put(f, "</tbody></table><p class=\"legend\">");
+	html_put(f, "%s", BOOT_TIMES_TOTAL " Recorded once per boot by sbcdisk boot time --record; "
+		 "kernel, initrd and userspace are means. " BOOT_TIMES_NOT_COUNTED);
+	html_put(f, "</p></section>\n");
 }
 
 static void summary_write(FILE *f, const struct run_list *l, const struct html_opts *o)
@@ -442,11 +489,15 @@ int html_report_write(FILE *f, const struct run_list *l, const struct html_opts 
 	fputs(css, f); /* our constant, and CSS is not HTML: the one thing written unescaped */
 	if (o->n_fixes)
 		fputs(css_fix, f);
+	if (o->n_boots)
+		fputs(css_boot, f);
 	html_put(f, "</style></head><body>\n"
 		   "<header class=\"page\"><h1>Storage report</h1><p>%zu run%s · made by sbcdisk "
 		   "%s on %s</p></header><main>\n",
 		 l->n, l->n == 1 ? "" : "s", SBCDISK_VERSION, when);
 	summary_write(f, l, o);
+	if (o->n_boots)
+		boots_write(f, o);
 	html_put(f, "<h2>Test by test</h2><p class=\"legend\">One chart per test, one bar per run that "
 	      "measured it; the number in brackets is the ratio to the chart's first bar. A "
 	      "dashed red line marks "

@@ -16,6 +16,9 @@ struct html_opts {
 	const struct store_fix *fixes;
 	const int64_t *fix_run;
 	size_t n_fixes;
+	/* the recorded boot times of the runs' drives (history --boot), fastest first */
+	const struct store_boot_group *boots;
+	size_t n_boots;
 };
 
 /* The whole page for at most COMPARE_RUNS_MAX runs. 0, -E2BIG or -EIO. */

@@ -65,6 +65,18 @@ static const struct migration migrations[] = {
 	  " usb_id TEXT, uas_resets INTEGER, runs_max INTEGER NOT NULL DEFAULT 0);"
 	  "CREATE INDEX fixes_device ON fixes(dev_serial, dev_model);"
 	  "ALTER TABLE runs ADD COLUMN boot_id TEXT;" },
+	/* `boot time --record`: one row per boot (its boot id), the disk holding / with the
+	 * columns a run has, so that a boot and a run of one drive are known as one drive, and
+	 * the attachment in words, by which history --boot groups the boots of a drive. */
+	{ 7, "boot times: one row per boot, with the disk it booted from",
+	  "CREATE TABLE boot_times (id INTEGER PRIMARY KEY, boot_id TEXT NOT NULL UNIQUE,"
+	  " recorded_at TEXT NOT NULL, kernel_s REAL, initrd_s REAL, userspace_s REAL,"
+	  " total_s REAL NOT NULL, firmware_s REAL, loader_s REAL, target TEXT, board TEXT,"
+	  " kernel TEXT, root_device TEXT, dev_name TEXT, dev_model TEXT, dev_serial TEXT,"
+	  " dev_transport TEXT, dev_label TEXT, attachment TEXT, device_json TEXT, usb_id TEXT,"
+	  " usb_speed_mbps REAL, usb_driver TEXT, bridge TEXT, pcie_link TEXT, sd_id TEXT,"
+	  " fstype TEXT);"
+	  "CREATE INDEX boot_times_device ON boot_times(dev_serial, dev_model);" },
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION,

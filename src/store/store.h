@@ -12,7 +12,7 @@
 struct store;
 
 /* The newest schema this program writes (store-schema.c holds every migration). */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 /* How long a write waits for another process's lock. */
 #define STORE_BUSY_MS 3000
 
@@ -138,5 +138,58 @@ int store_fix_has_run_before(struct store *st, const struct store_fix *f, bool *
  * is NULL when there is none. 0 or -errno.
  */
 int store_run_latest_of(struct store *st, struct json_object *device, struct run **out);
+
+/*
+ * One boot's time as systemd measured it (`boot time --record`), stored once per boot: the
+ * boot id is the key. The disk holding / is kept as `list` saw it, with the drive columns a
+ * run has (serial and model, else model and USB id) and its attachment in words
+ * (run_attach_summary()): history --boot groups the boots by that drive and attachment.
+ */
+struct store_boot {
+	char boot_id[40];      /* /proc/sys/kernel/random/boot_id; must be set */
+	char recorded_at[32];  /* "" on add: now */
+	double kernel_s, initrd_s, userspace_s, total_s; /* NAN unknown; initrd_s NAN: none */
+	double firmware_s, loader_s; /* NAN: not known (on a Raspberry Pi, always) */
+	char target[96];
+	char board[RUN_TEXT_MAX];
+	char kernel[RUN_TEXT_MAX];
+	char root_device[64];        /* the partition mounted on / */
+	struct json_object *device;  /* the DEVICE object of its disk (borrowed), or NULL */
+};
+
+/* Store b unless its boot is stored already: then *added is false and recorded_at (may be
+ * NULL) says when it was. 0 or -errno (-EINVAL: no boot id, or a total that is no time). */
+int store_boot_add(struct store *st, const struct store_boot *b, bool *added,
+		   char *recorded_at, size_t cap);
+
+/* count, mean, min and max of one figure over the boots that have it (n 0: none has). */
+struct store_boot_figure {
+	size_t n;
+	double mean, min, max;
+};
+
+/* The boots of one drive attached one way. */
+struct store_boot_group {
+	char device[RUN_TEXT_MAX];     /* as run_device_label(): the model, else "sda (usb)" */
+	char dev_name[64];             /* of the newest boot */
+	char dev_serial[RUN_TEXT_MAX];
+	char attachment[256];          /* as run_attach_summary(): "usb 5000M uas 152d:0578" */
+	char first_at[32], last_at[32];
+	size_t boots;
+	struct store_boot_figure total, kernel, initrd, userspace;
+};
+
+struct store_boot_filter {
+	const char *device;    /* substring of name, model, serial or VID:PID; NULL for any */
+	const char *since;     /* recorded at or after; NULL for any */
+	const char *until;     /* inclusive: a date means the whole day */
+	const int64_t *runs;   /* only the drives of these runs (NULL: any drive) */
+	size_t n_runs;
+};
+
+/* The groups, the fastest (mean total) first: *out is allocated (the caller frees it).
+ * A database too old to hold boot times gives none. */
+int store_boot_groups(struct store *st, const struct store_boot_filter *f,
+		      struct store_boot_group **out, size_t *n);
 
 #endif

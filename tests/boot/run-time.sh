@@ -4,41 +4,20 @@
 # print for it, the slowest units, JSON. Skips when dbus-daemon or python3-dbus is missing.
 set -u
 src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
-command -v dbus-daemon >/dev/null || { echo "SKIP: dbus-daemon not installed"; exit 77; }
-# python3-dbus belongs to the system's python3 (another python3 may come first on PATH)
-py=python3
-/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null && py=/usr/bin/python3
-$py -c 'import dbus, gi' 2>/dev/null || { echo "SKIP: python3-dbus or python3-gi not installed"; exit 77; }
+. "$src/tests/boot/fake-bus.sh"
 tmp=$(mktemp -d) || exit 1
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+cleanup() { fake_bus_stop; rm -rf "$tmp"; }
 trap cleanup EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=$tmp/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-dbus-daemon --config-file="$tmp/bus.conf" --nofork --nopidfile &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$tmp/bus" ] && break; sleep 0.1; done
-[ -S "$tmp/bus" ] || { echo "FAIL: dbus-daemon did not start"; exit 1; }
-addr=unix:path=$tmp/bus
-DBUS_SESSION_BUS_ADDRESS=$addr $py "$src/tests/boot/fake-systemd.py" "$tmp/ready" &
-pids+=($!)
-for _ in $(seq 200); do [ -e "$tmp/ready" ] && break; sleep 0.1; done
-[ -e "$tmp/ready" ] || { echo "FAIL: the fake systemd did not start"; exit 1; }
+fake_bus_start "$tmp"
+case $? in
+0) ;;
+77) echo "SKIP: $fake_bus_skip"; exit 77 ;;
+*) exit 1 ;;
+esac
+addr=$fake_bus_addr
 
 # shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
 DBUS_SYSTEM_BUS_ADDRESS=$addr timeout 20 $run "$bin" boot time >"$tmp/out" 2>&1 ||
@@ -67,7 +46,7 @@ assert [u["unit"] for u in t["slowest_units"]][0] == "NetworkManager-wait-online
 assert abs(t["slowest_units"][0]["time_s"] - 8.3) < 1e-6, t' "$tmp/out" || fail "json"
 
 # no systemd on the bus: said, exit 1; a sysroot: refused
-kill "${pids[1]}"; wait "${pids[1]}" 2>/dev/null
+kill "${fake_bus_pids[1]}"; wait "${fake_bus_pids[1]}" 2>/dev/null
 # shellcheck disable=SC2086
 DBUS_SYSTEM_BUS_ADDRESS=$addr timeout 20 $run "$bin" boot time >"$tmp/out" 2>&1
 rc=$?

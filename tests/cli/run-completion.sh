@@ -56,6 +56,10 @@ for c in "${cmds[@]}"; do
 done
 comp bench --pro
 exactly "bench --pro<tab>" --profile
+comp boot time --re
+exactly "boot time --re<tab>" --record
+comp history --bo
+exactly "history --bo<tab>" --boot
 
 # profiles, as --profile help lists them
 sb bench --profile help
@@ -74,6 +78,8 @@ exactly "doctor --fail-on w<tab>" warning
 # subcommands from the usage lines, then devices from the sysroot's /sys/block
 comp fix ""
 exactly "fix <tab>" uas pcie-gen undo verify
+comp boot ""
+exactly "boot <tab>" check order time
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-jms567-usb3-uas.desc" "$tmp/root" ||
 	exit 1
 mapfile -t devs < <(ls "$tmp/root/sys/block")

@@ -7,6 +7,7 @@
 
 #include "t.h"
 #include "t-helpers.h"
+#include "common/json.h"
 #include "common/util.h"
 #include "store/store-schema.h"
 #include "store/store.h"
@@ -370,6 +371,111 @@ static void test_corrupt(void)
 	run_free(r);
 }
 
+/* One boot of the drive of run_a (serial S1), attached as dev says, total t. */
+static int add_boot(struct store *st, const char *id, const char *dev, double kernel,
+		    double initrd, double total, bool *added)
+{
+	struct store_boot b = { .kernel_s = kernel, .initrd_s = initrd, .total_s = total,
+				.userspace_s = total - kernel - (isnan(initrd) ? 0 : initrd),
+				.firmware_s = NAN, .loader_s = NAN };
+	const char *err;
+	int ret;
+
+	snprintf(b.boot_id, sizeof(b.boot_id), "%s", id);
+	b.device = dev ? json_parse_buf(dev, strlen(dev), &err) : NULL;
+	ret = store_boot_add(st, &b, added, NULL, 0);
+	json_object_put(b.device);
+	return ret;
+}
+
+#define DEV_UAS                                                                             \
+	"{\"name\":\"sda\",\"model\":\"Extreme SSD\",\"serial\":\"S1\",\"transport\":\"usb\","   \
+	"\"usb\":{\"vid\":\"152d\",\"pid\":\"0578\",\"speed_mbps\":5000,\"driver\":\"uas\"}}"
+#define DEV_STORAGE                                                                         \
+	"{\"name\":\"sdb\",\"model\":\"Extreme SSD\",\"serial\":\"S1\",\"transport\":\"usb\","   \
+	"\"usb\":{\"vid\":\"152d\",\"pid\":\"0578\",\"speed_mbps\":5000,"                     \
+	"\"driver\":\"usb-storage\"}}"
+#define DEV_SD "{\"name\":\"mmcblk0\",\"transport\":\"mmc\",\"mmc\":{\"name\":\"SR64G\"," \
+	"\"serial\":\"0x1234\"}}"
+
+/* boot times: once per boot id, grouped by drive and attachment, the figures exact, the
+ * drives of given runs only, bad figures refused */
+static void test_boot_times(void)
+{
+	struct store_boot_filter all = { 0 }, by_dev = { .device = "mmcblk" };
+	struct store_boot_group *g = NULL;
+	struct run *r = t_run(run_a);
+	struct store *st;
+	char db[300], why[400];
+	int64_t id = 0, none = 999;
+	bool added = false;
+	size_t n = 0;
+
+	t_path(db, sizeof(db), "boots.db");
+	T_EQ_INT(store_open(db, STORE_WRITE, 0, &st, why, sizeof(why)), 0);
+	if (!st)
+		return;
+	T_EQ_INT(add_boot(st, "b1", DEV_UAS, 6.0, NAN, 27.70, &added), 0);
+	T_CHECK(added);
+	T_EQ_INT(add_boot(st, "b1", DEV_UAS, 6.0, NAN, 99.0, &added), 0);
+	T_CHECK(!added); /* the same boot again: nothing changes */
+	T_EQ_INT(add_boot(st, "b2", DEV_UAS, 6.5, NAN, 28.03, &added), 0);
+	T_EQ_INT(add_boot(st, "b3", DEV_UAS, 5.5, NAN, 27.49, &added), 0);
+	T_EQ_INT(add_boot(st, "b4", DEV_STORAGE, 4.0, 2.0, 29.5, &added), 0);
+	T_EQ_INT(add_boot(st, "b5", DEV_STORAGE, 4.0, 3.0, 30.5, &added), 0);
+	T_EQ_INT(add_boot(st, "b6", DEV_SD, 5.0, NAN, 31.2, &added), 0);
+	T_EQ_INT(add_boot(st, "", DEV_SD, 5.0, NAN, 31.2, &added), -EINVAL);
+	T_EQ_INT(add_boot(st, "b7", DEV_SD, 5.0, NAN, NAN, &added), -EINVAL);
+	T_EQ_INT(add_boot(st, "b8", DEV_SD, 5.0, NAN, -1, &added), -EINVAL);
+	T_EQ_INT(store_boot_groups(st, &all, &g, &n), 0);
+	T_EQ_INT(n, 3);
+	if (n == 3) {
+		/* fastest first */
+		T_EQ_STR(g[0].device, "Extreme SSD");
+		T_EQ_STR(g[0].attachment, "usb 5000M uas 152d:0578");
+		T_EQ_INT(g[0].boots, 3);
+		T_NEAR(g[0].total.mean, (27.70 + 28.03 + 27.49) / 3, 1e-9);
+		T_NEAR(g[0].total.min, 27.49, 1e-9);
+		T_NEAR(g[0].total.max, 28.03, 1e-9);
+		T_NEAR(g[0].kernel.mean, 6.0, 1e-9);
+		T_EQ_INT(g[0].initrd.n, 0);
+		T_EQ_STR(g[1].attachment, "usb 5000M usb-storage 152d:0578");
+		T_EQ_STR(g[1].dev_name, "sdb");
+		T_EQ_INT(g[1].boots, 2);
+		T_NEAR(g[1].total.mean, 30.0, 1e-9);
+		T_EQ_INT(g[1].initrd.n, 2);
+		T_NEAR(g[1].initrd.mean, 2.5, 1e-9);
+		T_NEAR(g[1].userspace.max, 23.5, 1e-9);
+		T_EQ_STR(g[2].device, "SR64G");
+		T_EQ_INT(g[2].boots, 1);
+	}
+	free(g);
+	T_EQ_INT(store_boot_groups(st, &by_dev, &g, &n), 0);
+	T_EQ_INT(n, 1);
+	free(g);
+	/* the drives of a run: run_a is serial S1 (both attachments), an unknown run none */
+	T_EQ_INT(store_runs_add(st, &r, 1, STORE_ADD_NEW, &id, NULL), 0);
+	{
+		struct store_boot_filter of_run = { .runs = &id, .n_runs = 1 };
+		struct store_boot_filter of_none = { .runs = &none, .n_runs = 1 };
+
+		T_EQ_INT(store_boot_groups(st, &of_run, &g, &n), 0);
+		T_EQ_INT(n, 2);
+		free(g);
+		T_EQ_INT(store_boot_groups(st, &of_none, &g, &n), 0);
+		T_EQ_INT(n, 0);
+		free(g);
+	}
+	store_close(st);
+	/* read-only: no add */
+	T_EQ_INT(store_open(db, STORE_READ, 0, &st, why, sizeof(why)), 0);
+	if (st) {
+		T_EQ_INT(add_boot(st, "b9", DEV_SD, 5.0, NAN, 31.0, &added), -EROFS);
+		store_close(st);
+	}
+	run_free(r);
+}
+
 int main(void)
 {
 	t_dir_make();
@@ -380,5 +486,6 @@ int main(void)
 	test_locked();
 	test_duplicates();
 	test_corrupt();
+	test_boot_times();
 	return t_done();
 }
