@@ -214,8 +214,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_roo
 		fp.t0_ns = tw;
 		tr.pass = pass;
 		ret = clone_tree_copy(&tr, why, whycap);
-		if (!pass)
-			cp->copied = tr.bytes;
+		cp->copied += tr.bytes;
 	}
 	if (!ret && is_root && p->fstab_new && !stopped(p))
 		ret = fstab_write(p, cp, dir, why, whycap);

@@ -28,6 +28,7 @@
 #define TC_CHUNK	(8U << 20)   /* one copy_file_range/sendfile call at most */
 #define TC_BUF		(256U << 10) /* the read/write fallback's buffer, per thread */
 #define TC_XATTR	(64U << 10)  /* XATTR_LIST_MAX and XATTR_SIZE_MAX */
+#define TC_BATCH	32768	     /* regular files sorted by inode at once */
 #define TC_DEPTH_MAX	256	     /* directories deeper than this are refused, not followed */
 
 /* A regular file whose contents and attributes a worker fills in. */
@@ -36,6 +37,13 @@ struct tc_job {
 	bool prune; /* created under a default ACL */
 	struct stat st;
 	char rel[]; /* "/home/pi/x", for the message */
+};
+
+/* A regular file found by the walk, copied when a batch of them is full, in inode order. */
+struct tc_file {
+	struct stat st;
+	bool prune;
+	char rel[];
 };
 
 /* A directory whose times are set once everything in it is written. */
@@ -78,6 +86,8 @@ struct tc {
 	size_t n_links, cap_links;
 	struct tc_dir *dirs;
 	size_t n_dirs, cap_dirs;
+	struct tc_file **files; /* TC_BATCH of them at most */
+	size_t n_files;
 	struct tc_xbuf xb; /* the walker's */
 	uint64_t last_progress_ns;
 };
@@ -555,39 +565,120 @@ out:
 
 /* A regular file: made by the walker (so that its other names can be linked to it at
  * once), filled in by a worker. */
-static int do_file(struct tc *c, int sdir, int ddir, const char *name, const struct stat *st,
-		   bool inherit)
+static int do_file(struct tc *c, const struct tc_file *f)
 {
-	size_t rl = strlen(c->rel);
+	size_t rl = strlen(f->rel);
 	struct tc_job *j;
 	int s, d;
 
-	s = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+	s = openat(c->sroot, f->rel + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
 	if (s < 0 && errno == EPERM)
-		s = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		s = openat(c->sroot, f->rel + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (s < 0)
-		return errno == ENOENT ? 0 : tc_fail(c, -errno, "read", c->rel);
-	d = openat(ddir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (d < 0 && errno == EEXIST && remove_tree(ddir, name, 0) == 0)
-		d = openat(ddir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		return errno == ENOENT ? 0 : tc_fail(c, -errno, "read", f->rel);
+	d = openat(c->droot, f->rel + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		   0600);
+	if (d < 0 && errno == EEXIST && remove_tree(c->droot, f->rel + 1, 0) == 0)
+		d = openat(c->droot, f->rel + 1,
+			   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (d < 0) {
 		int e = -errno;
 
 		close(s);
-		return tc_fail(c, e, "create", c->rel);
+		return tc_fail(c, e, "create", f->rel);
 	}
 	j = malloc(sizeof(*j) + rl + 1);
 	if (!j) {
 		close(s);
 		close(d);
-		return tc_fail(c, -ENOMEM, "copy", c->rel);
+		return tc_fail(c, -ENOMEM, "copy", f->rel);
 	}
 	j->sfd = s;
 	j->dfd = d;
-	j->prune = inherit;
-	j->st = *st;
-	memcpy(j->rel, c->rel, rl + 1);
+	j->prune = f->prune;
+	j->st = f->st;
+	memcpy(j->rel, f->rel, rl + 1);
 	job_put(c, j);
+	return 0;
+}
+
+/* Another name of a file already copied: linked to it (*done). */
+static int do_link(struct tc *c, const struct stat *st, const char *rel, bool *done)
+{
+	const char *first;
+	int ret;
+
+	*done = false;
+	if (st->st_nlink < 2)
+		return 0;
+	first = link_seen(c, st, rel, &ret);
+	if (ret)
+		return tc_fail(c, ret, "copy", rel);
+	if (!first)
+		return 0;
+	*done = true;
+	if (!linkat(c->droot, first + 1, c->droot, rel + 1, 0))
+		return 0;
+	if (errno != EEXIST || remove_tree(c->droot, rel + 1, 0) ||
+	    linkat(c->droot, first + 1, c->droot, rel + 1, 0))
+		return tc_fail(c, -errno, "link", rel);
+	return 0;
+}
+
+static int file_cmp(const void *a, const void *b)
+{
+	const struct tc_file *x = *(struct tc_file *const *)a, *y = *(struct tc_file *const *)b;
+
+	return x->st.st_ino < y->st.st_ino ? -1 : x->st.st_ino > y->st.st_ino;
+}
+
+/* The regular files found so far, in the order of their inodes: on a disk that seeks, the
+ * source is read mostly forward, not in the order of the names' hashes. */
+static int files_flush(struct tc *c)
+{
+	int ret = 0;
+
+	qsort(c->files, c->n_files, sizeof(*c->files), file_cmp);
+	for (size_t i = 0; i < c->n_files; i++) {
+		bool done;
+
+		if (!ret && tc_stopped(c))
+			ret = -EINTR;
+		if (!ret)
+			ret = do_link(c, &c->files[i]->st, c->files[i]->rel, &done);
+		if (!ret && !done)
+			ret = do_file(c, c->files[i]);
+		free(c->files[i]);
+		if (!ret)
+			tc_progress(c, false);
+	}
+	c->n_files = 0;
+	return ret;
+}
+
+static int file_add(struct tc *c, const struct stat *st, bool inherit)
+{
+	size_t rl = strlen(c->rel);
+	struct tc_file *f;
+
+	if (c->n_files == TC_BATCH) {
+		int ret = files_flush(c);
+
+		if (ret)
+			return ret;
+	}
+	if (!c->files) {
+		c->files = malloc(TC_BATCH * sizeof(*c->files));
+		if (!c->files)
+			return tc_fail(c, -ENOMEM, "copy", c->rel);
+	}
+	f = malloc(sizeof(*f) + rl + 1);
+	if (!f)
+		return tc_fail(c, -ENOMEM, "copy", c->rel);
+	f->st = *st;
+	f->prune = inherit;
+	memcpy(f->rel, c->rel, rl + 1);
+	c->files[c->n_files++] = f;
 	return 0;
 }
 
@@ -634,8 +725,7 @@ static int do_special(struct tc *c, int sdir, int ddir, const char *name, const 
 static int do_entry(struct tc *c, int sdir, int ddir, const char *name, int depth, bool inherit)
 {
 	struct stat st, dt;
-	bool exists = false;
-	const char *first;
+	bool exists = false, linked;
 	int ret;
 
 	if (fstatat(sdir, name, &st, AT_SYMLINK_NOFOLLOW))
@@ -661,21 +751,11 @@ static int do_entry(struct tc *c, int sdir, int ddir, const char *name, int dept
 	}
 	if (S_ISDIR(st.st_mode))
 		return do_dir(c, sdir, ddir, name, &st, exists, depth, inherit);
-	if (st.st_nlink > 1) {
-		first = link_seen(c, &st, c->rel, &ret);
-		if (ret)
-			return tc_fail(c, ret, "copy", c->rel);
-		if (first) {
-			if (!linkat(c->droot, first + 1, ddir, name, 0))
-				return 0;
-			if (errno != EEXIST || remove_tree(ddir, name, 0) ||
-			    linkat(c->droot, first + 1, ddir, name, 0))
-				return tc_fail(c, -errno, "link", c->rel);
-			return 0;
-		}
-	}
 	if (S_ISREG(st.st_mode))
-		return do_file(c, sdir, ddir, name, &st, inherit);
+		return file_add(c, &st, inherit);
+	ret = do_link(c, &st, c->rel, &linked);
+	if (ret || linked)
+		return ret;
 	return do_special(c, sdir, ddir, name, &st, inherit);
 }
 
@@ -706,47 +786,97 @@ static int prune_dir(struct tc *c, int sdir, int ddir)
 	return ret;
 }
 
-static int walk_dir(struct tc *c, int sdir, int ddir, int depth, bool inherit)
+struct tc_ent {
+	ino_t ino;
+	char name[];
+};
+
+static int ent_cmp(const void *a, const void *b)
 {
-	size_t rl = strlen(c->rel);
+	const struct tc_ent *x = *(struct tc_ent *const *)a, *y = *(struct tc_ent *const *)b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* A directory's names, sorted by inode number (read in the order of the inode tables). */
+static int dir_read(int sdir, struct tc_ent ***out, size_t *n)
+{
+	struct tc_ent **v = NULL, **nv;
+	size_t cap = 0, len;
 	struct dirent *de;
 	int fd, ret = 0;
 	DIR *d;
 
-	if (depth > TC_DEPTH_MAX)
-		return tc_fail(c, -ELOOP, "copy", c->rel);
+	*n = 0;
 	fd = openat(sdir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOATIME);
 	if (fd < 0 || !(d = fdopendir(fd))) {
+		ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		return tc_fail(c, -errno, "read", c->rel);
+		return ret;
 	}
 	for (;;) {
 		errno = 0;
 		de = readdir(d);
 		if (!de) {
-			if (errno)
-				ret = tc_fail(c, -errno, "read", c->rel);
+			ret = -errno;
 			break;
 		}
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				ret = -ENOMEM;
+				break;
+			}
+			v = nv;
+		}
+		len = strlen(de->d_name);
+		v[*n] = malloc(sizeof(**v) + len + 1);
+		if (!v[*n]) {
+			ret = -ENOMEM;
+			break;
+		}
+		v[*n]->ino = de->d_ino;
+		memcpy(v[*n]->name, de->d_name, len + 1);
+		(*n)++;
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), ent_cmp);
+	*out = v;
+	return ret;
+}
+
+static int walk_dir(struct tc *c, int sdir, int ddir, int depth, bool inherit)
+{
+	size_t rl = strlen(c->rel), n = 0, i;
+	struct tc_ent **v = NULL;
+	int ret;
+
+	if (depth > TC_DEPTH_MAX)
+		return tc_fail(c, -ELOOP, "copy", c->rel);
+	ret = dir_read(sdir, &v, &n);
+	if (ret)
+		tc_fail(c, ret, "read", c->rel);
+	for (i = 0; !ret && i < n; i++) {
 		if (tc_stopped(c)) {
 			ret = -EINTR;
 			break;
 		}
-		if (str_fmt(c->rel + rl, sizeof(c->rel) - rl, "/%s", de->d_name)) {
+		if (str_fmt(c->rel + rl, sizeof(c->rel) - rl, "/%s", v[i]->name)) {
 			c->rel[rl] = '\0';
 			ret = tc_fail(c, -ENAMETOOLONG, "copy", c->rel);
 			break;
 		}
-		ret = do_entry(c, sdir, ddir, de->d_name, depth, inherit);
+		ret = do_entry(c, sdir, ddir, v[i]->name, depth, inherit);
 		c->rel[rl] = '\0';
-		if (ret)
-			break;
-		tc_progress(c, false);
 	}
-	closedir(d);
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 	if (!ret && c->t->pass)
 		ret = prune_dir(c, sdir, ddir);
 	return ret;
@@ -760,6 +890,9 @@ static void tc_release(struct tc *c)
 	for (size_t i = 0; i < c->n_dirs; i++)
 		free(c->dirs[i].rel);
 	free(c->dirs);
+	for (size_t i = 0; i < c->n_files; i++)
+		free(c->files[i]);
+	free(c->files);
 	pthread_mutex_destroy(&c->mu);
 	pthread_cond_destroy(&c->can_put);
 	pthread_cond_destroy(&c->can_take);
@@ -795,6 +928,8 @@ static int tc_run(struct tc *c, pthread_t *th, unsigned *n_th)
 	ret = dir_remember(c, &st);
 	if (!ret)
 		ret = walk_dir(c, c->sroot, c->droot, 0, has_default_acl(c->sroot));
+	if (!ret)
+		ret = files_flush(c);
 	jobs_drain(c);
 	for (size_t i = c->n_dirs; !ret && !tc_stopped(c) && i-- > 0;)
 		if (utimensat(c->droot, c->dirs[i].rel, c->dirs[i].times, AT_SYMLINK_NOFOLLOW))
