@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,8 +86,8 @@ static int files_mkfs(struct clone_plan *p, struct clone_part *cp, const char *d
 		      size_t whycap)
 {
 	struct clone_extinfo ei;
-	char bs[16] = "", is[16] = "", cs[16] = "";
-	const char *mk[20];
+	char bs[16] = "", is[16] = "", cs[16] = "", ni[24] = "";
+	const char *mk[24];
 	size_t n = 0;
 	int ret;
 
@@ -104,6 +105,22 @@ static int files_mkfs(struct clone_plan *p, struct clone_part *cp, const char *d
 		mk[n++] = bs;
 		mk[n++] = "-I";
 		mk[n++] = is;
+		/* the target is sized to the data: as many inodes per byte as the source, and
+		 * never fewer than its files need */
+		if (ei.inodes && cp->size) {
+			uint64_t n_ino = (uint64_t)((double)ei.inodes * (double)cp->t_size /
+						    (double)cp->size), used = ei.inodes_used;
+			struct statvfs sv;
+
+			/* mounted, the superblock's free count lags: ask the kernel */
+			if (!statvfs(cp->mountpoint, &sv) && sv.f_files >= sv.f_ffree)
+				used = sv.f_files - sv.f_ffree;
+			if (n_ino < used + used / 4 + 1024)
+				n_ino = used + used / 4 + 1024;
+			str_fmt(ni, sizeof(ni), "%llu", (unsigned long long)n_ino);
+			mk[n++] = "-N";
+			mk[n++] = ni;
+		}
 		if (ei.cluster_size) {
 			str_fmt(cs, sizeof(cs), "%u", ei.cluster_size);
 			mk[n++] = "-C";
@@ -223,6 +240,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_roo
 		p->has_window = true;
 		p->window_s = (double)(time_now_ns() - tw) / 1e9;
 		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
+		p->copy_s += cp->copy_s; /* "copied in": the files too, not only the blocks */
 	}
 out:
 	clone_umount(dir);

@@ -46,6 +46,7 @@ struct clone_extinfo {
 	char uuid[40], label[64];
 	char features[512];
 	unsigned inode_size, cluster_size;
+	uint64_t inodes, inodes_used;
 };
 int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
 /* A file of the ext file system at off (path inside it, e.g. "/etc/fstab"), at most cap

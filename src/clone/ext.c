@@ -152,6 +152,8 @@ static void ext_features(const struct ext2_super_block *sb, struct clone_extinfo
 		}
 	}
 	ei->inode_size = EXT2_INODE_SIZE(sb);
+	ei->inodes = sb->s_inodes_count;
+	ei->inodes_used = sb->s_inodes_count - sb->s_free_inodes_count;
 	if (sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_BIGALLOC)
 		ei->cluster_size = EXT2_CLUSTER_SIZE(sb);
 }
