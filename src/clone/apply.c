@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clone/clone-int.h"
@@ -77,14 +79,125 @@ out:
 	return ret;
 }
 
-/* A file system mounted read-write: a fresh one made with its label, its files copied
- * (rsync -aHAXx --numeric-ids: hard links, ACLs, xattrs, capabilities, sparse files,
- * specials, owners, modes, times; one file system), then a second pass for what changed
- * during the first, right before fstab is rewritten; the window is that last stretch. */
+/* mke2fs for target partition cp on dev: the source's features, inode size, block and
+ * cluster size and label, with its new UUID. An e2fsprogs that does not know one of the
+ * source's features makes the file system with its own defaults for the type instead. */
+static int files_mkfs(struct clone_plan *p, struct clone_part *cp, const char *dev, char *why,
+		      size_t whycap)
+{
+	struct clone_extinfo ei;
+	char bs[16] = "", is[16] = "", cs[16] = "", ni[24] = "";
+	const char *mk[24];
+	size_t n = 0;
+	int ret;
+
+	mk[n++] = "mke2fs";
+	mk[n++] = "-F";
+	mk[n++] = "-q";
+	mk[n++] = "-t";
+	mk[n++] = cp->fstype;
+	if (clone_ext_info(p->src_path, cp->start, &ei) == 0 && ei.features[0]) {
+		str_fmt(bs, sizeof(bs), "%llu", (unsigned long long)ei.block_size);
+		str_fmt(is, sizeof(is), "%u", ei.inode_size);
+		mk[n++] = "-O";
+		mk[n++] = ei.features;
+		mk[n++] = "-b";
+		mk[n++] = bs;
+		mk[n++] = "-I";
+		mk[n++] = is;
+		/* the target is sized to the data: as many inodes per byte as the source, and
+		 * never fewer than its files need */
+		if (ei.inodes && cp->size) {
+			uint64_t n_ino = (uint64_t)((double)ei.inodes * (double)cp->t_size /
+						    (double)cp->size), used = ei.inodes_used;
+			struct statvfs sv;
+
+			/* mounted, the superblock's free count lags: ask the kernel */
+			if (!statvfs(cp->mountpoint, &sv) && sv.f_files >= sv.f_ffree)
+				used = sv.f_files - sv.f_ffree;
+			if (n_ino < used + used / 4 + 1024)
+				n_ino = used + used / 4 + 1024;
+			str_fmt(ni, sizeof(ni), "%llu", (unsigned long long)n_ino);
+			mk[n++] = "-N";
+			mk[n++] = ni;
+		}
+		if (ei.cluster_size) {
+			str_fmt(cs, sizeof(cs), "%u", ei.cluster_size);
+			mk[n++] = "-C";
+			mk[n++] = cs;
+		}
+	}
+	mk[n++] = "-L";
+	mk[n++] = cp->label;
+	mk[n++] = "-U";
+	mk[n++] = cp->t_uuid;
+	mk[n++] = dev;
+	mk[n] = NULL;
+	ret = tool("mke2fs", mk, 0, why, whycap);
+	if (ret == -EIO && bs[0]) {
+		const char *plain[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
+				  "-U", cp->t_uuid, dev, NULL };
+
+		why[0] = '\0';
+		ret = tool("mke2fs", plain, 0, why, whycap);
+	}
+	return ret;
+}
+
+struct files_progress {
+	struct clone_plan *p;
+	struct clone_part *cp;
+	const char *phase;
+	uint64_t t0_ns;
+};
+
+static void files_progress_show(void *arg, uint64_t bytes)
+{
+	struct files_progress *fp = arg;
+	struct clone_progress pr = { .phase = fp->phase, .left_s = -1, .done = bytes,
+				     .total = fp->cp->used };
+	double s = (double)(time_now_ns() - fp->t0_ns) / 1e9;
+
+	if (!fp->p->progress)
+		return;
+	if (s > 0.2) {
+		pr.bw = (double)bytes / s;
+		if (pr.bw > 0 && pr.total >= pr.done)
+			pr.left_s = (double)(pr.total - pr.done) / pr.bw;
+	}
+	fp->p->progress(fp->p->progress_arg, &pr);
+}
+
+/* For the tests: a command run between the two passes (changes the source, or stops us). */
+static void between_passes(void)
+{
+	const char *cmd = getenv("SBCDISK_TEST_BETWEEN_PASSES");
+	const char *argv[] = { "sh", "-c", cmd, NULL };
+	int status;
+
+	if (cmd && cmd[0])
+		clone_run(argv, NULL, false, &status);
+}
+
+static int64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A file system mounted read-write: a fresh one made with its features and label, its files
+ * copied (clone_tree_copy: hard links, ACLs, xattrs, capabilities, sparse files, specials,
+ * owners, modes, times; one file system), then a second pass for what changed during the
+ * first, right before fstab is rewritten; the window is that last stretch to the end. */
 static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_root, char *why,
 			size_t whycap)
 {
-	char dir[PATH_MAX] = "", from[PATH_MAX + 2], to[PATH_MAX + 2];
+	struct files_progress fp = { .p = p, .cp = cp };
+	struct clone_tree tr = { .src = cp->mountpoint, .stop = p->stop,
+				 .progress = files_progress_show, .progress_arg = &fp };
+	char dir[PATH_MAX] = "", phase[48];
 	struct clone_loop lo;
 	uint64_t t0 = time_now_ns(), tw = t0;
 	int ret;
@@ -95,12 +208,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_roo
 			cp->partno, strerror(-ret));
 		return ret;
 	}
-	{
-		const char *mk[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
-			       "-U", cp->t_uuid, lo.name, NULL };
-
-		ret = tool("mke2fs", mk, 0, why, whycap);
-	}
+	ret = files_mkfs(p, cp, lo.name, why, whycap);
 	if (ret)
 		goto out;
 	ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
@@ -108,28 +216,31 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_roo
 		str_fmt(why, whycap, "cannot mount target p%u: %s", cp->partno, strerror(-ret));
 		goto out;
 	}
-	str_fmt(from, sizeof(from), "%s/", cp->mountpoint);
-	str_fmt(to, sizeof(to), "%s/", dir);
+	tr.dst = dir;
+	str_fmt(phase, sizeof(phase), "copying p%u", cp->partno);
+	fp.phase = phase;
+	/* a second early: the kernel stamps ctimes from a coarse clock */
+	tr.since_ns = wall_ns() - 1000000000LL;
 	for (int pass = 0; pass < 2 && !ret && !stopped(p); pass++) {
-		const char *rs[] = { "rsync", "-aHAXx", "--numeric-ids", "--sparse", "--delete",
-			       from, to, NULL };
-
-		tw = time_now_ns();
-		/* 24: files vanished meanwhile, as on a live system */
-		ret = tool(pass ? "rsync (second pass)" : "rsync", rs, 0, why, whycap);
-		if (ret == -EIO && strstr(why, "exit 24)")) {
-			why[0] = '\0';
-			ret = 0;
+		if (pass) {
+			between_passes();
+			if (stopped(p))
+				break;
 		}
+		tw = time_now_ns();
+		fp.t0_ns = tw;
+		tr.pass = pass;
+		ret = clone_tree_copy(&tr, why, whycap);
+		cp->copied += tr.bytes;
 	}
 	if (!ret && is_root && p->fstab_new && !stopped(p))
 		ret = fstab_write(p, cp, dir, why, whycap);
-	if (!ret) {
+	if (!ret && !stopped(p)) {
 		sync();
 		p->has_window = true;
 		p->window_s = (double)(time_now_ns() - tw) / 1e9;
-		cp->copied = cp->used;
 		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
+		p->copy_s += cp->copy_s; /* "copied in": the files too, not only the blocks */
 	}
 out:
 	clone_umount(dir);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -36,10 +37,16 @@ void clone_loop_detach(struct clone_loop *lo);
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
 void clone_umount(char *dir);
 
-/* ext2/3/4 at off of path: the block size, the used blocks' bytes, its UUID and label. */
+/* ext2/3/4 at off of path: the block size, the used blocks' bytes, its UUID and label; what
+ * mke2fs needs to make another like it: its features as mke2fs -O takes them ("none,
+ * has_journal,ext_attr,...", without those tied to this instance: needs_recovery, journal_dev,
+ * mmp, orphan_present), its inode size and (bigalloc) cluster size. */
 struct clone_extinfo {
 	uint64_t used, blocks, block_size;
 	char uuid[40], label[64];
+	char features[512];
+	unsigned inode_size, cluster_size;
+	uint64_t inodes, inodes_used;
 };
 int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
 /* A file of the ext file system at off (path inside it, e.g. "/etc/fstab"), at most cap
@@ -74,6 +81,23 @@ int clone_fat_set_id(int fd, uint64_t off, uint32_t id);
 void clone_random(void *buf, size_t len);
 /* A new random UUID (version 4) as text. */
 void clone_uuid_new(char *out, size_t cap);
+
+/* The files of the mounted file system src copied into the (fresh, mounted) dst: every kind
+ * of object, owners, modes, times, xattrs (ACLs and capabilities too), hard links, holes; one
+ * file system only. Pass 0 copies everything; pass 1 only what changed since since_ns (a
+ * source ctime at or after it, or a size or mtime that differs) and removes what went away.
+ * progress (may be NULL) is called from the calling thread with the bytes copied so far.
+ * 0; -EINTR when *stop was set; -errno with why. */
+struct clone_tree {
+	const char *src, *dst;
+	int pass;
+	int64_t since_ns;
+	volatile sig_atomic_t *stop;
+	void (*progress)(void *arg, uint64_t bytes);
+	void *progress_arg;
+	uint64_t bytes; /* out: content bytes copied */
+};
+int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
 
 /* The checks of the target, and the tree comparison. */
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);

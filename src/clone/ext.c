@@ -95,6 +95,7 @@ int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint6
 
 
 #ifdef HAVE_EXT2FS
+#include <e2p/e2p.h>
 #include <ext2fs/ext2fs.h>
 
 static int ext_open(const char *path, uint64_t off, ext2_filsys *fs)
@@ -119,6 +120,44 @@ static void uuid_text(const unsigned char *u, char *out, size_t cap)
 		u[14], u[15]);
 }
 
+/* Features that belong to this instance, not to its kind: a journal on another device, a
+ * journal to replay, multi-mount protection's block, orphans being processed. */
+static bool feature_own(int compat, unsigned mask)
+{
+	return (compat == E2P_FEATURE_INCOMPAT &&
+		(mask == EXT3_FEATURE_INCOMPAT_JOURNAL_DEV || mask == EXT3_FEATURE_INCOMPAT_RECOVER ||
+		 mask == EXT4_FEATURE_INCOMPAT_MMP)) ||
+	       (compat == E2P_FEATURE_RO_INCOMPAT && mask == (1U << 16) /* orphan_present */);
+}
+
+static void ext_features(const struct ext2_super_block *sb, struct clone_extinfo *ei)
+{
+	const uint32_t words[3] = { sb->s_feature_compat, sb->s_feature_incompat,
+				    sb->s_feature_ro_compat };
+	const int kinds[3] = { E2P_FEATURE_COMPAT, E2P_FEATURE_INCOMPAT, E2P_FEATURE_RO_INCOMPAT };
+	size_t len;
+
+	str_copy(ei->features, sizeof(ei->features), "none");
+	len = strlen(ei->features);
+	for (int k = 0; k < 3; k++) {
+		for (unsigned bit = 0; bit < 32; bit++) {
+			unsigned mask = 1U << bit;
+
+			if (!(words[k] & mask) || feature_own(kinds[k], mask))
+				continue;
+			if (str_fmt(ei->features + len, sizeof(ei->features) - len, ",%s",
+				    e2p_feature2string(kinds[k], mask)))
+				break;
+			len += strlen(ei->features + len);
+		}
+	}
+	ei->inode_size = EXT2_INODE_SIZE(sb);
+	ei->inodes = sb->s_inodes_count;
+	ei->inodes_used = sb->s_inodes_count - sb->s_free_inodes_count;
+	if (sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_BIGALLOC)
+		ei->cluster_size = EXT2_CLUSTER_SIZE(sb);
+}
+
 int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
 {
 	ext2_filsys fs;
@@ -136,6 +175,7 @@ int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
 	       sizeof(fs->super->s_volume_name) < sizeof(ei->label) - 1
 		       ? sizeof(fs->super->s_volume_name) : sizeof(ei->label) - 1);
 	str_sanitize(ei->label);
+	ext_features(fs->super, ei);
 	ext2fs_close_free(&fs);
 	return 0;
 }

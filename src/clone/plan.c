@@ -536,6 +536,16 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 	return 0;
 }
 
+/* Bytes in use on a mounted file system, as the kernel counts them now; 0 when unknown. */
+static uint64_t live_used(const char *dir)
+{
+	struct statvfs sv;
+
+	if (statvfs(dir, &sv) || sv.f_blocks < sv.f_bfree)
+		return 0;
+	return (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
+}
+
 static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *why,
 			size_t whycap)
 {
@@ -553,6 +563,11 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
 				cp->has_used = true;
 				cp->used = ei.used;
+			}
+			/* mounted, the superblock's free count lags the kernel's */
+			if (live_used(cp->mountpoint) > cp->used) {
+				cp->has_used = true;
+				cp->used = live_used(cp->mountpoint);
 			}
 			cp->copy_bytes = cp->used;
 			p->copy_bytes += cp->copy_bytes;
