@@ -26,7 +26,6 @@ for t in dpkg-buildpackage dh lintian debootstrap chroot python3; do
 done
 [ -f "$src/debian/changelog" ] || { echo "FAIL: no debian/changelog"; exit 1; }
 version=$(cd "$src" && dpkg-parsechangelog -S Version)
-upstream=${version%-*}
 mkdir -p "$work" || exit 1
 
 root=
@@ -52,7 +51,7 @@ if ! "$src/tools/build-debs" -o "$work/debs" amd64 >"$work/build-debs.log" 2>&1;
 fi
 grep '^build-debs: amd64: ' "$work/build-debs.log"
 ok
-deb=$(ls "$work/debs/amd64"/sbcdisk_"${version#*:}"_amd64.deb 2>/dev/null | head -1)
+deb=$work/debs/amd64/sbcdisk_${version#*:}_amd64.deb
 [ -f "$deb" ] || { echo "FAIL: no sbcdisk_${version}_amd64.deb was built"; exit 1; }
 
 # 2. the arm64 package, cross-built (--host-arch arm64, multiarch build dependencies),
