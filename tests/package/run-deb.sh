@@ -1,9 +1,11 @@
 #!/bin/bash
-# run-deb.sh - the Debian package end to end: dpkg-buildpackage -us -uc -b on a copy of the
-# source, lintian at error level, then in a pristine Debian 12 chroot (debootstrap minbase):
-# install with apt, `sbcdisk --version` (the package version), `sbcdisk list`, a golden
-# sysroot test and the bash completion with the installed files, a result store made as a
-# user would, purge, and nothing left but that store.
+# run-deb.sh - the Debian package end to end: tools/build-debs amd64 (dpkg-buildpackage -us
+# -uc -b on a copy of the source, the package inspected, lintian at error level) and arm64
+# (cross-built, its binary run under qemu-aarch64), then in a pristine Debian 12 chroot
+# (debootstrap minbase, with man-db and bash-completion): install with apt, `sbcdisk
+# --version` (the package version), `sbcdisk list`, a golden sysroot test, `man sbcdisk` and
+# Tab completion with the installed files, a result store made as a user would, purge, and
+# nothing left but that store.
 # Everything, the debootstrap base included (made once, ~1-3 min), stays in BUILDDIR/deb.
 # Native pass only (meson defines it neither under a sanitizer nor in a cross build).
 set -u
@@ -24,7 +26,6 @@ for t in dpkg-buildpackage dh lintian debootstrap chroot python3; do
 done
 [ -f "$src/debian/changelog" ] || { echo "FAIL: no debian/changelog"; exit 1; }
 version=$(cd "$src" && dpkg-parsechangelog -S Version)
-upstream=${version%-*}
 mkdir -p "$work" || exit 1
 
 root=
@@ -39,63 +40,61 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# 1. the package, from a copy of the source (dpkg-buildpackage writes into the parent dir)
-step "building the package $version"
-pkgsrc=$work/src/sbcdisk-$upstream
-rm -rf "$work/src" && mkdir -p "$pkgsrc" || exit 1
-if [ -e "$src/.git" ] && command -v git >/dev/null; then
-	(cd "$src" && git ls-files -co --exclude-standard -z | grep -zv '^build' |
-		xargs -0 cp -P --parents -t "$pkgsrc") || exit 1
-else
-	(cd "$src" && find . -path './build*' -prune -o -type f -print0 |
-		xargs -0 cp -P --parents -t "$pkgsrc") || exit 1
-fi
-if ! (cd "$pkgsrc" && DEB_BUILD_OPTIONS="nocheck parallel=2" timeout 1500 \
-	dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1); then
-	tail -30 "$work/build.log"
-	echo "FAIL: dpkg-buildpackage -us -uc -b (log: $work/build.log)"
+# 1. the package, by tools/build-debs (a copy of the source, dpkg-buildpackage -us -uc -b
+# with nocheck; the package's fields, files and ELF header checked; the unpacked binary's
+# --version and a golden test; lintian at error level, its warnings printed)
+step "building the package $version (tools/build-debs amd64)"
+if ! "$src/tools/build-debs" -o "$work/debs" amd64 >"$work/build-debs.log" 2>&1; then
+	tail -40 "$work/build-debs.log"
+	echo "FAIL: tools/build-debs amd64 (log: $work/build-debs.log)"
 	exit 1
 fi
-deb=$(ls "$work/src"/sbcdisk_"$version"_*.deb 2>/dev/null | head -1)
-[ -f "$deb" ] || { echo "FAIL: no sbcdisk_${version}_*.deb was built"; exit 1; }
-step "built $(basename "$deb")"
-dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$work/contents"
-for f in /usr/bin/sbcdisk /usr/share/man/man8/sbcdisk.8.gz \
-	/usr/share/bash-completion/completions/sbcdisk /usr/share/zsh/vendor-completions/_sbcdisk; do
-	grep -qxF "$f" "$work/contents" || fail "the package has no $f"
-	ok
-done
-# every unit data/systemd/meson.build lists is in the package
-for u in $(sed -n "s/^ *'\([^']*\.\(service\|timer\|socket\|path\)\)',*$/\1/p" \
-	"$src/data/systemd/meson.build"); do
-	grep -qxF "/lib/systemd/system/$u" "$work/contents" || fail "the package has no unit $u"
-	ok
-done
+grep '^build-debs: amd64: ' "$work/build-debs.log"
+ok
+deb=$work/debs/amd64/sbcdisk_${version#*:}_amd64.deb
+[ -f "$deb" ] || { echo "FAIL: no sbcdisk_${version}_amd64.deb was built"; exit 1; }
 
-# 2. lintian: no error (the warnings are printed)
-step "lintian"
-changes=$(ls "$work/src"/sbcdisk_"$version"_*.changes | head -1)
-timeout 600 lintian --fail-on error "$changes" >"$work/lintian.log" 2>&1
-lrc=$?
-grep -v '^running with root' "$work/lintian.log"
-check "lintian finds no error (exit $lrc)" [ "$lrc" -eq 0 ]
+# 2. the arm64 package, cross-built (--host-arch arm64, multiarch build dependencies),
+# inspected and its binary run under qemu-aarch64; about a minute of CPU. armhf and riscv64:
+# tools/build-debs, outside the suite.
+if [ "$(dpkg --print-architecture)" != amd64 ]; then
+	echo "SKIP (part): the arm64 cross package is built on amd64 only"
+elif ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null ||
+	! command -v aarch64-linux-gnu-pkg-config >/dev/null; then
+	echo "SKIP (part): no aarch64-linux-gnu-gcc, pkgconf:arm64 or qemu-aarch64 (tools/setup test)"
+else
+	step "building the arm64 package (tools/build-debs --no-lintian arm64)"
+	if "$src/tools/build-debs" -o "$work/debs" --no-lintian arm64 >"$work/build-debs-arm64.log" 2>&1
+	then
+		ok
+		grep '^build-debs: arm64: ' "$work/build-debs-arm64.log"
+	else
+		tail -40 "$work/build-debs-arm64.log"
+		fail "tools/build-debs arm64 (log: $work/build-debs-arm64.log)"
+	fi
+fi
 
-# 3. a pristine Debian 12: debootstrap once into the build dir, a throw-away copy per run
-if [ ! -f "$base/.complete" ]; then
+# 3. a pristine Debian 12: debootstrap once into the build dir, a throw-away copy per run;
+# with man-db and bash-completion, which a user who reads `man` and presses Tab has (minbase
+# has neither). .complete holds the list: a base made with another is made again.
+include=man-db,bash-completion
+if [ "$(cat "$base/.complete" 2>/dev/null)" != "$include" ]; then
+	rm -rf --one-file-system "$base"
 	step "debootstrap bookworm (minbase)"
 	mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
 	[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $3 ~ /^bookworm/ { print $2; exit }' \
 		/etc/apt/sources.list 2>/dev/null)
 	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
 	rm -rf --one-file-system "$base.tmp"
-	if ! timeout 1200 debootstrap --variant=minbase bookworm "$base.tmp" "$mirror" \
+	if ! timeout 1200 debootstrap --variant=minbase --include=$include bookworm "$base.tmp" \
+		"$mirror" \
 		>"$work/debootstrap.log" 2>&1; then
 		tail -5 "$work/debootstrap.log"
 		rm -rf --one-file-system "$base.tmp"
 		skip "cannot make a Debian 12 chroot: debootstrap from $mirror failed" \
 			"(log: $work/debootstrap.log)"
 	fi
-	touch "$base.tmp/.complete" && mv "$base.tmp" "$base" || exit 1
+	echo "$include" >"$base.tmp/.complete" && mv "$base.tmp" "$base" || exit 1
 fi
 root=$(mktemp -d "$work/root.XXXXXX") || exit 1
 cp -a "$base/." "$root/" || exit 1
@@ -153,11 +152,27 @@ for mode in txt json; do
 	fi
 done
 
-# the man page and the completion are where man and bash look
-check "the man page is installed" [ -s "$root/usr/share/man/man8/sbcdisk.8.gz" ]
-out=$(in_root bash -c '. /usr/share/bash-completion/completions/sbcdisk
-	COMP_WORDS=(sbcdisk ""); COMP_CWORD=1; _sbcdisk; echo "${COMPREPLY[*]}"' 2>&1)
-check "the installed bash completion offers the commands (got '$out')" \
+# `man sbcdisk` and Tab, as a user of the chroot meets them
+out=$(in_root env MANWIDTH=200 man -P cat sbcdisk 2>&1)
+check "man sbcdisk shows the page: $(head -3 <<<"$out" | tr '\n' ' ')" \
+	grep -q 'storage inspector, benchmark and doctor for single-board computers' <<<"$out"
+check "man sbcdisk has the EXIT STATUS section" grep -q '^EXIT STATUS' <<<"$out"
+# bash-completion loads /usr/share/bash-completion/completions/sbcdisk on the first Tab (its
+# _completion_loader); then `sbcdisk be<Tab>` and `sbcdisk <Tab>`
+tab() { # WORD...: COMPREPLY for the last word, after bash_completion is sourced
+	in_root bash -c '. /usr/share/bash-completion/bash_completion
+		_completion_loader sbcdisk
+		complete -p sbcdisk || exit 1
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_sbcdisk sbcdisk "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		echo "${COMPREPLY[*]}"' tab "$@" 2>&1
+}
+out=$(tab sbcdisk be)
+check "bash completion is loaded for sbcdisk (got '$(head -1 <<<"$out")')" \
+	[ "$(head -1 <<<"$out")" = "complete -F _sbcdisk sbcdisk" ]
+check "sbcdisk be<Tab> gives bench (got '$(tail -1 <<<"$out")')" [ "$(tail -1 <<<"$out")" = bench ]
+out=$(tab sbcdisk "" | tail -1)
+check "sbcdisk <Tab> offers the commands (got '$out')" \
 	[ "$out" = "$(in_root sbcdisk __complete commands | tr '\n' ' ' | sed 's/ $//')" ]
 
 # a result store, made as a user would (root: /var/lib/sbcdisk/results.db)
