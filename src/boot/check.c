@@ -846,6 +846,12 @@ static int check_other(const struct inventory *inv, const struct boot_facts *f,
 	}
 	if (is_root && f->loader_config[0])
 		ret = check_root(inv, c, disk, f->loader_root, f->loader_config, &root);
+	else if (v && v->acc)
+		ret = add(c, disk, "root-resolves", BOOT_WARN,
+			  "check by hand how this board boots it (a U-Boot script, GRUB)",
+			  "%s holds neither the Raspberry Pi firmware's config.txt on its first "
+			  "partition nor an extlinux.conf: whether it boots is not known",
+			  disk->kname);
 	else
 		ret = add(c, disk, "root-resolves", BOOT_WARN,
 			  "look at the boot loader configuration on the disk by hand",

@@ -176,9 +176,12 @@ static void print_table(const struct clone_plan *p, FILE *f)
 			"on the source after it is not on the target)\n", p->window_s);
 	if (p->n_checks)
 		fprintf(f, "\nchecks:\n");
-	for (i = 0; i < p->n_checks; i++)
-		fprintf(f, "  %s  %-15s %s\n", state_name(p->checks[i].state), p->checks[i].name,
+	for (i = 0; i < p->n_checks; i++) {
+		fprintf(f, "  %s  %-16s %s\n", state_name(p->checks[i].state), p->checks[i].name,
 			p->checks[i].detail);
+		if (p->checks[i].fix[0] && p->checks[i].state != CLONE_CHECK_PASS)
+			fprintf(f, "        %-16s fix: %s\n", "", p->checks[i].fix);
+	}
 	for (i = 0; i < p->n_diffs && i < CLONE_DIFFS_MAX; i++)
 		fprintf(f, "  differs: %s\n", p->diffs[i]);
 	if (p->n_diffs > CLONE_DIFFS_MAX)
@@ -259,6 +262,7 @@ static struct json_object *plan_json(const struct clone_plan *p)
 		json_add_str(o, "name", p->checks[i].name);
 		json_add_str(o, "state", state_name(p->checks[i].state));
 		json_add_str(o, "detail", p->checks[i].detail);
+		json_add_str(o, "fix", p->checks[i].fix[0] ? p->checks[i].fix : NULL);
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(doc, "checks", arr);
