@@ -78,6 +78,17 @@ struct clone_progress {
 	double left_s;	   /* -1 when unknown */
 };
 
+/* What the expected time of the copy is based on. */
+struct clone_speed {
+	bool has_read, has_write;
+	double read_bps, write_bps; /* the source's sequential read, the target's write */
+	char read_from[16], write_from[16]; /* "stored" (a bench), "measured" (now), "" */
+	char read_at[32], write_at[32];	    /* when a stored bench ran, "" */
+	uint64_t measured_bytes;	    /* how much the short read read */
+	bool has_time;
+	double time_s;
+};
+
 struct clone_opts {
 	const char *source; /* NULL: the disk that holds the running root */
 	const char *target;
@@ -110,6 +121,7 @@ struct clone_plan {
 	size_t cmdline_len, fstab_len, extlinux_len;
 	int extlinux_part;	 /* index of the partition holding extlinux.conf, -1 none */
 	char extlinux_path[32]; /* where on it ("/boot/extlinux/extlinux.conf") */
+	struct clone_speed speed; /* clone_plan_estimate() */
 	char quirks[128];	/* usb-storage.quirks of the running kernel, "" when none */
 	char warnings[4][200];
 	size_t n_warnings;
@@ -141,6 +153,14 @@ struct clone_plan {
 int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone_plan *p,
 		    char *why, size_t whycap);
 void clone_plan_release(struct clone_plan *p);
+
+/*
+ * The expected time of the copy in p->speed: from the speeds the caller put there (a
+ * stored bench of either disk: has_read/has_write, *_from "stored"), else the source's
+ * read is measured now with a short direct read (at most 256 MiB or 2 s; nothing is
+ * written). The copy is read-bound when the target's write speed is unknown.
+ */
+void clone_plan_estimate(struct clone_plan *p);
 
 /*
  * Do the plan: the target's table is wiped first and written last, so a stop leaves no

@@ -26,8 +26,14 @@ json "d['target']['disk_id'] != '0x0badc0de'" "a new disk id"
 json "[r['file'] for r in d['rewrites']] == ['cmdline.txt', '/etc/fstab', '/etc/fstab']" \
 	"the rewrites listed"
 json "d['rewrites'][0]['before'] == 'root=PARTUUID=0badc0de-02'" "root= before"
+json "d['expected']['source_read_from'] == 'measured' and d['expected']['source_read_measured_bytes'] > 0 and d['expected']['time_s'] > 0" \
+	"dry run: the expected time, from a read of the source measured now"
+json "d['expected']['target_write_from'] is None and d['expected']['target_write_bw_bytes_per_s'] is None" \
+	"dry run: the target's write speed unknown (an image file, nothing stored)"
 sbc clone "$tmp/src.img" "$tmp/dst.img"
 grep_out "dry run: nothing written" out "the table says dry run"
+grep_out "expected time: about .*measured now.*target write speed unknown" out \
+	"the table says the expected time and what it is based on"
 grep_out "used blocks" out "the table names the method"
 
 sbc --json clone "$tmp/src.img" "$tmp/dst.img" --root-size 400m --apply
@@ -68,6 +74,18 @@ truncate -s 600m "$tmp/gt.img"
 loop_attach "$tmp/g.img"; gsrc=$loopdev
 loop_attach "$tmp/gt.img"; gdst=$loopdev
 before=$(sum_of "$gsrc")
+# the expected time from the disks' last stored benches (source read, target write)
+"$bin" -q bench "$gsrc" --test rw=read,bs=1m,qd=8,time=300ms,runs=1 --db "$tmp/db" >/dev/null 2>&1
+"$bin" -q bench "$gdst" --destructive --test rw=write,bs=1m,qd=8,time=300ms,runs=1,size=32m \
+	--db "$tmp/db" >/dev/null 2>&1
+sbc --json clone "$gsrc" "$gdst" --db "$tmp/db"
+json "d['expected']['source_read_from'] == 'stored' and d['expected']['target_write_from'] == 'stored' and d['expected']['source_read_bench_at'] and d['expected']['time_s'] > 0" \
+	"dry run: the expected time from the stored benches of both disks"
+json "abs(d['expected']['time_s'] - d['copy_bytes'] / min(d['expected']['source_read_bw_bytes_per_s'], d['expected']['target_write_bw_bytes_per_s'])) < 1e-6 * d['expected']['time_s']" \
+	"the expected time is the bytes to copy at the slower of the two"
+sbc clone "$gsrc" "$gdst" --db "$tmp/db"
+grep_out "expected time: .*its bench of .*target write .*its bench of" out \
+	"the table names the stored benches"
 sbc --json clone "$gsrc" "$gdst" --apply
 expect_rc 0 "apply GPT loop to loop"
 json "d['source']['label'] == 'gpt' and d['target']['label'] == 'gpt'" "GPT kept"
