@@ -331,6 +331,27 @@ out:
 	return ret;
 }
 
+/* A disk target that went away (unplugged: no size, or another device now) or shrank (a
+ * loop device whose backing file was cut) under the copy: what failed then is not the
+ * target being full or the source being bad, and the message says so. */
+static bool target_gone(const struct clone_plan *p, int dfd, char *why, size_t whycap)
+{
+	struct stat st, now;
+	uint64_t size = 0;
+	char a[32], b[32];
+
+	if (p->dst_is_file)
+		return false;
+	if (clone_fd_size(dfd, &st, &size) == 0 && size >= p->dst_size &&
+	    stat(p->dst_path, &now) == 0 && now.st_rdev == st.st_rdev)
+		return false;
+	size_to_human(size, a, sizeof(a));
+	size_to_human(p->dst_size, b, sizeof(b));
+	str_fmt(why, whycap, "target '%s' went away during the clone (%s now, %s before): it holds "
+		"no usable copy; the source is untouched", p->dst_path, size ? a : "no size", b);
+	return true;
+}
+
 int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
 {
 	int sfd = -1, dfd, ret;
@@ -375,6 +396,8 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		ret = clone_verify(p, o, why, whycap);
 	}
 out:
+	if (ret && ret != -EINTR && !stopped(p) && target_gone(p, dfd, why, whycap))
+		ret = -ENODEV;
 	if ((ret == -EINTR || stopped(p)) && clone_target_wipe(p->dst_path) == 0) {
 		p->wiped = true;
 		ret = -EINTR;
