@@ -122,7 +122,6 @@ struct clone_plan {
 	int extlinux_part;	 /* index of the partition holding extlinux.conf, -1 none */
 	char extlinux_path[32]; /* where on it ("/boot/extlinux/extlinux.conf") */
 	struct clone_speed speed; /* clone_plan_estimate() */
-	char quirks[128];	/* usb-storage.quirks of the running kernel, "" when none */
 	char warnings[4][200];
 	size_t n_warnings;
 

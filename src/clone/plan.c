@@ -16,7 +16,6 @@
 #include "boot/boot.h"
 #include "clone/clone-int.h"
 #include "common/banned.h"
-#include "common/kcmdline.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
 #include "common/util.h"
@@ -410,28 +409,6 @@ static void plan_ids(const struct inventory *inv, struct clone_plan *p)
 	}
 }
 
-/* usb-storage.quirks=... of the running kernel: the target's cmdline.txt needs it too. */
-static void plan_quirks(struct sysroot *sr, struct clone_plan *p)
-{
-	char buf[4096];
-	size_t i = 0, len, alen;
-
-	if (sysroot_read(sr, PATH_PROC_CMDLINE, buf, sizeof(buf)) < 0)
-		return;
-	len = strlen(buf);
-	while (i < len) {
-		if (kcmdline_is_space(buf[i])) {
-			i++;
-			continue;
-		}
-		alen = kcmdline_arg_len(buf + i, len - i);
-		if (kcmdline_param_is(buf + i, alen, "usb-storage.quirks") &&
-		    alen < sizeof(p->quirks))
-			str_fmt(p->quirks, sizeof(p->quirks), "%.*s", (int)alen, buf + i);
-		i += alen ? alen : 1;
-	}
-}
-
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) / a * a;
@@ -685,8 +662,6 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	if (ret)
 		goto out;
 	plan_ids(inv, p);
-	if (sysroot_is_live(sr) && !p->src_is_file)
-		plan_quirks(sr, p);
 	/* the ids are known now: the rewrites again, with them */
 	free(p->cmdline_new);
 	free(p->fstab_new);

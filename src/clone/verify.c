@@ -4,6 +4,7 @@
  * sample or all of the contents), and boot/'s check of the target (boot_check_disk_with()). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,14 +16,12 @@
 #include "boot/boot.h"
 #include "clone/clone-int.h"
 #include "common/banned.h"
-#include "common/bootcfg.h"
-#include "common/kcmdline.h"
-#include "common/rootspec.h"
 #include "common/util.h"
 
 #define WALK_DEPTH_MAX 64
 #define SAMPLE_EVERY   8
 #define SAMPLE_MAX     (64ULL << 20)
+#define SAMPLE_PATHS_MAX (256U << 20) /* the paths of the files to compare, --verify full */
 
 static void check_add(struct clone_plan *p, const char *name, enum clone_check_state st,
 		      const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -96,22 +95,100 @@ struct walk {
 	bool full;
 	dev_t dev; /* the source's file system: other mounts below it are not walked */
 	uint64_t n_regular, hashed_bytes;
+	struct sbuf sample; /* the files whose contents are compared: paths, NUL-separated */
+	size_t n_sample;
 };
 
-static bool same_content(int a, int b, uint64_t size)
+/* The sampled files compared by several threads at once: each file is a few small random
+ * reads on both disks, and one at a time their latency, not the disks, sets the pace. */
+#define COMPARE_THREADS 8
+#define COMPARE_BUF	(128 * 1024)
+
+struct compare_pool {
+	struct walk *w;
+	int sroot, droot;
+	const char **paths;
+	size_t n;
+	size_t next; /* the next path to take, under lock */
+	pthread_mutex_t lock;
+};
+
+static bool same_content(int a, int b, char *ba, char *bb)
 {
-	static char ba[65536], bb[65536];
 	uint64_t off = 0;
 
-	while (off < size) {
-		ssize_t ra = pread(a, ba, sizeof(ba), (off_t)off);
-		ssize_t rb = pread(b, bb, sizeof(bb), (off_t)off);
+	for (;;) {
+		ssize_t ra = pread(a, ba, COMPARE_BUF, (off_t)off);
+		ssize_t rb = pread(b, bb, COMPARE_BUF, (off_t)off);
 
-		if (ra <= 0 || ra != rb || memcmp(ba, bb, (size_t)ra))
+		if (ra < 0 || ra != rb || memcmp(ba, bb, (size_t)ra))
 			return false;
+		if (!ra)
+			return true;
 		off += (uint64_t)ra;
 	}
-	return true;
+}
+
+static void *compare_worker(void *arg)
+{
+	struct compare_pool *cp = arg;
+	struct clone_plan *p = cp->w->p;
+	char *ba = malloc(COMPARE_BUF), *bb = malloc(COMPARE_BUF);
+
+	while (ba && bb && !(p->stop && *p->stop)) {
+		const char *rel;
+		bool same;
+		int fa, fb;
+
+		pthread_mutex_lock(&cp->lock);
+		rel = cp->next < cp->n ? cp->paths[cp->next++] : NULL;
+		pthread_mutex_unlock(&cp->lock);
+		if (!rel)
+			break;
+		fa = openat(cp->sroot, rel + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		fb = openat(cp->droot, rel + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fa >= 0 && fb >= 0) {
+			same = same_content(fa, fb, ba, bb);
+			pthread_mutex_lock(&cp->lock);
+			if (!same)
+				diff_add(p, rel, "content differs");
+			p->n_hashed++;
+			pthread_mutex_unlock(&cp->lock);
+		}
+		if (fa >= 0)
+			close(fa);
+		if (fb >= 0)
+			close(fb);
+	}
+	free(ba);
+	free(bb);
+	return NULL;
+}
+
+static void compare_sample(struct walk *w, int sroot, int droot)
+{
+	struct compare_pool cp = { .w = w, .sroot = sroot, .droot = droot };
+	pthread_t th[COMPARE_THREADS];
+	size_t i, n_th = 0;
+	const char *s;
+
+	if (!w->n_sample)
+		return;
+	cp.paths = calloc(w->n_sample, sizeof(*cp.paths));
+	if (!cp.paths)
+		return;
+	for (s = w->sample.buf; cp.n < w->n_sample; s += strlen(s) + 1)
+		cp.paths[cp.n++] = s;
+	pthread_mutex_init(&cp.lock, NULL);
+	for (i = 0; i < COMPARE_THREADS && i < cp.n; i++)
+		if (pthread_create(&th[n_th], NULL, compare_worker, &cp) == 0)
+			n_th++;
+	if (!n_th)
+		compare_worker(&cp);
+	for (i = 0; i < n_th; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&cp.lock);
+	free(cp.paths);
 }
 
 static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
@@ -153,21 +230,11 @@ static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 			diff_add(w->p, rel, "size differs");
 			return;
 		}
-		if (w->full || (w->n_regular++ % SAMPLE_EVERY == 0 &&
-				w->hashed_bytes < SAMPLE_MAX)) {
-			int fa = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-			int fb = openat(ddir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
-			if (fa >= 0 && fb >= 0) {
-				if (!same_content(fa, fb, (uint64_t)a.st_size))
-					diff_add(w->p, rel, "content differs");
-				w->p->n_hashed++;
-				w->hashed_bytes += (uint64_t)a.st_size;
-			}
-			if (fa >= 0)
-				close(fa);
-			if (fb >= 0)
-				close(fb);
+		if ((w->full || (w->n_regular++ % SAMPLE_EVERY == 0 &&
+				 w->hashed_bytes < SAMPLE_MAX)) &&
+		    sbuf_add(&w->sample, rel, strlen(rel) + 1) == 0) {
+			w->n_sample++;
+			w->hashed_bytes += (uint64_t)a.st_size;
 		}
 	} else if ((S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode)) && a.st_rdev != b.st_rdev) {
 		diff_add(w->p, rel, "device number differs");
@@ -213,12 +280,65 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 	closedir(d);
 }
 
+/* Each tree is read ahead by a thread of its own: the walk alternates between the two disks
+ * one inode at a time, and cold, that costs a seek each; a walk of one tree alone moves on
+ * with the file system's inode readahead, and leaves the inodes cached for the compare. */
+struct prefetch {
+	int fd;
+	dev_t dev;
+	volatile sig_atomic_t *stop;
+};
+
+static void prefetch_dir(struct prefetch *pf, int dir, unsigned depth)
+{
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if (depth > WALK_DEPTH_MAX || (pf->stop && *pf->stop))
+		return;
+	fd = dup(dir);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)) && !(pf->stop && *pf->stop)) {
+		struct stat st;
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
+		    st.st_dev != pf->dev)
+			continue;
+		sub = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			prefetch_dir(pf, sub, depth + 1);
+			close(sub);
+		}
+	}
+	closedir(d);
+}
+
+static void *prefetch_main(void *arg)
+{
+	struct prefetch *pf = arg;
+	struct stat st;
+
+	if (fstat(pf->fd, &st) == 0) {
+		pf->dev = st.st_dev;
+		prefetch_dir(pf, pf->fd, 0);
+	}
+	return NULL;
+}
+
 /* Both trees of an ext partition, mounted read-only without journal replay, compared. */
 static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 {
 	struct clone_loop ls = { .fd = -1 }, ld = { .fd = -1 };
 	char sdir[PATH_MAX] = "", ddir[PATH_MAX] = "", name[32];
-	struct walk w = { .p = p, .part = (int)(cp - p->parts), .full = full };
+	struct walk w = { .p = p, .part = (int)(cp - p->parts), .full = full,
+			  .sample = SBUF_INIT(SAMPLE_PATHS_MAX) };
 	int s = -1, d = -1, ret;
 
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
@@ -245,10 +365,21 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 	if (s >= 0 && d >= 0) {
 		struct stat st;
 
+		struct prefetch pf[2] = { { .fd = s, .stop = p->stop }, { .fd = d, .stop = p->stop } };
+		pthread_t th[2];
+		bool started[2];
+
+		for (int i = 0; i < 2; i++)
+			started[i] = pthread_create(&th[i], NULL, prefetch_main, &pf[i]) == 0;
 		if (fstat(s, &st) == 0)
 			w.dev = st.st_dev;
 		walk_dir(&w, s, d, "", 0);
+		for (int i = 0; i < 2; i++)
+			if (started[i])
+				pthread_join(th[i], NULL);
+		compare_sample(&w, s, d);
 	}
+	sbuf_release(&w.sample);
 	if (p->n_diffs)
 		check_add(p, name, CLONE_CHECK_FAIL, "files that changed during a live copy differ "
 			  "by nature: clone again with the system idle, or compare them by hand",
