@@ -101,6 +101,26 @@ check "GPT target readable" sh -c "sfdisk -d '$gdst' | grep -q 'label: gpt'"
 p3=$(python3 -c "import json; print(json.load(open('$tmp/out'))['partitions'][2]['target_partuuid'])")
 check "GPT: PARTUUID in the table" sh -c "sfdisk -d '$gdst' | grep -qi 'uuid=$p3'"
 
+# --- DOS, three partitions (a data partition after the root), image to image ------------
+mkimage "$tmp/d3.img" dos 300 PARTUUID=0badc0de-02 p3 || { fail "mkimage dos p3"; finish; }
+before=$(sum_of "$tmp/d3.img")
+truncate -s 400m "$tmp/d3t.img"
+sbc --json clone "$tmp/d3.img" "$tmp/d3t.img" --apply
+expect_rc 0 "apply DOS with three partitions"
+json "d['target']['label'] == 'dos' and len(d['partitions']) == 3 and all(c['state'] == 'PASS' for c in d['checks'])" \
+	"DOS p3: DOS kept, every check passes"
+json "[r['file'] for r in d['rewrites']] == ['cmdline.txt', '/etc/fstab', '/etc/fstab', '/etc/fstab']" \
+	"DOS p3: root= and the three fstab entries"
+json "d['partitions'][2]['target_size_bytes'] > d['partitions'][2]['size_bytes'] and d['partitions'][2]['method'] == 'used blocks'" \
+	"DOS p3: the data partition (last) grown"
+d3=$(python3 -c "import json; print(json.load(open('$tmp/out'))['target']['disk_id'][2:])")
+check "DOS p3: three partitions in the target's table" sh -c \
+	"test \$(sfdisk -d '$tmp/d3t.img' | grep -c '^$tmp/d3t.img[0-9]') = 3"
+fstab_of "$tmp/d3t.img" $p2off | grep -q "^PARTUUID=$d3-03  /data" &&
+	ok || fail "DOS p3: the data partition's fstab entry names the target"
+check "DOS p3: source unchanged" test "$(sum_of "$tmp/d3.img")" = "$before"
+rm -f "$tmp/d3t.img"
+
 # --- spellings: /dev/mmcblk0p2 root=, UUID= and LABEL= in fstab --------------------------
 mkimage "$tmp/n.img" dos 300 /dev/mmcblk0p2 || { fail "mkimage names"; finish; }
 sbc --json clone "$tmp/n.img" "$tmp/n2.img"
