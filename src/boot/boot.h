@@ -156,6 +156,18 @@ int boot_eeprom_apply(const char *text, size_t len, char **output, int *status);
 /* extlinux.conf: the APPEND line of the DEFAULT label (else the first label), and its root=
  * value into root ("" when it passes none). 0, -ENOENT when no label has an APPEND line. */
 int boot_extlinux_root(const char *text, size_t len, char *root, size_t cap);
+/* Each APPEND line of extlinux.conf in turn, with the LABEL it belongs to (it.label, ""
+ * before the first): its arguments are [*off, *off + *alen) of text. Start with it zeroed.
+ * 0; -ENOENT past the last. */
+struct boot_extlinux_iter {
+	size_t pos;
+	char label[64];
+};
+int boot_extlinux_next_append(const char *text, size_t len, struct boot_extlinux_iter *it,
+			      size_t *off, size_t *alen);
+/* Where a disk's extlinux.conf is, as U-Boot's distro boot looks on each partition in turn
+ * and a Jetson on its root file system: these paths, in this order. */
+#define BOOT_EXTLINUX_PATHS { "/extlinux/extlinux.conf", "/boot/extlinux/extlinux.conf" }
 /* grub.cfg: the root= of the first "linux" line. 0, -ENOENT. */
 int boot_grub_root(const char *text, size_t len, char *root, size_t cap);
 
@@ -257,6 +269,26 @@ struct boot_checks {
 
 int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 		    const struct boot_facts *f, const struct blkdev *disk, struct boot_checks *c);
+/*
+ * boot_check_disk() for a disk whose partitions are not mounted (clone's target): its files
+ * are read through acc, and on a board that is not a Raspberry Pi the disk is judged by what
+ * it holds (the Pi firmware's files when its first partition has config.txt, else the root=
+ * of its own extlinux.conf). The checks of this board's bootloader and boot order run only on
+ * a Pi 4 or 5.
+ */
+struct boot_disk_access {
+	/* A file of part (name relative to its file system's root), as sysroot_read_file():
+	 * out is initialised here and holds the bytes on success. 0, -ENOENT, -EFBIG, -errno. */
+	int (*read)(void *arg, const struct blkdev *part, const char *name, size_t cap,
+		    struct sbuf *out);
+	/* Is name a regular file on part? */
+	bool (*exists)(void *arg, const struct blkdev *part, const char *name);
+	void *arg;
+	const char *name; /* where the files are, for the checks' texts ("the copy") */
+};
+int boot_check_disk_with(struct sysroot *sr, const struct inventory *inv,
+			 const struct boot_facts *f, const struct blkdev *disk,
+			 const struct boot_disk_access *acc, struct boot_checks *c);
 /* The disks `boot check` looks at by default: whole disks with partitions, on USB, NVMe,
  * SD/eMMC, SATA or SCSI (not loop, zram, dm, md, eMMC boot areas). */
 bool boot_disk_is_candidate(const struct blkdev *d);

@@ -150,9 +150,11 @@ int boot_min_release(enum boot_soc soc, bool cm, int mode, const char **date, ui
 /* What one disk offers the checks: its partitions, the first one's mount point, the boot
  * files read from there. */
 struct disk_view {
+	struct sysroot *sr;
+	const struct boot_disk_access *acc; /* NULL: files through the sysroot's mounts */
 	const struct blkdev *disk;
 	const struct blkdev *p1;
-	const char *boot_mnt; /* where p1 is mounted, NULL when it is not */
+	const char *boot_mnt; /* where p1's files are (its mount point), NULL: not readable */
 	bool has_config, has_cmdline;
 	struct config cfg;
 	struct sbuf cmdline;
@@ -189,31 +191,59 @@ static int mnt_path(const char *mnt, const char *name, char *out, size_t cap)
 	return str_fmt(out, cap, "%s%s%s", mnt, strcmp(mnt, "/") ? "/" : "", name);
 }
 
-static bool mnt_has(struct sysroot *sr, const char *mnt, const char *name)
+/* Where the files of partition p are for v: the caller's access, else its mount point. */
+static const char *part_where(const struct disk_view *v, const struct blkdev *p)
 {
-	char path[PATH_MAX];
-	struct stat st;
-
-	return !mnt_path(mnt, name, path, sizeof(path)) && !sysroot_stat(sr, path, &st, true) &&
-	       S_ISREG(st.st_mode);
+	if (!p)
+		return NULL;
+	return v->acc ? v->acc->name : part_mnt(p);
 }
 
-static int view_load(struct sysroot *sr, const struct blkdev *disk, struct disk_view *v)
+/* A file of partition p (name relative to the file system's root), as sysroot_read_file(). */
+static int part_read(const struct disk_view *v, const struct blkdev *p, const char *name,
+		     size_t cap, struct sbuf *out)
 {
-	char path[PATH_MAX], name[128];
+	char path[PATH_MAX];
+	const char *mnt;
+
+	if (v->acc)
+		return v->acc->read(v->acc->arg, p, name, cap, out);
+	mnt = part_mnt(p);
+	if (!mnt || mnt_path(mnt, name, path, sizeof(path)))
+		return -ENOENT;
+	return sysroot_read_file(v->sr, path, cap, out);
+}
+
+static bool part_has(const struct disk_view *v, const struct blkdev *p, const char *name)
+{
+	char path[PATH_MAX];
+	const char *mnt;
+	struct stat st;
+
+	if (v->acc)
+		return v->acc->exists(v->acc->arg, p, name);
+	mnt = part_mnt(p);
+	return mnt && !mnt_path(mnt, name, path, sizeof(path)) &&
+	       !sysroot_stat(v->sr, path, &st, true) && S_ISREG(st.st_mode);
+}
+
+static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
+		     const struct blkdev *disk, struct disk_view *v)
+{
+	char name[128];
 	struct sbuf buf;
 	int ret;
 
 	memset(v, 0, sizeof(*v));
 	sbuf_init(&v->cmdline, CMDLINE_MAX);
+	v->sr = sr;
+	v->acc = acc;
 	v->disk = disk;
 	v->p1 = disk_part(disk, 1);
-	v->boot_mnt = part_mnt(v->p1);
+	v->boot_mnt = part_where(v, v->p1);
 	if (!v->boot_mnt)
 		return 0;
-	if (mnt_path(v->boot_mnt, "config.txt", path, sizeof(path)))
-		return 0;
-	ret = sysroot_read_file(sr, path, CONFIG_FILE_MAX, &buf);
+	ret = part_read(v, v->p1, "config.txt", CONFIG_FILE_MAX, &buf);
 	if (ret == -ENOMEM)
 		return ret;
 	if (!ret) {
@@ -230,9 +260,7 @@ static int view_load(struct sysroot *sr, const struct blkdev *disk, struct disk_
 	if (str_fmt(v->cmdline_name, sizeof(v->cmdline_name), "%s%s", v->prefix, name) ||
 	    strstr(v->cmdline_name, ".."))
 		return 0;
-	if (mnt_path(v->boot_mnt, v->cmdline_name, path, sizeof(path)))
-		return 0;
-	ret = sysroot_read_file(sr, path, CMDLINE_MAX, &v->cmdline);
+	ret = part_read(v, v->p1, v->cmdline_name, CMDLINE_MAX, &v->cmdline);
 	if (ret == -ENOMEM)
 		return ret;
 	v->has_cmdline = !ret;
@@ -295,7 +323,7 @@ static int check_partition(struct boot_checks *c, const struct disk_view *v)
 		   p1->kname, p1->fstype);
 }
 
-static int check_files(struct sysroot *sr, const struct boot_facts *f, struct boot_checks *c,
+static int check_files(const struct boot_facts *f, struct boot_checks *c,
 		       const struct disk_view *v)
 {
 	const char *const *dtbs = model_dtbs(f->model);
@@ -325,7 +353,7 @@ static int check_files(struct sysroot *sr, const struct boot_facts *f, struct bo
 	 * boot.adoc "kernel") */
 	if (v->has_config && !config_get(&v->cfg, "kernel", kernel, sizeof(kernel))) {
 		str_fmt(name, sizeof(name), "%s%s", v->prefix, kernel);
-		if (!mnt_has(sr, v->boot_mnt, name))
+		if (!part_has(v, v->p1, name))
 			MISSING(name);
 	} else {
 		static const char *const k2712[] = { "kernel_2712.img", "kernel8.img", NULL };
@@ -338,7 +366,7 @@ static int check_files(struct sysroot *sr, const struct boot_facts *f, struct bo
 			ks = k2711_64;
 		for (found = false, i = 0; ks[i] && !found; i++)
 			found = !str_fmt(name, sizeof(name), "%s%s", v->prefix, ks[i]) &&
-				mnt_has(sr, v->boot_mnt, name);
+				part_has(v, v->p1, name);
 		if (!found) {
 			str_fmt(name, sizeof(name), "%s%s", v->prefix, ks[0]);
 			MISSING(name);
@@ -346,12 +374,12 @@ static int check_files(struct sysroot *sr, const struct boot_facts *f, struct bo
 	}
 	if (v->has_config && !config_get(&v->cfg, "device_tree", dtb, sizeof(dtb))) {
 		str_fmt(name, sizeof(name), "%s%s", v->prefix, dtb);
-		if (!mnt_has(sr, v->boot_mnt, name))
+		if (!part_has(v, v->p1, name))
 			MISSING(name);
 	} else if (dtbs) {
 		for (found = false, i = 0; dtbs[i] && !found; i++)
 			found = !str_fmt(name, sizeof(name), "%s%s", v->prefix, dtbs[i]) &&
-				mnt_has(sr, v->boot_mnt, name);
+				part_has(v, v->p1, name);
 		if (!found) {
 			str_fmt(name, sizeof(name), "%s%s", v->prefix, dtbs[0]);
 			MISSING(name);
@@ -359,9 +387,9 @@ static int check_files(struct sysroot *sr, const struct boot_facts *f, struct bo
 	}
 	/* a Pi 4 loads the GPU firmware from the boot partition; a Pi 5 has it in the EEPROM */
 	if (f->soc == BOOT_SOC_2711) {
-		if (!mnt_has(sr, v->boot_mnt, "start4.elf"))
+		if (!part_has(v, v->p1, "start4.elf"))
 			MISSING("start4.elf");
-		if (!mnt_has(sr, v->boot_mnt, "fixup4.dat"))
+		if (!part_has(v, v->p1, "fixup4.dat"))
 			MISSING("fixup4.dat");
 	}
 #undef MISSING
@@ -496,10 +524,10 @@ static bool fstab_needed(const struct fstab_entry *e)
 	       !strstr(e->opts, "noauto") && !strstr(e->opts, "nofail");
 }
 
-static int check_fstab(struct sysroot *sr, const struct inventory *inv, struct boot_checks *c,
-		       const struct blkdev *disk, const struct blkdev *root)
+static int check_fstab(const struct disk_view *v, const struct inventory *inv,
+		       struct boot_checks *c, const struct blkdev *disk, const struct blkdev *root)
 {
-	const char *mnt = part_mnt(root);
+	const char *mnt = part_where(v, root);
 	char path[PATH_MAX], bad[300] = "";
 	struct fstab_entry e;
 	struct sbuf buf;
@@ -512,9 +540,9 @@ static int check_fstab(struct sysroot *sr, const struct inventory *inv, struct b
 		return add(c, disk, "fstab-resolves", BOOT_WARN, "mount it to check, and run "
 			   "'sbcdisk boot check' again", "/etc/fstab on %s " NOT_MOUNTED,
 			   root->kname);
-	if (mnt_path(mnt, "etc/fstab", path, sizeof(path)))
+	if (mnt_path(v->acc ? "" : mnt, "etc/fstab", path, sizeof(path)))
 		return 0;
-	ret = sysroot_read_file(sr, path, FSTAB_MAX, &buf);
+	ret = part_read(v, root, "etc/fstab", FSTAB_MAX, &buf);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
@@ -779,29 +807,86 @@ static int check_pcie_probe(const struct boot_facts *f, struct boot_checks *c,
 		   "for this NVMe drive (pcie.adoc)");
 }
 
+/* A board that is not a Raspberry Pi: root= of the disk's own extlinux.conf when its files
+ * can be read, else of the loader configuration this system booted with when the disk holds
+ * the running root. */
+static int check_other(const struct inventory *inv, const struct boot_facts *f,
+		       struct boot_checks *c, const struct blkdev *disk, const struct disk_view *v)
+{
+	static const char *const paths[] = BOOT_EXTLINUX_PATHS;
+	bool is_root = f->root_disk[0] && !strcmp(f->root_disk, disk->kname);
+	const struct blkdev *root = NULL;
+	char spec[256], where[200];
+	size_t i, j;
+	int ret;
+
+	for (i = 0; v && v->acc && i < disk->n_children; i++) {
+		const struct blkdev *p = disk->children[i];
+
+		if (!p->is_partition)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(paths); j++) {
+			struct sbuf buf;
+
+			ret = part_read(v, p, paths[j] + 1, FSTAB_MAX, &buf);
+			if (ret == -ENOMEM)
+				return ret;
+			if (ret)
+				continue;
+			ret = boot_extlinux_root(sbuf_str(&buf), buf.len, spec, sizeof(spec));
+			sbuf_release(&buf);
+			if (ret)
+				spec[0] = '\0';
+			str_fmt(where, sizeof(where), "%s on %s", paths[j], p->kname);
+			ret = check_root(inv, c, disk, spec, where, &root);
+			if (!ret)
+				ret = check_fstab(v, inv, c, disk, root);
+			return ret ? ret : check_unique(inv, c, disk);
+		}
+	}
+	if (is_root && f->loader_config[0])
+		ret = check_root(inv, c, disk, f->loader_root, f->loader_config, &root);
+	else if (v && v->acc)
+		ret = add(c, disk, "root-resolves", BOOT_WARN,
+			  "check by hand how this board boots it (a U-Boot script, GRUB)",
+			  "%s holds neither the Raspberry Pi firmware's config.txt on its first "
+			  "partition nor an extlinux.conf: whether it boots is not known",
+			  disk->kname);
+	else
+		ret = add(c, disk, "root-resolves", BOOT_WARN,
+			  "look at the boot loader configuration on the disk by hand",
+			  "this board's boot loader configuration on %s is not read: whether "
+			  "it boots is not known", disk->kname);
+	return ret ? ret : check_unique(inv, c, disk);
+}
+
 int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 		    const struct boot_facts *f, const struct blkdev *disk, struct boot_checks *c)
 {
+	return boot_check_disk_with(sr, inv, f, disk, NULL, c);
+}
+
+int boot_check_disk_with(struct sysroot *sr, const struct inventory *inv,
+			 const struct boot_facts *f, const struct blkdev *disk,
+			 const struct boot_disk_access *acc, struct boot_checks *c)
+{
 	const struct blkdev *root = NULL;
+	bool board = f->loader == BOOT_LOADER_RPI_EEPROM;
 	struct disk_view v;
 	char where[200];
 	int mode = boot_disk_mode(disk), ret;
 
-	if (f->loader != BOOT_LOADER_RPI_EEPROM) {
-		bool is_root = f->root_disk[0] && !strcmp(f->root_disk, disk->kname);
-
-		if (is_root && f->loader_config[0])
-			ret = check_root(inv, c, disk, f->loader_root, f->loader_config, &root);
-		else
-			ret = add(c, disk, "root-resolves", BOOT_WARN,
-				  "look at the boot loader configuration on the disk by hand",
-				  "this board's boot loader configuration on %s is not read: whether "
-				  "it boots is not known", disk->kname);
-		return ret ? ret : check_unique(inv, c, disk);
-	}
-	ret = view_load(sr, disk, &v);
+	if (!board && !acc)
+		return check_other(inv, f, c, disk, NULL);
+	ret = view_load(sr, acc, disk, &v);
 	if (ret)
 		goto out;
+	/* read through the caller's access on another board (an image made on a PC): the disk
+	 * is judged by what it holds, the Pi firmware's files when p1 has a config.txt */
+	if (!board && !v.has_config) {
+		ret = check_other(inv, f, c, disk, &v);
+		goto out;
+	}
 	ret = check_partition(c, &v);
 	/* a first partition that is not FAT holds no boot files: say it once, and what the
 	 * bootloader could do with the disk does not matter */
@@ -811,7 +896,7 @@ int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 		goto out;
 	}
 	if (!ret)
-		ret = check_files(sr, f, c, &v);
+		ret = check_files(f, c, &v);
 	if (!ret)
 		ret = check_one_line(c, &v);
 	if (!ret && v.has_cmdline) {
@@ -826,7 +911,7 @@ int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 		str_fmt(where, sizeof(where), "%s", v.cmdline_name);
 		ret = check_root(inv, c, disk, spec, where, &root);
 		if (!ret)
-			ret = check_fstab(sr, inv, c, disk, root);
+			ret = check_fstab(&v, inv, c, disk, root);
 	} else if (!ret && v.p1) {
 		/* no readable cmdline.txt: root= is not known */
 		ret = add(c, disk, "root-resolves", BOOT_WARN, v.boot_mnt ? "write cmdline.txt" :
@@ -836,13 +921,13 @@ int boot_check_disk(struct sysroot *sr, const struct inventory *inv,
 	}
 	if (!ret)
 		ret = check_unique(inv, c, disk);
-	if (!ret)
+	if (!ret && board)
 		ret = check_bootloader(f, c, disk, mode);
-	if (!ret)
+	if (!ret && board)
 		ret = check_order(inv, f, c, disk, mode);
 	if (!ret)
 		ret = check_quirks(sr, c, &v);
-	if (!ret)
+	if (!ret && board)
 		ret = check_pcie_probe(f, c, disk);
 out:
 	view_release(&v);

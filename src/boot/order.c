@@ -418,40 +418,61 @@ static bool keyword(const char *l, size_t ll, const char *kw, const char **rest,
 
 /* syslinux's config (as U-Boot's pxe_utils reads extlinux.conf): DEFAULT names a LABEL;
  * APPEND lines belong to the label above them. */
+int boot_extlinux_next_append(const char *text, size_t len, struct boot_extlinux_iter *it,
+			      size_t *off, size_t *alen)
+{
+	const char *l, *r;
+	size_t ll, rl;
+
+	while (next_line(text, len, &it->pos, &l, &ll)) {
+		if (keyword(l, ll, "LABEL", &r, &rl)) {
+			if (rl >= sizeof(it->label))
+				rl = sizeof(it->label) - 1;
+			memcpy(it->label, r, rl);
+			it->label[rl] = '\0';
+		} else if (keyword(l, ll, "APPEND", &r, &rl)) {
+			*off = (size_t)(r - text);
+			*alen = rl;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int boot_extlinux_root(const char *text, size_t len, char *root, size_t cap)
 {
-	const char *l, *r, *first = NULL, *chosen = NULL;
+	struct boot_extlinux_iter it = { 0 };
+	const char *l, *r;
 	char def[64] = "";
-	size_t pos = 0, ll, rl, first_len = 0, chosen_len = 0;
-	bool in_default = false;
+	size_t pos = 0, ll, rl, off, alen, first = 0, first_len = 0, chosen = 0, chosen_len = 0;
+	bool has_first = false, has_chosen = false;
 
 	root[0] = '\0';
 	while (next_line(text, len, &pos, &l, &ll)) {
-		if (keyword(l, ll, "DEFAULT", &r, &rl)) {
-			if (rl < sizeof(def)) {
-				memcpy(def, r, rl);
-				def[rl] = '\0';
-			}
-		} else if (keyword(l, ll, "LABEL", &r, &rl)) {
-			in_default = def[0] && rl == strlen(def) && !memcmp(r, def, rl);
-		} else if (keyword(l, ll, "APPEND", &r, &rl)) {
-			if (!first) {
-				first = r;
-				first_len = rl;
-			}
-			if (in_default && !chosen) {
-				chosen = r;
-				chosen_len = rl;
-			}
+		if (keyword(l, ll, "DEFAULT", &r, &rl) && rl < sizeof(def)) {
+			memcpy(def, r, rl);
+			def[rl] = '\0';
 		}
 	}
-	if (!chosen) {
+	while (!boot_extlinux_next_append(text, len, &it, &off, &alen)) {
+		if (!has_first) {
+			has_first = true;
+			first = off;
+			first_len = alen;
+		}
+		if (def[0] && !has_chosen && !strcmp(it.label, def)) {
+			has_chosen = true;
+			chosen = off;
+			chosen_len = alen;
+		}
+	}
+	if (!has_chosen) {
+		if (!has_first)
+			return -ENOENT;
 		chosen = first;
 		chosen_len = first_len;
 	}
-	if (!chosen)
-		return -ENOENT;
-	return cmdline_root(chosen, chosen_len, root, cap);
+	return cmdline_root(text + chosen, chosen_len, root, cap);
 }
 
 int boot_grub_root(const char *text, size_t len, char *root, size_t cap)

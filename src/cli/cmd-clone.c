@@ -6,12 +6,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "bench/profile.h"
+#include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "clone/clone.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "probe/probe.h"
+#include "report/list.h"
 
 static volatile sig_atomic_t clone_signal;
 
@@ -39,6 +44,8 @@ static void usage(FILE *f)
 		"  --whole              copy every block as it is (layouts clone does not understand);\n"
 		"                       the copy then shares every id with the source\n"
 		"  --allow-live-blocks  copy a file system mounted read-write block by block anyway\n"
+		"  --db PATH            the result database whose last bench of each disk gives the\n"
+		"                       expected time (without one the source's read is measured)\n"
 		"  -h, --help           this help\n"
 		"\nExit status: 0 done (or the plan shown), 1 failure or a failed check, 2 usage.\n"
 		"With the global --json: one JSON document (schema 1), and no progress line.\n");
@@ -49,7 +56,7 @@ static void progress_line(void *arg, const struct clone_progress *p)
 	cli_progress_show(arg, p->phase, p->done, p->total, p->bw, p->left_s);
 }
 
-static int parse_opts(int argc, char **argv, struct clone_opts *o, bool *help)
+static int parse_opts(int argc, char **argv, struct clone_opts *o, const char **db, bool *help)
 {
 	static const struct option lopts[] = {
 		{ "apply", no_argument, NULL, 'A' },
@@ -57,6 +64,7 @@ static int parse_opts(int argc, char **argv, struct clone_opts *o, bool *help)
 		{ "root-size", required_argument, NULL, 'R' },
 		{ "verify", required_argument, NULL, 'V' },
 		{ "allow-live-blocks", no_argument, NULL, 'L' },
+		{ "db", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -88,6 +96,11 @@ static int parse_opts(int argc, char **argv, struct clone_opts *o, bool *help)
 		case 'L':
 			o->allow_live_blocks = true;
 			break;
+		case 'D':
+			if (!optarg[0])
+				return cli_usage_error("clone", "--db needs a path");
+			*db = optarg;
+			break;
 		case 'h':
 			*help = true;
 			return 0;
@@ -111,6 +124,104 @@ static int parse_opts(int argc, char **argv, struct clone_opts *o, bool *help)
 		return cli_usage_error("clone", "--whole copies the layout as it is: no "
 				       "--root-size");
 	return 0;
+}
+
+/* The fastest sequential test (fio's rw "read" or "write") of a run, bytes/s. */
+static bool run_seq_bw(const struct run *r, const char *rw, double *bw)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct run_test *t = &r->tests[i];
+
+		if (strcmp(t->rw, rw) || !isfinite(t->bw) || t->bw <= 0)
+			continue;
+		if (!found || t->bw > *bw)
+			*bw = t->bw;
+		found = true;
+	}
+	return found;
+}
+
+/* The last stored bench of a disk (by kernel name), its sequential rw speed. */
+static bool disk_stored_bw(struct store *st, const struct inventory *inv, const char *kname,
+			   const char *rw, double *bw, char *at, size_t atcap)
+{
+	const struct blkdev *d = kname[0] ? probe_inventory_find(inv, kname) : NULL;
+	struct json_object *dev = d ? list_device_to_json(d) : NULL;
+	struct run *r = NULL;
+	bool ok = false;
+
+	if (dev && store_run_latest_of(st, dev, &r) == 0 && r && run_seq_bw(r, rw, bw)) {
+		str_copy(at, atcap, r->started_at);
+		ok = true;
+	}
+	run_free(r);
+	json_object_put(dev);
+	return ok;
+}
+
+/* The source's read and the target's write speed from their last stored benches. Nothing
+ * stored (or no store) is no error: the estimate measures the source instead. */
+static void speeds_stored(struct cli_ctx *ctx, const char *db, struct clone_plan *p)
+{
+	struct clone_speed *s = &p->speed;
+	struct inventory *inv = NULL;
+	struct store *st = NULL;
+
+	if (!p->src_disk[0] && !p->dst_disk[0])
+		return;
+	if (cli_store_open("clone", db, STORE_READ, true, &st))
+		return;
+	if (probe_inventory_load(ctx->sr, &inv) == 0) {
+		if (disk_stored_bw(st, inv, p->src_disk, "read", &s->read_bps, s->read_at,
+				   sizeof(s->read_at))) {
+			s->has_read = true;
+			str_copy(s->read_from, sizeof(s->read_from), "stored");
+		}
+		if (disk_stored_bw(st, inv, p->dst_disk, "write", &s->write_bps, s->write_at,
+				   sizeof(s->write_at))) {
+			s->has_write = true;
+			str_copy(s->write_from, sizeof(s->write_from), "stored");
+		}
+	}
+	probe_inventory_free(inv);
+	store_close(st);
+}
+
+/* "about 3 min 20 s (source read 42 MB/s, measured now over 84 MiB; target write speed
+ * unknown: no stored bench)" */
+static void print_estimate(const struct clone_plan *p, FILE *f)
+{
+	const struct clone_speed *s = &p->speed;
+	char t[32], a[32];
+	unsigned long long secs;
+
+	if (!s->has_time) {
+		fprintf(f, "expected time: unknown (no stored bench of the source, and it could not "
+			"be read now)\n");
+		return;
+	}
+	secs = (unsigned long long)(s->time_s + 0.5);
+	if (secs >= 60)
+		str_fmt(t, sizeof(t), "%llu min %llu s", secs / 60, secs % 60);
+	else if (s->time_s >= 1)
+		str_fmt(t, sizeof(t), "%llu s", secs);
+	else
+		str_copy(t, sizeof(t), "a second or less");
+	fprintf(f, "expected time: about %s (source read %.0f MB/s, ", t, s->read_bps / 1e6);
+	if (!strcmp(s->read_from, "stored")) {
+		fprintf(f, "its bench of %s", s->read_at);
+	} else {
+		size_to_human(s->measured_bytes, a, sizeof(a));
+		fprintf(f, "measured now over %s", a);
+	}
+	if (s->has_write)
+		fprintf(f, "; target write %.0f MB/s, its bench of %s)\n", s->write_bps / 1e6,
+			s->write_at);
+	else
+		fprintf(f, "; target write speed unknown: no stored bench of it, so this assumes "
+			"it keeps up)\n");
 }
 
 static const char *state_name(enum clone_check_state s)
@@ -167,8 +278,10 @@ static void print_table(const struct clone_plan *p, FILE *f)
 		fprintf(f, "warning: %s\n", p->warnings[i]);
 	size_to_human(p->copy_bytes, a, sizeof(a));
 	fprintf(f, "\nto copy: %s\n", a);
-	if (!p->applied)
+	if (!p->applied) {
+		print_estimate(p, f);
 		return;
+	}
 	fprintf(f, "copied in %.1f s (%.1f MB/s)\n", p->copy_s,
 		p->copy_s > 0 ? (double)p->copy_bytes / p->copy_s / 1e6 : 0.0);
 	if (p->has_window)
@@ -176,9 +289,12 @@ static void print_table(const struct clone_plan *p, FILE *f)
 			"on the source after it is not on the target)\n", p->window_s);
 	if (p->n_checks)
 		fprintf(f, "\nchecks:\n");
-	for (i = 0; i < p->n_checks; i++)
-		fprintf(f, "  %s  %-15s %s\n", state_name(p->checks[i].state), p->checks[i].name,
+	for (i = 0; i < p->n_checks; i++) {
+		fprintf(f, "  %s  %-16s %s\n", state_name(p->checks[i].state), p->checks[i].name,
 			p->checks[i].detail);
+		if (p->checks[i].fix[0] && p->checks[i].state != CLONE_CHECK_PASS)
+			fprintf(f, "        %-16s fix: %s\n", "", p->checks[i].fix);
+	}
 	for (i = 0; i < p->n_diffs && i < CLONE_DIFFS_MAX; i++)
 		fprintf(f, "  differs: %s\n", p->diffs[i]);
 	if (p->n_diffs > CLONE_DIFFS_MAX)
@@ -251,6 +367,18 @@ static struct json_object *plan_json(const struct clone_plan *p)
 		json_object_array_add(arr, json_object_new_string(p->warnings[i]));
 	json_object_object_add(doc, "warnings", arr);
 	json_add_u64(doc, "copy_bytes", true, p->copy_bytes);
+	o = json_object_new_object();
+	json_add_double(o, "time_s", p->speed.has_time, p->speed.time_s);
+	json_add_double(o, "source_read_bw_bytes_per_s", p->speed.has_read, p->speed.read_bps);
+	json_add_str(o, "source_read_from", p->speed.read_from[0] ? p->speed.read_from : NULL);
+	json_add_str(o, "source_read_bench_at", p->speed.read_at[0] ? p->speed.read_at : NULL);
+	json_add_u64(o, "source_read_measured_bytes", !strcmp(p->speed.read_from, "measured"),
+		     p->speed.measured_bytes);
+	json_add_double(o, "target_write_bw_bytes_per_s", p->speed.has_write,
+			p->speed.write_bps);
+	json_add_str(o, "target_write_from", p->speed.write_from[0] ? p->speed.write_from : NULL);
+	json_add_str(o, "target_write_bench_at", p->speed.write_at[0] ? p->speed.write_at : NULL);
+	json_object_object_add(doc, "expected", o);
 	json_add_double(doc, "copy_s", p->applied, p->copy_s);
 	json_add_double(doc, "window_s", p->has_window, p->window_s);
 	arr = json_object_new_array();
@@ -259,6 +387,7 @@ static struct json_object *plan_json(const struct clone_plan *p)
 		json_add_str(o, "name", p->checks[i].name);
 		json_add_str(o, "state", state_name(p->checks[i].state));
 		json_add_str(o, "detail", p->checks[i].detail);
+		json_add_str(o, "fix", p->checks[i].fix[0] ? p->checks[i].fix : NULL);
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(doc, "checks", arr);
@@ -293,12 +422,13 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 	struct cli_progress ps;
 	static struct clone_plan plan;
 	struct clone_opts o = { 0 };
+	const char *db = NULL;
 	bool help = false;
 	char why[400] = "";
 	int ret, rc = EXIT_OK;
 	size_t i;
 
-	ret = parse_opts(argc, argv, &o, &help);
+	ret = parse_opts(argc, argv, &o, &db, &help);
 	if (ret)
 		return ret;
 	if (help) {
@@ -317,6 +447,8 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (!o.apply) {
+		speeds_stored(ctx, db, &plan);
+		clone_plan_estimate(&plan);
 		if (print_plan(ctx, &plan))
 			rc = EXIT_FAIL;
 		if (!ctx->json && !ctx->quiet)

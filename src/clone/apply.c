@@ -44,39 +44,92 @@ static int tool(const char *what, const char *const argv[], int ok_max, char *wh
 	return ret;
 }
 
-/* /etc/fstab replaced on the target mounted on dir, atomically, owner and mode kept. */
-static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const char *dir,
-		       char *why, size_t whycap)
+static void mark_done(struct clone_plan *p, const char *file)
+{
+	for (size_t i = 0; i < p->n_rewrites; i++)
+		if (!strcmp(p->rewrites[i].file, file))
+			p->rewrites[i].done = true;
+}
+
+/* The directory of rel ("etc/fstab" -> etc) under dir, each step without following a
+ * link (a link on the copy points into the running system, not the copy); *name the last
+ * component. A descriptor or -errno. */
+static int open_parent(const char *dir, const char *rel, const char **name)
+{
+	char part[PATH_MAX];
+	const char *s = rel, *slash;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), nfd;
+
+	while (fd >= 0 && (slash = strchr(s, '/'))) {
+		if (slash > s) {
+			if (str_fmt(part, sizeof(part), "%.*s", (int)(slash - s), s)) {
+				close(fd);
+				return -ENAMETOOLONG;
+			}
+			nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			close(fd);
+			fd = nfd;
+		}
+		s = slash + 1;
+	}
+	*name = s;
+	return fd < 0 ? -errno : fd;
+}
+
+/* rel under dir replaced by data atomically, its owner and mode kept. */
+static int replace_file(const char *dir, const char *rel, const char *data, size_t len)
 {
 	struct afile_opts ao = AFILE_OPTS_INIT;
-	int dfd, etc, ret;
+	const char *name;
 	struct stat st;
+	int fd, ret;
 
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	etc = openat(dfd, "etc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(dfd);
-	if (etc < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (fstatat(etc, "fstab", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+	fd = open_parent(dir, rel, &name);
+	if (fd < 0)
+		return fd;
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		ao.uid = st.st_uid;
 		ao.gid = st.st_gid;
 	}
-	ret = afile_replace_at(etc, "fstab", p->fstab_new, p->fstab_len, &ao);
-	close(etc);
-out:
-	if (ret)
-		str_fmt(why, whycap, "cannot rewrite /etc/fstab on target p%u: %s", cp->partno,
-			strerror(-ret));
-	for (size_t i = 0; !ret && i < p->n_rewrites; i++)
-		if (!strcmp(p->rewrites[i].file, "/etc/fstab"))
-			p->rewrites[i].done = true;
+	ret = afile_replace_at(fd, name, data, len, &ao);
+	close(fd);
 	return ret;
+}
+
+/* Are there files to rewrite on the target's file system of cp (ext, mounted)? */
+static bool has_rewrites(const struct clone_plan *p, const struct clone_part *cp)
+{
+	int i = (int)(cp - p->parts);
+
+	return (i == p->root && p->fstab_new) || (i == p->extlinux_part && p->extlinux_new);
+}
+
+/* /etc/fstab (on the root) and extlinux.conf (where it is) replaced on the target mounted on
+ * dir, atomically, owner and mode kept. */
+static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const char *dir,
+		       char *why, size_t whycap)
+{
+	int i = (int)(cp - p->parts), ret = 0;
+
+	if (i == p->root && p->fstab_new) {
+		ret = replace_file(dir, "etc/fstab", p->fstab_new, p->fstab_len);
+		if (ret) {
+			str_fmt(why, whycap, "cannot rewrite /etc/fstab on target p%u: %s",
+				cp->partno, strerror(-ret));
+			return ret;
+		}
+		mark_done(p, "/etc/fstab");
+	}
+	if (i == p->extlinux_part && p->extlinux_new) {
+		ret = replace_file(dir, p->extlinux_path + 1, p->extlinux_new, p->extlinux_len);
+		if (ret) {
+			str_fmt(why, whycap, "cannot rewrite %s on target p%u: %s",
+				p->extlinux_path, cp->partno, strerror(-ret));
+			return ret;
+		}
+		mark_done(p, p->extlinux_path);
+	}
+	return 0;
 }
 
 /* mke2fs for target partition cp on dev: the source's features, inode size, block and
@@ -191,8 +244,7 @@ static int64_t wall_ns(void)
  * copied (clone_tree_copy: hard links, ACLs, xattrs, capabilities, sparse files, specials,
  * owners, modes, times; one file system), then a second pass for what changed during the
  * first, right before fstab is rewritten; the window is that last stretch to the end. */
-static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_root, char *why,
-			size_t whycap)
+static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, size_t whycap)
 {
 	struct files_progress fp = { .p = p, .cp = cp };
 	struct clone_tree tr = { .src = cp->mountpoint, .stop = p->stop,
@@ -233,7 +285,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, bool is_roo
 		ret = clone_tree_copy(&tr, why, whycap);
 		cp->copied += tr.bytes;
 	}
-	if (!ret && is_root && p->fstab_new && !stopped(p))
+	if (!ret && has_rewrites(p, cp) && !stopped(p))
 		ret = fstab_write(p, cp, dir, why, whycap);
 	if (!ret && !stopped(p)) {
 		sync();
@@ -249,8 +301,7 @@ out:
 }
 
 /* The ext file system copied to p's target partition: checked, grown, new UUID, fstab. */
-static int ext_finish(struct clone_plan *p, struct clone_part *cp, bool is_root, char *why,
-		      size_t whycap)
+static int ext_finish(struct clone_plan *p, struct clone_part *cp, char *why, size_t whycap)
 {
 	struct clone_loop lo;
 	char dir[PATH_MAX] = "";
@@ -277,7 +328,7 @@ static int ext_finish(struct clone_plan *p, struct clone_part *cp, bool is_root,
 
 		ret = tool("tune2fs -U", tu, 0, why, whycap);
 	}
-	if (!ret && is_root && p->fstab_new && !stopped(p)) {
+	if (!ret && has_rewrites(p, cp) && !stopped(p)) {
 		ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
 		if (ret) {
 			str_fmt(why, whycap, "cannot mount target p%u: %s", cp->partno,
@@ -304,18 +355,26 @@ static int fat_finish(struct clone_plan *p, struct clone_part *cp, int dfd, bool
 	}
 	if (fsync(dfd))
 		return -errno;
-	if (!is_boot || !p->cmdline_new)
-		return 0;
-	ret = clone_fat_write(p->dst_path, cp->t_start, "cmdline.txt", p->cmdline_new,
-			      p->cmdline_len);
-	if (ret) {
-		str_fmt(why, whycap, "cannot rewrite cmdline.txt on target p%u: %s", cp->partno,
-			strerror(-ret));
-		return ret;
+	if (is_boot && p->cmdline_new) {
+		ret = clone_fat_write(p->dst_path, cp->t_start, "cmdline.txt", p->cmdline_new,
+				      p->cmdline_len);
+		if (ret) {
+			str_fmt(why, whycap, "cannot rewrite cmdline.txt on target p%u: %s",
+				cp->partno, strerror(-ret));
+			return ret;
+		}
+		mark_done(p, "cmdline.txt");
 	}
-	for (size_t i = 0; i < p->n_rewrites; i++)
-		if (!strcmp(p->rewrites[i].file, "cmdline.txt"))
-			p->rewrites[i].done = true;
+	if (cp - p->parts == p->extlinux_part && p->extlinux_new) {
+		ret = clone_fat_write(p->dst_path, cp->t_start, p->extlinux_path, p->extlinux_new,
+				      p->extlinux_len);
+		if (ret) {
+			str_fmt(why, whycap, "cannot rewrite %s on target p%u: %s",
+				p->extlinux_path, cp->partno, strerror(-ret));
+			return ret;
+		}
+		mark_done(p, p->extlinux_path);
+	}
 	return 0;
 }
 
@@ -383,6 +442,27 @@ out:
 	return ret;
 }
 
+/* A disk target that went away (unplugged: no size, or another device now) or shrank (a
+ * loop device whose backing file was cut) under the copy: what failed then is not the
+ * target being full or the source being bad, and the message says so. */
+static bool target_gone(const struct clone_plan *p, int dfd, char *why, size_t whycap)
+{
+	struct stat st, now;
+	uint64_t size = 0;
+	char a[32], b[32];
+
+	if (p->dst_is_file)
+		return false;
+	if (clone_fd_size(dfd, &st, &size) == 0 && size >= p->dst_size &&
+	    stat(p->dst_path, &now) == 0 && now.st_rdev == st.st_rdev)
+		return false;
+	size_to_human(size, a, sizeof(a));
+	size_to_human(p->dst_size, b, sizeof(b));
+	str_fmt(why, whycap, "target '%s' went away during the clone (%s now, %s before): it holds "
+		"no usable copy; the source is untouched", p->dst_path, size ? a : "no size", b);
+	return true;
+}
+
 int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
 {
 	int sfd = -1, dfd, ret;
@@ -407,9 +487,9 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		struct clone_part *cp = &p->parts[i];
 
 		if (cp->method == CLONE_BY_USED)
-			ret = ext_finish(p, cp, (int)i == p->root, why, whycap);
+			ret = ext_finish(p, cp, why, whycap);
 		else if (cp->method == CLONE_BY_FILES)
-			ret = files_finish(p, cp, (int)i == p->root, why, whycap);
+			ret = files_finish(p, cp, why, whycap);
 		else if (!strcmp(cp->fstype, "vfat"))
 			ret = fat_finish(p, cp, dfd, (int)i == p->boot, why, whycap);
 		if (!ret)
@@ -427,6 +507,8 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		ret = clone_verify(p, o, why, whycap);
 	}
 out:
+	if (ret && ret != -EINTR && !stopped(p) && target_gone(p, dfd, why, whycap))
+		ret = -ENODEV;
 	if ((ret == -EINTR || stopped(p)) && clone_target_wipe(p->dst_path) == 0) {
 		p->wiped = true;
 		ret = -EINTR;

@@ -13,7 +13,7 @@
 
 #define CLONE_PARTS_MAX	   16
 #define CLONE_REWRITES_MAX 32
-#define CLONE_CHECKS_MAX   16
+#define CLONE_CHECKS_MAX   48
 #define CLONE_DIFFS_MAX	   20
 #define CLONE_TEXT_MAX	   (256 * 1024) /* cmdline.txt, fstab, extlinux.conf */
 #define CLONE_ALIGN	   (4ULL << 20) /* partitions start on 4 MiB */
@@ -67,7 +67,8 @@ enum clone_check_state { CLONE_CHECK_PASS, CLONE_CHECK_FAIL, CLONE_CHECK_WARN };
 struct clone_check {
 	char name[32];
 	enum clone_check_state state;
-	char detail[200]; /* what was seen; on FAIL, the fix */
+	char detail[512]; /* what was seen */
+	char fix[512];	  /* what to do on WARN or FAIL, "" none */
 };
 
 struct clone_progress {
@@ -75,6 +76,17 @@ struct clone_progress {
 	uint64_t done, total;
 	double bw;	   /* bytes/s so far */
 	double left_s;	   /* -1 when unknown */
+};
+
+/* What the expected time of the copy is based on. */
+struct clone_speed {
+	bool has_read, has_write;
+	double read_bps, write_bps; /* the source's sequential read, the target's write */
+	char read_from[16], write_from[16]; /* "stored" (a bench), "measured" (now), "" */
+	char read_at[32], write_at[32];	    /* when a stored bench ran, "" */
+	uint64_t measured_bytes;	    /* how much the short read read */
+	bool has_time;
+	double time_s;
 };
 
 struct clone_opts {
@@ -107,9 +119,9 @@ struct clone_plan {
 	struct clone_rewrite rewrites[CLONE_REWRITES_MAX];
 	char *cmdline_new, *fstab_new, *extlinux_new; /* whole new texts, NULL: unchanged */
 	size_t cmdline_len, fstab_len, extlinux_len;
-	char quirks[128];	/* usb-storage.quirks of the running kernel, "" when none */
-	bool ids_shared;	/* a new id is already on an attached disk */
-	char ids_shared_what[160];
+	int extlinux_part;	 /* index of the partition holding extlinux.conf, -1 none */
+	char extlinux_path[32]; /* where on it ("/boot/extlinux/extlinux.conf") */
+	struct clone_speed speed; /* clone_plan_estimate() */
 	char warnings[4][200];
 	size_t n_warnings;
 
@@ -123,6 +135,8 @@ struct clone_plan {
 	uint64_t n_hashed;
 	char diffs[CLONE_DIFFS_MAX][200];
 	bool wiped; /* stopped: the target's partition table was wiped */
+
+	struct sysroot *sr; /* clone_plan_make()'s, for the boot check */
 
 	/* set by the caller before clone_apply() */
 	volatile sig_atomic_t *stop;
@@ -138,6 +152,14 @@ struct clone_plan {
 int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone_plan *p,
 		    char *why, size_t whycap);
 void clone_plan_release(struct clone_plan *p);
+
+/*
+ * The expected time of the copy in p->speed: from the speeds the caller put there (a
+ * stored bench of either disk: has_read/has_write, *_from "stored"), else the source's
+ * read is measured now with a short direct read (at most 256 MiB or 2 s; nothing is
+ * written). The copy is read-bound when the target's write speed is unknown.
+ */
+void clone_plan_estimate(struct clone_plan *p);
 
 /*
  * Do the plan: the target's table is wiped first and written last, so a stop leaves no
@@ -158,11 +180,16 @@ int clone_table_read(const char *path, struct clone_plan *p, char *why, size_t w
 int clone_table_write(const struct clone_plan *p, char *why, size_t whycap);
 
 /*
- * Rewrite the names in text (cmdline.txt when cmdline, else fstab) that name a source
+ * Rewrite the names in text (cmdline.txt, extlinux.conf or fstab) that name a source
  * partition, each to its target's id; one clone_rewrite per change appended to p. The new
  * text in *out (malloc'd, NULL when nothing changed). 0 or -errno.
  */
-int clone_rewrite_text(struct clone_plan *p, const char *file, bool cmdline, const char *text,
-		       size_t len, char **out, size_t *outlen);
+enum clone_text {
+	CLONE_TEXT_FSTAB = 0,
+	CLONE_TEXT_CMDLINE = 1, /* cmdline.txt: one line, its root= */
+	CLONE_TEXT_EXTLINUX,	/* extlinux.conf: the root= of each APPEND line */
+};
+int clone_rewrite_text(struct clone_plan *p, const char *file, enum clone_text kind,
+		       const char *text, size_t len, char **out, size_t *outlen);
 
 #endif

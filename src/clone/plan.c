@@ -13,9 +13,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "boot/boot.h"
 #include "clone/clone-int.h"
 #include "common/banned.h"
-#include "common/kcmdline.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
 #include "common/util.h"
@@ -409,50 +409,6 @@ static void plan_ids(const struct inventory *inv, struct clone_plan *p)
 	}
 }
 
-/* Does any other attached device already carry one of the target's new ids? */
-static void plan_ids_unique(const struct inventory *inv, struct clone_plan *p)
-{
-	for (size_t i = 0; i < inv->n_all; i++) {
-		const struct blkdev *d = inv->all[i];
-		const struct blkdev *w = probe_blkdev_whole((struct blkdev *)d);
-
-		if (p->dst_disk[0] && !strcmp(w->kname, p->dst_disk))
-			continue;
-		for (size_t j = 0; j < p->n_parts; j++) {
-			const struct clone_part *cp = &p->parts[j];
-
-			if ((d->partuuid[0] && !strcasecmp(d->partuuid, cp->t_partuuid)) ||
-			    (d->uuid[0] && cp->t_uuid[0] && !strcasecmp(d->uuid, cp->t_uuid))) {
-				p->ids_shared = true;
-				str_fmt(p->ids_shared_what, sizeof(p->ids_shared_what),
-					"%s carries the id of target p%u too", d->kname, cp->partno);
-			}
-		}
-	}
-}
-
-/* usb-storage.quirks=... of the running kernel: the target's cmdline.txt needs it too. */
-static void plan_quirks(struct sysroot *sr, struct clone_plan *p)
-{
-	char buf[4096];
-	size_t i = 0, len, alen;
-
-	if (sysroot_read(sr, PATH_PROC_CMDLINE, buf, sizeof(buf)) < 0)
-		return;
-	len = strlen(buf);
-	while (i < len) {
-		if (kcmdline_is_space(buf[i])) {
-			i++;
-			continue;
-		}
-		alen = kcmdline_arg_len(buf + i, len - i);
-		if (kcmdline_param_is(buf + i, alen, "usb-storage.quirks") &&
-		    alen < sizeof(p->quirks))
-			str_fmt(p->quirks, sizeof(p->quirks), "%.*s", (int)alen, buf + i);
-		i += alen ? alen : 1;
-	}
-}
-
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) / a * a;
@@ -604,10 +560,45 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 	return 0;
 }
 
+/* The source's extlinux.conf, where U-Boot's distro boot looks (each partition in turn,
+ * boot/'s paths) and a Jetson's loader does (the root file system's /boot/extlinux): its
+ * text in out, the partition in p->extlinux_part. -ENOENT when there is none. */
+static int plan_extlinux_find(struct clone_plan *p, struct sbuf *out)
+{
+	static const char *const paths[] = BOOT_EXTLINUX_PATHS;
+
+	p->extlinux_part = -1;
+	for (size_t i = 0; i < p->n_parts; i++) {
+		const struct clone_part *cp = &p->parts[i];
+		bool fat = !strcmp(cp->fstype, "vfat");
+
+		if (!fat && !is_ext(cp->fstype))
+			continue;
+		for (size_t j = 0; j < ARRAY_SIZE(paths); j++) {
+			int ret;
+
+			out->len = 0;
+			ret = fat ? clone_fat_read(p->src_path, cp->start, paths[j], CLONE_TEXT_MAX,
+						   out) :
+				    clone_ext_read_file(p->src_path, cp->start, paths[j],
+							CLONE_TEXT_MAX, out);
+			if (ret == -ENOMEM)
+				return ret;
+			if (ret)
+				continue;
+			p->extlinux_part = (int)i;
+			str_copy(p->extlinux_path, sizeof(p->extlinux_path), paths[j]);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* The boot files and fstab of the source, and their rewrites for the target. */
 static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 {
 	struct sbuf cmd = SBUF_INIT(CLONE_TEXT_MAX), tab = SBUF_INIT(CLONE_TEXT_MAX);
+	struct sbuf ext = SBUF_INIT(CLONE_TEXT_MAX);
 	int ret = 0;
 
 	if (p->boot >= 0 &&
@@ -616,8 +607,9 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 		ret = plan_root_from_cmdline(p, cmd.buf, cmd.len, why, whycap);
 		if (ret)
 			goto out;
-		ret = clone_rewrite_text(p, "cmdline.txt", true, cmd.buf ? cmd.buf : "", cmd.len,
-					 &p->cmdline_new, &p->cmdline_len);
+		ret = clone_rewrite_text(p, "cmdline.txt", CLONE_TEXT_CMDLINE,
+					 cmd.buf ? cmd.buf : "", cmd.len, &p->cmdline_new,
+					 &p->cmdline_len);
 		if (ret)
 			goto out;
 	} else {
@@ -628,11 +620,15 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 	if (p->root >= 0 && is_ext(p->parts[p->root].fstype) &&
 	    clone_ext_read_file(p->src_path, p->parts[p->root].start, "/etc/fstab",
 				CLONE_TEXT_MAX, &tab) == 0)
-		ret = clone_rewrite_text(p, "/etc/fstab", false, tab.buf ? tab.buf : "", tab.len,
-					 &p->fstab_new, &p->fstab_len);
+		ret = clone_rewrite_text(p, "/etc/fstab", CLONE_TEXT_FSTAB, tab.buf ? tab.buf : "",
+					 tab.len, &p->fstab_new, &p->fstab_len);
+	if (!ret && plan_extlinux_find(p, &ext) == 0)
+		ret = clone_rewrite_text(p, p->extlinux_path, CLONE_TEXT_EXTLINUX, sbuf_str(&ext),
+					 ext.len, &p->extlinux_new, &p->extlinux_len);
 out:
 	sbuf_release(&cmd);
 	sbuf_release(&tab);
+	sbuf_release(&ext);
 	return ret;
 }
 
@@ -643,7 +639,8 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	p->root = p->boot = -1;
+	p->sr = sr;
+	p->root = p->boot = p->extlinux_part = -1;
 	ret = probe_inventory_load(sr, &inv);
 	if (ret) {
 		str_fmt(why, whycap, "cannot read the block devices: %s", strerror(-ret));
@@ -680,13 +677,11 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	if (ret)
 		goto out;
 	plan_ids(inv, p);
-	plan_ids_unique(inv, p);
-	if (sysroot_is_live(sr) && !p->src_is_file)
-		plan_quirks(sr, p);
 	/* the ids are known now: the rewrites again, with them */
 	free(p->cmdline_new);
 	free(p->fstab_new);
-	p->cmdline_new = p->fstab_new = NULL;
+	free(p->extlinux_new);
+	p->cmdline_new = p->fstab_new = p->extlinux_new = NULL;
 	p->n_rewrites = 0;
 	p->n_warnings = 0;
 	ret = plan_rewrites(p, why, whycap);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rewrite.c - the names in cmdline.txt's root= and /etc/fstab that name a source partition,
- * rewritten to the target's new ids; every other byte kept. Parsing is common/rootspec.c's. */
+/* rewrite.c - the names in cmdline.txt's root=, extlinux.conf's APPEND root= and /etc/fstab
+ * that name a source partition, rewritten to the target's new ids; every other byte kept.
+ * Parsing is common/rootspec.c's and (extlinux.conf) boot/'s. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot/boot.h"
 #include "clone/clone-int.h"
 #include "common/banned.h"
 #include "common/rootspec.h"
@@ -152,8 +154,50 @@ static void arg_bounds(const char *text, size_t len, size_t off, size_t *lo, siz
 	*llen = b - a;
 }
 
-int clone_rewrite_text(struct clone_plan *p, const char *file, bool cmdline, const char *text,
-		       size_t len, char **out, size_t *outlen)
+/* The root= of a kernel command line at [base, base + blen) of text (cmdline.txt, or one
+ * APPEND line of extlinux.conf): one edit when it names a source partition, else a warning
+ * (when the line has a root= at all, or when it must have one). */
+static int rewrite_root(struct clone_plan *p, const char *file, const char *text, size_t len,
+			size_t base, size_t blen, bool must, struct edit *ed, size_t *n)
+{
+	size_t voff, vlen, lo, llen;
+	struct clone_part *cp;
+	struct rootspec rs;
+	char w[200];
+
+	if (rootspec_cmdline_root(text + base, blen, &voff, &vlen)) {
+		if (must) {
+			str_fmt(w, sizeof(w), "%s has no root=: left alone", file);
+			add_warning(p, w);
+		}
+		return 0;
+	}
+	voff += base;
+	if (rootspec_parse(text + voff, vlen, &rs) || !(cp = spec_part(p, &rs))) {
+		char v[128];
+
+		str_fmt(v, sizeof(v), "%.*s", (int)(vlen < 100 ? vlen : 100), text + voff);
+		str_sanitize(v);
+		str_fmt(w, sizeof(w), "%s: root=%s names no partition of the source: left alone",
+			file, v);
+		add_warning(p, w);
+		return 0;
+	}
+	if (*n == CLONE_REWRITES_MAX)
+		return -E2BIG;
+	ed += *n;
+	ed->off = voff;
+	ed->len = vlen;
+	spec_new(&rs, rs.value, cp, true, ed->repl, sizeof(ed->repl));
+	if (vlen == strlen(ed->repl) && !memcmp(text + voff, ed->repl, vlen))
+		return 0;
+	arg_bounds(text, len, voff, &lo, &llen);
+	(*n)++;
+	return record(p, file, text, len, lo, llen, ed);
+}
+
+int clone_rewrite_text(struct clone_plan *p, const char *file, enum clone_text kind,
+		       const char *text, size_t len, char **out, size_t *outlen)
 {
 	struct edit edits[CLONE_REWRITES_MAX];
 	struct sbuf sb = SBUF_INIT(CLONE_TEXT_MAX + 4096);
@@ -163,37 +207,20 @@ int clone_rewrite_text(struct clone_plan *p, const char *file, bool cmdline, con
 
 	*out = NULL;
 	*outlen = 0;
-	if (cmdline) {
-		size_t voff, vlen, lo, llen;
-		struct clone_part *cp;
-
-		if (rootspec_cmdline_root(text, len, &voff, &vlen)) {
-			char w[200];
-
-			str_fmt(w, sizeof(w), "%s has no root=: left alone", file);
-			add_warning(p, w);
-			return 0;
-		}
-		if (rootspec_parse(text + voff, vlen, &rs) || !(cp = spec_part(p, &rs))) {
-			char v[128], w[200];
-
-			str_fmt(v, sizeof(v), "%.*s", (int)(vlen < 100 ? vlen : 100), text + voff);
-			str_sanitize(v);
-			str_fmt(w, sizeof(w), "%s: root=%s names no partition of the source: left "
-				"alone", file, v);
-			add_warning(p, w);
-			return 0;
-		}
-		edits[0].off = voff;
-		edits[0].len = vlen;
-		spec_new(&rs, rs.value, cp, true, edits[0].repl, sizeof(edits[0].repl));
-		if (vlen == strlen(edits[0].repl) && !memcmp(text + voff, edits[0].repl, vlen))
-			return 0;
-		arg_bounds(text, len, voff, &lo, &llen);
-		ret = record(p, file, text, len, lo, llen, &edits[0]);
+	if (kind == CLONE_TEXT_CMDLINE) {
+		ret = rewrite_root(p, file, text, len, 0, len, true, edits, &n);
 		if (ret)
 			return ret;
-		n = 1;
+	} else if (kind == CLONE_TEXT_EXTLINUX) {
+		struct boot_extlinux_iter it = { 0 };
+		size_t off, alen;
+
+		/* every APPEND line of every LABEL: the one booted by default and the fallbacks */
+		while (!boot_extlinux_next_append(text, len, &it, &off, &alen)) {
+			ret = rewrite_root(p, file, text, len, off, alen, false, edits, &n);
+			if (ret)
+				return ret;
+		}
 	} else {
 		struct fstab_entry e;
 		size_t pos = 0;

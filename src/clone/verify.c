@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* verify.c - before clone says done: each target file system checked (e2fsck -fn,
  * fsck.vfat -n), the trees compared (names, types, sizes, modes, owners, link targets and a
- * sample or all of the contents), and the target's own boot checks. The boot checks are
- * small and self-contained so that the boot layer's check can replace them. */
+ * sample or all of the contents), and boot/'s check of the target (boot_check_disk_with()). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,22 +13,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "boot/boot.h"
 #include "clone/clone-int.h"
 #include "common/banned.h"
-#include "common/bootcfg.h"
-#include "common/kcmdline.h"
-#include "common/rootspec.h"
 #include "common/util.h"
 
 #define WALK_DEPTH_MAX 64
 #define SAMPLE_EVERY   8
 #define SAMPLE_MAX     (64ULL << 20)
+#define SAMPLE_PATHS_MAX (256U << 20) /* the paths of the files to compare, --verify full */
 
 static void check_add(struct clone_plan *p, const char *name, enum clone_check_state st,
-		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		      const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static void check_add(struct clone_plan *p, const char *name, enum clone_check_state st,
-		      const char *fmt, ...)
+		      const char *fix, const char *fmt, ...)
 {
 	struct clone_check *c;
 	va_list ap;
@@ -42,6 +41,8 @@ static void check_add(struct clone_plan *p, const char *name, enum clone_check_s
 	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
 	va_end(ap);
 	str_sanitize(c->detail);
+	str_copy(c->fix, sizeof(c->fix), fix ? fix : "");
+	str_sanitize(c->fix);
 }
 
 static void diff_add(struct clone_plan *p, const char *rel, const char *what)
@@ -64,7 +65,7 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 	str_fmt(name, sizeof(name), "fsck p%u", cp->partno);
 	ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, true, &lo);
 	if (ret) {
-		check_add(p, name, CLONE_CHECK_FAIL, "no loop device: %s", strerror(-ret));
+		check_add(p, name, CLONE_CHECK_FAIL, NULL, "no loop device: %s", strerror(-ret));
 		return;
 	}
 	{
@@ -76,37 +77,118 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 	clone_loop_detach(&lo);
 	clone_run_last_line(&out, last, sizeof(last));
 	if (ret)
-		check_add(p, name, CLONE_CHECK_FAIL, "cannot run %s: %s",
+		check_add(p, name, CLONE_CHECK_FAIL, NULL, "cannot run %s: %s",
 			  ext ? "e2fsck" : "fsck.vfat", strerror(-ret));
 	else if (status)
-		check_add(p, name, CLONE_CHECK_FAIL, "%s found errors (exit %d): %s",
+		check_add(p, name, CLONE_CHECK_FAIL, "clone again; if the source's file system "
+			  "shows the same errors, repair it first (fsck while unmounted)",
+			  "%s found errors (exit %d): %s",
 			  ext ? "e2fsck -fn" : "fsck.vfat -n", status, last);
 	else
-		check_add(p, name, CLONE_CHECK_PASS, "%s clean", ext ? "e2fsck -fn" : "fsck.vfat -n");
+		check_add(p, name, CLONE_CHECK_PASS, NULL, "%s clean", ext ? "e2fsck -fn" : "fsck.vfat -n");
 	sbuf_release(&out);
 }
 
 struct walk {
 	struct clone_plan *p;
+	int part; /* the partition's index in p */
 	bool full;
 	dev_t dev; /* the source's file system: other mounts below it are not walked */
 	uint64_t n_regular, hashed_bytes;
+	struct sbuf sample; /* the files whose contents are compared: paths, NUL-separated */
+	size_t n_sample;
 };
 
-static bool same_content(int a, int b, uint64_t size)
+/* The sampled files compared by several threads at once: each file is a few small random
+ * reads on both disks, and one at a time their latency, not the disks, sets the pace. */
+#define COMPARE_THREADS 8
+#define COMPARE_BUF	(128 * 1024)
+
+struct compare_pool {
+	struct walk *w;
+	int sroot, droot;
+	const char **paths;
+	size_t n;
+	size_t next; /* the next path to take, under lock */
+	pthread_mutex_t lock;
+};
+
+static bool same_content(int a, int b, char *ba, char *bb)
 {
-	static char ba[65536], bb[65536];
 	uint64_t off = 0;
 
-	while (off < size) {
-		ssize_t ra = pread(a, ba, sizeof(ba), (off_t)off);
-		ssize_t rb = pread(b, bb, sizeof(bb), (off_t)off);
+	for (;;) {
+		ssize_t ra = pread(a, ba, COMPARE_BUF, (off_t)off);
+		ssize_t rb = pread(b, bb, COMPARE_BUF, (off_t)off);
 
-		if (ra <= 0 || ra != rb || memcmp(ba, bb, (size_t)ra))
+		if (ra < 0 || ra != rb || memcmp(ba, bb, (size_t)ra))
 			return false;
+		if (!ra)
+			return true;
 		off += (uint64_t)ra;
 	}
-	return true;
+}
+
+static void *compare_worker(void *arg)
+{
+	struct compare_pool *cp = arg;
+	struct clone_plan *p = cp->w->p;
+	char *ba = malloc(COMPARE_BUF), *bb = malloc(COMPARE_BUF);
+
+	while (ba && bb && !(p->stop && *p->stop)) {
+		const char *rel;
+		bool same;
+		int fa, fb;
+
+		pthread_mutex_lock(&cp->lock);
+		rel = cp->next < cp->n ? cp->paths[cp->next++] : NULL;
+		pthread_mutex_unlock(&cp->lock);
+		if (!rel)
+			break;
+		fa = openat(cp->sroot, rel + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		fb = openat(cp->droot, rel + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fa >= 0 && fb >= 0) {
+			same = same_content(fa, fb, ba, bb);
+			pthread_mutex_lock(&cp->lock);
+			if (!same)
+				diff_add(p, rel, "content differs");
+			p->n_hashed++;
+			pthread_mutex_unlock(&cp->lock);
+		}
+		if (fa >= 0)
+			close(fa);
+		if (fb >= 0)
+			close(fb);
+	}
+	free(ba);
+	free(bb);
+	return NULL;
+}
+
+static void compare_sample(struct walk *w, int sroot, int droot)
+{
+	struct compare_pool cp = { .w = w, .sroot = sroot, .droot = droot };
+	pthread_t th[COMPARE_THREADS];
+	size_t i, n_th = 0;
+	const char *s;
+
+	if (!w->n_sample)
+		return;
+	cp.paths = calloc(w->n_sample, sizeof(*cp.paths));
+	if (!cp.paths)
+		return;
+	for (s = w->sample.buf; cp.n < w->n_sample; s += strlen(s) + 1)
+		cp.paths[cp.n++] = s;
+	pthread_mutex_init(&cp.lock, NULL);
+	for (i = 0; i < COMPARE_THREADS && i < cp.n; i++)
+		if (pthread_create(&th[n_th], NULL, compare_worker, &cp) == 0)
+			n_th++;
+	if (!n_th)
+		compare_worker(&cp);
+	for (i = 0; i < n_th; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&cp.lock);
+	free(cp.paths);
 }
 
 static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
@@ -137,7 +219,10 @@ static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 		if (na != nb || (na > 0 && memcmp(la, lb, (size_t)na)))
 			diff_add(w->p, rel, "link target differs");
 	} else if (S_ISREG(a.st_mode)) {
-		bool rewritten = !strcmp(rel, "/etc/fstab") && w->p->fstab_new;
+		bool rewritten = (w->part == w->p->root && !strcmp(rel, "/etc/fstab") &&
+				  w->p->fstab_new) ||
+				 (w->part == w->p->extlinux_part && w->p->extlinux_new &&
+				  !strcmp(rel, w->p->extlinux_path));
 
 		if (rewritten)
 			return;
@@ -145,21 +230,11 @@ static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 			diff_add(w->p, rel, "size differs");
 			return;
 		}
-		if (w->full || (w->n_regular++ % SAMPLE_EVERY == 0 &&
-				w->hashed_bytes < SAMPLE_MAX)) {
-			int fa = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-			int fb = openat(ddir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
-			if (fa >= 0 && fb >= 0) {
-				if (!same_content(fa, fb, (uint64_t)a.st_size))
-					diff_add(w->p, rel, "content differs");
-				w->p->n_hashed++;
-				w->hashed_bytes += (uint64_t)a.st_size;
-			}
-			if (fa >= 0)
-				close(fa);
-			if (fb >= 0)
-				close(fb);
+		if ((w->full || (w->n_regular++ % SAMPLE_EVERY == 0 &&
+				 w->hashed_bytes < SAMPLE_MAX)) &&
+		    sbuf_add(&w->sample, rel, strlen(rel) + 1) == 0) {
+			w->n_sample++;
+			w->hashed_bytes += (uint64_t)a.st_size;
 		}
 	} else if ((S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode)) && a.st_rdev != b.st_rdev) {
 		diff_add(w->p, rel, "device number differs");
@@ -205,12 +280,65 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 	closedir(d);
 }
 
+/* Each tree is read ahead by a thread of its own: the walk alternates between the two disks
+ * one inode at a time, and cold, that costs a seek each; a walk of one tree alone moves on
+ * with the file system's inode readahead, and leaves the inodes cached for the compare. */
+struct prefetch {
+	int fd;
+	dev_t dev;
+	volatile sig_atomic_t *stop;
+};
+
+static void prefetch_dir(struct prefetch *pf, int dir, unsigned depth)
+{
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if (depth > WALK_DEPTH_MAX || (pf->stop && *pf->stop))
+		return;
+	fd = dup(dir);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)) && !(pf->stop && *pf->stop)) {
+		struct stat st;
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
+		    st.st_dev != pf->dev)
+			continue;
+		sub = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			prefetch_dir(pf, sub, depth + 1);
+			close(sub);
+		}
+	}
+	closedir(d);
+}
+
+static void *prefetch_main(void *arg)
+{
+	struct prefetch *pf = arg;
+	struct stat st;
+
+	if (fstat(pf->fd, &st) == 0) {
+		pf->dev = st.st_dev;
+		prefetch_dir(pf, pf->fd, 0);
+	}
+	return NULL;
+}
+
 /* Both trees of an ext partition, mounted read-only without journal replay, compared. */
 static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 {
 	struct clone_loop ls = { .fd = -1 }, ld = { .fd = -1 };
 	char sdir[PATH_MAX] = "", ddir[PATH_MAX] = "", name[32];
-	struct walk w = { .p = p, .full = full };
+	struct walk w = { .p = p, .part = (int)(cp - p->parts), .full = full,
+			  .sample = SBUF_INIT(SAMPLE_PATHS_MAX) };
 	int s = -1, d = -1, ret;
 
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
@@ -227,7 +355,7 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 	if (!ret)
 		ret = clone_mount(ld.name, cp->fstype, true, ddir, sizeof(ddir));
 	if (ret) {
-		check_add(p, name, CLONE_CHECK_WARN, "not compared: cannot mount both: %s",
+		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: cannot mount both: %s",
 			  strerror(-ret));
 		goto out;
 	}
@@ -237,16 +365,29 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 	if (s >= 0 && d >= 0) {
 		struct stat st;
 
+		struct prefetch pf[2] = { { .fd = s, .stop = p->stop }, { .fd = d, .stop = p->stop } };
+		pthread_t th[2];
+		bool started[2];
+
+		for (int i = 0; i < 2; i++)
+			started[i] = pthread_create(&th[i], NULL, prefetch_main, &pf[i]) == 0;
 		if (fstat(s, &st) == 0)
 			w.dev = st.st_dev;
 		walk_dir(&w, s, d, "", 0);
+		for (int i = 0; i < 2; i++)
+			if (started[i])
+				pthread_join(th[i], NULL);
+		compare_sample(&w, s, d);
 	}
+	sbuf_release(&w.sample);
 	if (p->n_diffs)
-		check_add(p, name, CLONE_CHECK_FAIL, "%zu differences in %zu entries (%llu files "
+		check_add(p, name, CLONE_CHECK_FAIL, "files that changed during a live copy differ "
+			  "by nature: clone again with the system idle, or compare them by hand",
+			  "%zu differences in %zu entries (%llu files "
 			  "compared byte for byte)", p->n_diffs, p->n_compared,
 			  (unsigned long long)p->n_hashed);
 	else
-		check_add(p, name, CLONE_CHECK_PASS, "%zu entries alike (%llu files compared byte "
+		check_add(p, name, CLONE_CHECK_PASS, NULL, "%zu entries alike (%llu files compared byte "
 			  "for byte%s)", p->n_compared, (unsigned long long)p->n_hashed,
 			  full ? "" : ", a sample; --verify full for all");
 out:
@@ -260,31 +401,55 @@ out:
 	clone_loop_detach(&ls);
 }
 
-/* Does a spec name a partition of the target? */
-static bool target_resolves(const struct clone_plan *p, const char *s, size_t len)
+/* The target as the boot check sees it: a disk whose partitions carry the new ids, in a
+ * view of the inventory where it stands for the real target device (the kernel may not have
+ * re-read its table; an image file is no device at all). */
+struct target_view {
+	struct clone_plan *p;
+	struct inventory inv;
+	struct blkdev disk;
+	struct blkdev parts[CLONE_PARTS_MAX];
+	struct blkdev *children[CLONE_PARTS_MAX];
+	struct sbuf listing[CLONE_PARTS_MAX]; /* mdir of a FAT partition, read once */
+	bool listed[CLONE_PARTS_MAX];
+};
+
+static const struct clone_part *view_part(const struct target_view *tv, const struct blkdev *b)
 {
-	struct rootspec rs;
+	size_t i = (size_t)(b - tv->parts);
 
-	if (rootspec_parse(s, len, &rs))
-		return false;
-	for (size_t i = 0; i < p->n_parts; i++) {
-		const struct clone_part *cp = &p->parts[i];
-		struct rootspec_part rp = { .partuuid = cp->t_partuuid, .uuid = cp->t_uuid,
-					    .label = cp->label, .partlabel = cp->partlabel };
-
-		if (rootspec_matches(&rs, &rp))
-			return true;
-	}
-	return false;
+	return b >= tv->parts && i < tv->p->n_parts ? &tv->p->parts[i] : NULL;
 }
 
-static bool fat_has(const char *listing, const char *name)
+static int target_read(void *arg, const struct blkdev *b, const char *name, size_t cap,
+		       struct sbuf *out)
+{
+	const struct target_view *tv = arg;
+	const struct clone_part *cp = view_part(tv, b);
+	int ret;
+
+	sbuf_init(out, cap + 1);
+	if (!cp)
+		ret = -ENOENT;
+	else if (!strcmp(cp->fstype, "vfat"))
+		ret = clone_fat_read(tv->p->dst_path, cp->t_start, name, cap, out);
+	else if (cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES)
+		ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, cap, out);
+	else
+		ret = -ENOENT;
+	if (ret)
+		sbuf_release(out);
+	return ret;
+}
+
+/* A FAT listing has one "::/path" a line (mdir -/ -b); names compare without case. */
+static bool listing_has(const char *listing, const char *name)
 {
 	char want[300];
 	const char *s = listing;
 	size_t n;
 
-	if (str_fmt(want, sizeof(want), "::/%s", name))
+	if (str_fmt(want, sizeof(want), "::/%s", name[0] == '/' ? name + 1 : name))
 		return false;
 	n = strlen(want);
 	while ((s = strcasestr(s, want))) {
@@ -295,145 +460,178 @@ static bool fat_has(const char *listing, const char *name)
 	return false;
 }
 
-/* The target's boot partition: FAT, config.txt, cmdline.txt, the kernel and a device tree. */
-static void check_boot_files(struct clone_plan *p, const char *cmdline, size_t cmdlen)
+static bool target_exists(void *arg, const struct blkdev *b, const char *name)
 {
-	struct sbuf ls = SBUF_INIT(256 * 1024), cfgt = SBUF_INIT(CONFIG_FILE_MAX);
-	const struct clone_part *b = p->boot >= 0 ? &p->parts[p->boot] : NULL;
-	char img[PATH_MAX + 32], kernel[128] = "", dtb[128] = "";
-	static const char *const kernels[] = { "kernel8.img", "kernel_2712.img", "kernel7l.img",
-					       "kernel7.img", "kernel.img" };
-	struct config cfg = { 0 };
-	int status;
+	struct target_view *tv = arg;
+	const struct clone_part *cp = view_part(tv, b);
+	size_t i = (size_t)(b - tv->parts);
 
-	(void)cmdline;
-	(void)cmdlen;
-	if (!b || b->partno != 1) {
-		check_add(p, "boot partition", CLONE_CHECK_FAIL, "the first partition is not FAT: "
-			  "the firmware reads config.txt from a FAT first partition");
-		return;
-	}
-	str_fmt(img, sizeof(img), "%s@@%llu", p->dst_path, (unsigned long long)b->t_start);
-	{
-		const char *argv[] = { "mdir", "-b", "-i", img, "::", NULL };
+	if (!cp)
+		return false;
+	if (!strcmp(cp->fstype, "vfat")) {
+		if (!tv->listed[i]) {
+			char img[PATH_MAX + 32];
+			int status;
 
-		if (clone_run(argv, &ls, false, &status) || status) {
-			check_add(p, "boot partition", CLONE_CHECK_FAIL, "cannot list it (mdir)");
-			goto out;
-		}
-	}
-	if (!fat_has(sbuf_str(&ls), "config.txt") || !fat_has(sbuf_str(&ls), "cmdline.txt")) {
-		check_add(p, "boot partition", CLONE_CHECK_FAIL, "config.txt or cmdline.txt is "
-			  "missing from the FAT first partition: copy them from the source's");
-		goto out;
-	}
-	check_add(p, "boot partition", CLONE_CHECK_PASS, "FAT p1 holds config.txt and cmdline.txt");
-	if (clone_fat_read(p->dst_path, b->t_start, "config.txt", CONFIG_FILE_MAX, &cfgt) == 0 &&
-	    config_parse(cfgt.buf ? cfgt.buf : "", cfgt.len, &cfg) == 0) {
-		config_get(&cfg, "kernel", kernel, sizeof(kernel));
-		config_get(&cfg, "device_tree", dtb, sizeof(dtb));
-	}
-	if (kernel[0]) {
-		if (fat_has(sbuf_str(&ls), kernel))
-			check_add(p, "kernel", CLONE_CHECK_PASS, "%s (config.txt kernel=)", kernel);
-		else
-			check_add(p, "kernel", CLONE_CHECK_FAIL, "config.txt names kernel=%s, which "
-				  "is not on p1: copy it there or fix kernel=", kernel);
-	} else {
-		size_t i;
+			tv->listed[i] = true;
+			sbuf_init(&tv->listing[i], 1 << 20);
+			if (!str_fmt(img, sizeof(img), "%s@@%llu", tv->p->dst_path,
+				     (unsigned long long)cp->t_start)) {
+				const char *argv[] = { "mdir", "-/", "-b", "-i", img, "::", NULL };
 
-		for (i = 0; i < ARRAY_SIZE(kernels); i++)
-			if (fat_has(sbuf_str(&ls), kernels[i]))
-				break;
-		if (i < ARRAY_SIZE(kernels))
-			check_add(p, "kernel", CLONE_CHECK_PASS, "%s", kernels[i]);
-		else
-			check_add(p, "kernel", CLONE_CHECK_FAIL, "no kernel*.img on p1 and no "
-				  "kernel= in config.txt");
-	}
-	if (dtb[0]) {
-		if (fat_has(sbuf_str(&ls), dtb))
-			check_add(p, "device tree", CLONE_CHECK_PASS, "%s (config.txt device_tree=)",
-				  dtb);
-		else
-			check_add(p, "device tree", CLONE_CHECK_FAIL, "config.txt names "
-				  "device_tree=%s, which is not on p1", dtb);
-	} else if (strstr(sbuf_str(&ls), ".dtb")) {
-		check_add(p, "device tree", CLONE_CHECK_PASS, "device trees on p1");
-	} else {
-		check_add(p, "device tree", CLONE_CHECK_FAIL, "no .dtb on p1 and no device_tree= "
-			  "in config.txt");
-	}
-out:
-	config_release(&cfg);
-	sbuf_release(&ls);
-	sbuf_release(&cfgt);
-}
-
-static void check_root_and_fstab(struct clone_plan *p)
-{
-	struct sbuf cmd = SBUF_INIT(CLONE_TEXT_MAX), tab = SBUF_INIT(CLONE_TEXT_MAX);
-	size_t voff, vlen;
-
-	if (p->boot >= 0 &&
-	    clone_fat_read(p->dst_path, p->parts[p->boot].t_start, "cmdline.txt",
-			   CLONE_TEXT_MAX, &cmd) == 0) {
-		const char *t = sbuf_str(&cmd);
-		char v[160];
-
-		if (rootspec_cmdline_root(t, cmd.len, &voff, &vlen)) {
-			check_add(p, "root=", CLONE_CHECK_FAIL, "cmdline.txt has no root=");
-		} else {
-			str_fmt(v, sizeof(v), "%.*s", (int)(vlen < 120 ? vlen : 120), t + voff);
-			if (target_resolves(p, t + voff, vlen))
-				check_add(p, "root=", CLONE_CHECK_PASS, "root=%s is on the target", v);
-			else
-				check_add(p, "root=", CLONE_CHECK_FAIL, "root=%s is not a partition "
-					  "of the target: set root=PARTUUID=%s", v,
-					  p->root >= 0 ? p->parts[p->root].t_partuuid : "?");
-		}
-		if (p->quirks[0]) {
-			const char *q = strstr(t, p->quirks);
-
-			if (q)
-				check_add(p, "quirks", CLONE_CHECK_PASS, "%s carried over", p->quirks);
-			else
-				check_add(p, "quirks", CLONE_CHECK_FAIL, "this system runs with %s; "
-					  "add it to the target's cmdline.txt", p->quirks);
-		}
-	}
-	if (p->root >= 0 && (p->parts[p->root].method == CLONE_BY_USED ||
-			     p->parts[p->root].method == CLONE_BY_FILES) &&
-	    clone_ext_read_file(p->dst_path, p->parts[p->root].t_start, "/etc/fstab",
-				CLONE_TEXT_MAX, &tab) == 0) {
-		struct fstab_entry e;
-		size_t pos = 0, n_ok = 0, n_bad = 0;
-		char bad[160] = "";
-		int r;
-
-		while ((r = rootspec_fstab_next(sbuf_str(&tab), tab.len, &pos, &e)) != -ENOENT) {
-			struct rootspec rs;
-
-			if (r || rootspec_parse(e.spec, strlen(e.spec), &rs) ||
-			    rs.kind == ROOTSPEC_OTHER || !strcmp(e.type, "swap"))
-				continue;
-			if (target_resolves(p, e.spec, strlen(e.spec))) {
-				n_ok++;
-			} else {
-				if (!n_bad)
-					str_fmt(bad, sizeof(bad), "%s (%s)", e.spec, e.dir);
-				n_bad++;
+				if (clone_run(argv, &tv->listing[i], false, &status) || status)
+					tv->listing[i].len = 0;
 			}
 		}
-		if (n_bad)
-			check_add(p, "fstab", CLONE_CHECK_FAIL, "%zu entries name no partition of "
-				  "the target, e.g. %s: name the target's ids", n_bad, bad);
-		else
-			check_add(p, "fstab", CLONE_CHECK_PASS, "%zu entries resolve on the target",
-				  n_ok);
+		return listing_has(sbuf_str(&tv->listing[i]), name);
 	}
-	sbuf_release(&cmd);
-	sbuf_release(&tab);
+	if (cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES) {
+		struct sbuf tmp = SBUF_INIT(1);
+		int ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, 0, &tmp);
+
+		sbuf_release(&tmp);
+		return ret == 0 || ret == -EFBIG;
+	}
+	return false;
+}
+
+/* The kernel's name of partition n of a disk named disk; an image's partitions "IMAGE:pN". */
+static void part_kname(const char *disk, bool image, unsigned n, char *out, size_t cap)
+{
+	size_t l = strlen(disk);
+	bool digit = l && disk[l - 1] >= '0' && disk[l - 1] <= '9';
+
+	str_fmt(out, cap, "%s%s%u", disk, image ? ":p" : digit ? "p" : "", n);
+}
+
+/* Is d the real target, a partition of it, or a loop device over it? */
+static bool is_real_target(const struct clone_plan *p, const struct blkdev *d)
+{
+	const struct blkdev *w = probe_blkdev_whole((struct blkdev *)d);
+
+	if (p->dst_disk[0] && !strcmp(w->kname, p->dst_disk))
+		return true;
+	return w->backing_file[0] && !strcmp(w->backing_file, p->dst_path);
+}
+
+static int target_view_make(struct target_view *tv, struct clone_plan *p,
+			    const struct inventory *inv)
+{
+	const struct blkdev *real = p->dst_disk[0] ? probe_inventory_find(inv, p->dst_disk) : NULL;
+	const char *base = strrchr(p->dst_path, '/');
+	size_t i, n = 0;
+
+	tv->p = p;
+	if (real)
+		tv->disk = *real;
+	str_copy(tv->disk.kname, sizeof(tv->disk.kname),
+		 p->dst_disk[0] ? p->dst_disk : base ? base + 1 : p->dst_path);
+	str_copy(tv->disk.name, sizeof(tv->disk.name), tv->disk.kname);
+	str_copy(tv->disk.type, sizeof(tv->disk.type), "disk");
+	tv->disk.is_partition = false;
+	tv->disk.disk = NULL;
+	tv->disk.n_mountpoints = 0;
+	tv->disk.n_slaves = 0;
+	tv->disk.slave = NULL;
+	tv->disk.is_root = tv->disk.is_boot = false;
+	tv->disk.fstype[0] = tv->disk.uuid[0] = tv->disk.partuuid[0] = tv->disk.label[0] = '\0';
+	tv->disk.has_size = true;
+	tv->disk.size_bytes = p->dst_size;
+	for (i = 0; i < p->n_parts; i++) {
+		const struct clone_part *cp = &p->parts[i];
+		struct blkdev *b = &tv->parts[i];
+
+		part_kname(tv->disk.kname, !p->dst_disk[0], cp->partno, b->kname, sizeof(b->kname));
+		str_copy(b->name, sizeof(b->name), b->kname);
+		str_copy(b->type, sizeof(b->type), "part");
+		b->is_partition = b->has_partn = true;
+		b->partn = cp->partno;
+		b->has_size = true;
+		b->size_bytes = cp->t_size;
+		b->transport = tv->disk.transport;
+		str_copy(b->fstype, sizeof(b->fstype), cp->fstype);
+		str_copy(b->label, sizeof(b->label), cp->label);
+		str_copy(b->uuid, sizeof(b->uuid), cp->t_uuid);
+		str_copy(b->partuuid, sizeof(b->partuuid), cp->t_partuuid);
+		b->disk = &tv->disk;
+		tv->children[i] = b;
+	}
+	tv->disk.children = tv->children;
+	tv->disk.n_children = p->n_parts;
+
+	tv->inv = *inv;
+	tv->inv.all = calloc(inv->n_all + 1 + p->n_parts, sizeof(*tv->inv.all));
+	tv->inv.top = calloc(inv->n_top + 1, sizeof(*tv->inv.top));
+	if (!tv->inv.all || !tv->inv.top)
+		return -ENOMEM;
+	for (i = 0; i < inv->n_all; i++)
+		if (!is_real_target(p, inv->all[i]))
+			tv->inv.all[n++] = inv->all[i];
+	tv->inv.all[n++] = &tv->disk;
+	for (i = 0; i < p->n_parts; i++)
+		tv->inv.all[n++] = &tv->parts[i];
+	tv->inv.n_all = n;
+	for (i = n = 0; i < inv->n_top; i++)
+		if (!is_real_target(p, inv->top[i]))
+			tv->inv.top[n++] = inv->top[i];
+	tv->inv.top[n++] = &tv->disk;
+	tv->inv.n_top = n;
+	return 0;
+}
+
+static void target_view_release(struct target_view *tv)
+{
+	free(tv->inv.all);
+	free(tv->inv.top);
+	for (size_t i = 0; i < CLONE_PARTS_MAX; i++)
+		if (tv->listed[i])
+			sbuf_release(&tv->listing[i]);
+}
+
+/* boot/'s check of the target, the one that `sbcdisk boot check` runs: its boot partition and
+ * files, root= and fstab on it, ids no other disk has, this board's bootloader, boot order
+ * and quirks. An image or a loop device is judged by what it holds, not by this board. */
+static void check_boot(struct clone_plan *p)
+{
+	struct target_view *tv = calloc(1, sizeof(*tv));
+	struct boot_disk_access acc = { .read = target_read, .exists = target_exists,
+					.arg = tv, .name = "the copy" };
+	struct boot_checks bc = { 0 };
+	struct inventory *inv = NULL;
+	struct boot_facts f = { 0 }, fv;
+	bool facts = false;
+	int ret;
+
+	ret = tv ? probe_inventory_load(p->sr, &inv) : -ENOMEM;
+	if (!ret)
+		ret = boot_facts_read(p->sr, inv, &f);
+	facts = !ret;
+	if (!ret)
+		ret = target_view_make(tv, p, inv);
+	if (!ret) {
+		fv = f;
+		if (!boot_disk_is_candidate(&tv->disk))
+			fv.loader = BOOT_LOADER_UNKNOWN;
+		ret = boot_check_disk_with(p->sr, &tv->inv, &fv, &tv->disk, &acc, &bc);
+	}
+	if (ret) {
+		check_add(p, "boot check", CLONE_CHECK_WARN, NULL, "not run: %s", strerror(-ret));
+	} else {
+		for (size_t i = 0; i < bc.n; i++) {
+			const struct boot_check_item *it = &bc.item[i];
+
+			check_add(p, it->id, it->result == BOOT_PASS ? CLONE_CHECK_PASS :
+				  it->result == BOOT_WARN ? CLONE_CHECK_WARN : CLONE_CHECK_FAIL,
+				  it->fix[0] ? it->fix : NULL, "%s", it->text);
+		}
+	}
+	boot_checks_release(&bc);
+	if (facts)
+		boot_facts_release(&f);
+	if (tv)
+		target_view_release(tv);
+	free(tv);
+	probe_inventory_free(inv);
 }
 
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
@@ -454,12 +652,7 @@ int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, si
 		if (ext && !(p->stop && *p->stop))
 			compare_tree(p, cp, o->verify_full);
 	}
-	check_boot_files(p, NULL, 0);
-	check_root_and_fstab(p);
-	if (p->ids_shared)
-		check_add(p, "unique ids", CLONE_CHECK_FAIL, "%s", p->ids_shared_what);
-	else
-		check_add(p, "unique ids", CLONE_CHECK_PASS, "no other attached disk has the "
-			  "target's PARTUUIDs or UUIDs");
+	if (!(p->stop && *p->stop))
+		check_boot(p);
 	return p->stop && *p->stop ? -EINTR : 0;
 }

@@ -129,6 +129,11 @@ int rootspec_parse(const char *s, size_t len, struct rootspec *rs)
 			return parse_partuuid(rs, s + n, len - n);
 		return copy_value(rs, s + n, len - n);
 	}
+	/* /dev/root is no device: it stands for whatever root= names (a Jetson's fstab) */
+	if (len == 9 && has_prefix(s, len, "/dev/root")) {
+		rs->kind = ROOTSPEC_OTHER;
+		return copy_value(rs, s, len);
+	}
 	if (has_prefix(s, len, "/dev/") && len > 5 && !memchr(s + 5, '/', len - 5)) {
 		rs->kind = ROOTSPEC_DEVNAME;
 		return copy_value(rs, s + 5, len - 5);

@@ -108,3 +108,70 @@ sum_of() {
 	if [ -b "$1" ]; then dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1
 	else sha256sum <"$1" | cut -d' ' -f1; fi
 }
+
+# mkjetson FILE: a Jetson-like image (GPT, one ext4 APP partition at 1 MiB whose
+# /boot/extlinux/extlinux.conf boots root=/dev/mmcblk0p1, a backup label by PARTUUID, an
+# NFS label; fstab names /dev/root).
+mkjetson() {
+	local img=$1 tree="$tmp/jtree.$$"
+	rm -f "$img"
+	truncate -s 300M "$img"
+	printf 'label: gpt\nlabel-id: 11111111-2222-4333-8444-666666666666\nstart=2048, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=bbbbbbbb-0000-4000-8000-000000000001, name=APP\n' |
+		sfdisk -q "$img" >/dev/null || return 1
+	rm -rf "$tree"
+	mkdir -p "$tree/boot/extlinux" "$tree/etc"
+	cat >"$tree/boot/extlinux/extlinux.conf" <<'EOT'
+TIMEOUT 30
+DEFAULT primary
+
+MENU TITLE L4T boot options
+
+LABEL primary
+      MENU LABEL primary kernel
+      LINUX /boot/Image
+      INITRD /boot/initrd
+      APPEND ${cbootargs} root=/dev/mmcblk0p1 rw rootwait rootfstype=ext4 console=ttyTCU0,115200 usb-storage.quirks=0bda:9210:u
+
+LABEL backup
+      LINUX /boot/Image
+      APPEND ${cbootargs} root=PARTUUID=bbbbbbbb-0000-4000-8000-000000000001 rw rootwait
+
+LABEL nfs
+      LINUX /boot/Image
+      APPEND ${cbootargs} root=/dev/nfs rw nfsroot=192.168.1.1:/srv/jetson
+EOT
+	printf '# <file system> <mount point> <type> <options> <dump> <pass>\n/dev/root / ext4 defaults 0 1\n' >"$tree/etc/fstab"
+	head -c 300000 /dev/urandom >"$tree/boot/Image"
+	mke2fs -q -F -t ext4 -L APP -d "$tree" -E offset=$((2048 * 512)) "$img" \
+		$(( (300 * 1024) - 1024 - 1024 ))k || return 1
+	rm -rf "$tree"
+}
+
+# mkvf2 FILE: a VisionFive 2-like image (GPT: raw SPL and U-Boot partitions, FAT p3 with
+# /extlinux/extlinux.conf booting root=/dev/mmcblk1p4, ext4 p4 whose fstab names it by UUID).
+mkvf2() {
+	local img=$1 tree="$tmp/vtree.$$" boot="$tmp/vboot.$$"
+	rm -f "$img"
+	truncate -s 300M "$img"
+	{
+		echo "label: gpt"
+		echo "start=4096, size=4096, type=2E54B353-1271-4842-806F-E436D6AF6985, name=spl"
+		echo "start=8192, size=8192, type=BC13C2FF-59E6-4262-A352-B275FD6F7172, name=uboot"
+		echo "start=16384, size=131072, type=EBD0A0A2-B9E5-4433-87C0-68B6B72699C7, name=boot"
+		echo "start=147456, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, name=root"
+	} | sfdisk -q "$img" >/dev/null || return 1
+	head -c $((4096 * 512)) /dev/urandom | dd of="$img" bs=512 seek=4096 conv=notrunc status=none
+	head -c $((8192 * 512)) /dev/urandom | dd of="$img" bs=512 seek=8192 conv=notrunc status=none
+	mkfs.vfat -F 16 -n BOOT --offset 16384 "$img" 65536 >/dev/null 2>&1 || return 1
+	rm -rf "$boot"; mkdir -p "$boot"
+	printf 'default l0\nmenu title U-Boot menu\ntimeout 2\n\nlabel l0\n\tmenu label Debian GNU/Linux bookworm/sid 6.1.31-starfive\n\tlinux /vmlinuz-6.1.31-starfive\n\tinitrd /initrd.img-6.1.31-starfive\n\tfdtdir /dtbs\n\tappend root=/dev/mmcblk1p4 root=/dev/mmcblk1p4 rw console=tty0 console=ttyS0,115200 earlycon rootwait\n' \
+		>"$boot/extlinux.conf"
+	mmd -i "$img@@$((16384 * 512))" ::extlinux || return 1
+	mcopy -i "$img@@$((16384 * 512))" "$boot/extlinux.conf" ::extlinux/extlinux.conf || return 1
+	rm -rf "$boot" "$tree"
+	mkdir -p "$tree/etc"
+	printf 'UUID=33333333-4444-4555-8666-777777777777 / ext4 defaults 0 1\n' >"$tree/etc/fstab"
+	mke2fs -q -F -t ext4 -L root -U 33333333-4444-4555-8666-777777777777 -d "$tree" \
+		-E offset=$((147456 * 512)) "$img" $(( (300 * 1024) - 147456 / 2 - 1024 ))k || return 1
+	rm -rf "$tree"
+}

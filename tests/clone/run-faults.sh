@@ -2,7 +2,8 @@
 # run-faults.sh - clone stopped or failing half-way: SIGINT and SIGTERM during the copy (the
 # source held to 4 MB/s by the kernel's I/O throttle, cgroup v1 blkio, so that the copy is
 # still running when the signal comes) leave the target without a partition table and say
-# so; a full target is one line and exit 1; the source is the same after each. About 30 s.
+# so; a full target, and a target that goes away mid-copy (its loop device's backing file
+# cut to nothing), are one line and exit 1; the source is the same after each. About 60 s.
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
@@ -43,11 +44,13 @@ loop_attach "$tmp/t.img"; tgt=$loopdev
 printf 'label: dos\nstart=8192, type=83\n' | sfdisk -q "$tgt" >/dev/null 2>&1
 
 # stop_run SIG: clone SOURCE TARGET --apply in the throttled group, its stderr on a terminal;
-# SIG once the progress line shows the copy running. rc, $tmp/tty.
+# SIG once the progress line shows the copy running ("cut": the target's backing file cut to
+# nothing and the loop device told, as a disk that is pulled). rc, $tmp/tty.
 stop_run() {
 	timeout 300 python3 - "$tmp" "$cg" "$1" "$bin" clone "$srcloop" "$tgt" --apply <<'PY'
 import os, pty, signal, subprocess, sys
 tmp, cg, sig, cmd = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+tgt = cmd[-2]
 def enter():
     with open(cg + "/cgroup.procs", "w") as f:
         f.write(str(os.getpid()))
@@ -66,7 +69,11 @@ while True:
         break
     got += chunk
     if not sent and b"copying p" in got and b"MB/s" in got:
-        p.send_signal(getattr(signal, sig))
+        if sig == "cut":
+            os.truncate(tmp + "/t.img", 0)
+            subprocess.run(["losetup", "-c", tgt], check=True)
+        else:
+            p.send_signal(getattr(signal, sig))
         sent = True
 with open(tmp + "/tty", "wb") as f:
     f.write(got)
@@ -86,5 +93,14 @@ for s in INT TERM; do
 	check "SIG$s: source untouched" test "$(sum_of "$srcloop")" = "$src_sum"
 	check "SIG$s: no loop device of ours left" sh -c "! losetup -a | grep -q 'offset'.*'$tmp'"
 done
+
+# --- the target goes away mid-copy ---------------------------------------------------------
+stop_run cut
+expect_rc 1 "target gone mid-copy"
+tr '\r' '\n' <"$tmp/tty" | sed 's/\x1b\[K//g' | grep -v '^copying\|^$' >"$tmp/lines"
+if [ "$(wc -l <"$tmp/lines")" -eq 1 ] && grep -q "target '$tgt' went away during the clone" "$tmp/lines"
+then ok; else fail "target gone: one line saying so"; cat "$tmp/tty"; fi
+check "target gone: source untouched" test "$(sum_of "$srcloop")" = "$src_sum"
+check "target gone: no loop device of ours left" sh -c "! losetup -a | grep -q 'offset'.*'$tmp'"
 echo "$majmin 0" >"$cg/blkio.throttle.read_bps_device"
 finish

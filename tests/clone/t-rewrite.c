@@ -1,5 +1,6 @@
-/* t-rewrite.c - clone's rewrites of root= and fstab names: every spelling of a source
- * partition becomes the target's id, every other byte stays, names of nothing stay. */
+/* t-rewrite.c - clone's rewrites of root= (cmdline.txt, extlinux.conf) and fstab names:
+ * every spelling of a source partition becomes the target's id, every other byte stays,
+ * names of nothing stay. */
 #include "clone/clone.h"
 #include "t.h"
 
@@ -50,6 +51,23 @@ static void expect(bool cmdline, const char *text, const char *want)
 		T_CHECK(out == NULL);
 		if (out)
 			fprintf(stderr, "  unexpected: %s\n", out);
+	} else {
+		T_EQ_STR(out, want);
+		T_EQ_INT(len, strlen(want));
+	}
+	free(out);
+}
+
+/* extlinux.conf text rewritten must be want (NULL: unchanged) */
+static void expect_ext(const char *text, const char *want)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	T_EQ_INT(clone_rewrite_text(&plan, "/boot/extlinux/extlinux.conf", CLONE_TEXT_EXTLINUX,
+				    text, strlen(text), &out, &len), 0);
+	if (!want) {
+		T_CHECK(out == NULL);
 	} else {
 		T_EQ_STR(out, want);
 		T_EQ_INT(len, strlen(want));
@@ -130,6 +148,54 @@ int main(void)
 	/* a disk's names are exact: another disk's partition 2 is not ours */
 	plan_init(true);
 	expect(true, "root=/dev/sda2", NULL);
+
+	/* an NVMe source: nvme0n1p1 and nvme0n1p2 in root= and fstab */
+	plan_init(true);
+	strcpy(plan.src_disk, "nvme0n1");
+	strcpy(plan.parts[0].name, "nvme0n1p1");
+	strcpy(plan.parts[1].name, "nvme0n1p2");
+	expect(true, "root=/dev/nvme0n1p2 rootwait", "root=PARTUUID=5eed0001-02 rootwait");
+	expect(true, "root=nvme0n1p2", "root=PARTUUID=5eed0001-02");
+	expect(true, "root=/dev/mmcblk0p2", NULL);
+	expect(false, "/dev/nvme0n1p1 /boot/firmware vfat defaults 0 2\n"
+		      "/dev/nvme0n1p2 / ext4 defaults 0 1\n",
+	       "PARTUUID=5eed0001-01 /boot/firmware vfat defaults 0 2\n"
+	       "PARTUUID=5eed0001-02 / ext4 defaults 0 1\n");
+	/* a Jetson's fstab names the root as /dev/root: it follows root=, left alone */
+	expect(false, "/dev/root / ext4 defaults 0 1\n", NULL);
+
+	/* extlinux.conf: the root= of every APPEND line of every LABEL, every other byte kept */
+	plan_init(true);
+	expect_ext("TIMEOUT 30\nDEFAULT primary\n\nMENU TITLE L4T boot options\n\n"
+		   "LABEL primary\n      MENU LABEL primary kernel\n      LINUX /boot/Image\n"
+		   "      APPEND ${cbootargs} root=/dev/mmcblk0p2 rw rootwait rootfstype=ext4 "
+		   "usb-storage.quirks=152d:0578:u console=ttyTCU0,115200\n\n"
+		   "# APPEND root=/dev/mmcblk0p2 in a comment stays\n"
+		   "label backup\n\tlinux /boot/Image.bak\n\tappend\troot=PARTUUID=0badc0de-02 "
+		   "ro\r\n"
+		   "LABEL nfs\n  APPEND root=/dev/nfs nfsroot=10.0.0.1:/srv ip=dhcp\n"
+		   "LABEL recovery\n  APPEND console=ttyS0\n",
+		   "TIMEOUT 30\nDEFAULT primary\n\nMENU TITLE L4T boot options\n\n"
+		   "LABEL primary\n      MENU LABEL primary kernel\n      LINUX /boot/Image\n"
+		   "      APPEND ${cbootargs} root=PARTUUID=5eed0001-02 rw rootwait rootfstype=ext4 "
+		   "usb-storage.quirks=152d:0578:u console=ttyTCU0,115200\n\n"
+		   "# APPEND root=/dev/mmcblk0p2 in a comment stays\n"
+		   "label backup\n\tlinux /boot/Image.bak\n\tappend\troot=PARTUUID=5eed0001-02 "
+		   "ro\r\n"
+		   "LABEL nfs\n  APPEND root=/dev/nfs nfsroot=10.0.0.1:/srv ip=dhcp\n"
+		   "LABEL recovery\n  APPEND console=ttyS0\n");
+	T_EQ_INT(plan.n_rewrites, 2);
+	T_EQ_STR(plan.rewrites[0].file, "/boot/extlinux/extlinux.conf");
+	T_EQ_INT(plan.rewrites[0].line, 9);
+	T_EQ_STR(plan.rewrites[0].before, "root=/dev/mmcblk0p2");
+	T_EQ_STR(plan.rewrites[0].after, "root=PARTUUID=5eed0001-02");
+	T_EQ_INT(plan.rewrites[1].line, 14);
+	/* the nfs root is named, and left alone with a warning; no root= at all: no warning */
+	T_EQ_INT(plan.n_warnings, 1);
+	T_CHECK(strstr(plan.warnings[0], "root=/dev/nfs names no partition") != NULL);
+	expect_ext("DEFAULT a\nLABEL a\nAPPEND quiet\n", NULL);
+	T_EQ_INT(plan.n_warnings, 1);
+	expect_ext("", NULL);
 	clone_plan_release(&plan);
 	return t_done();
 }

@@ -55,6 +55,11 @@ static void test_parse(void)
 	T_EQ_INT(rs.kind, ROOTSPEC_OTHER);
 	T_EQ_INT(rootspec_parse("tmpfs", 5, &rs), 0);
 	T_EQ_INT(rs.kind, ROOTSPEC_OTHER);
+	/* a Jetson's fstab mounts "/dev/root": whatever root= names, no device of its own */
+	T_EQ_INT(rootspec_parse("/dev/root", 9, &rs), 0);
+	T_EQ_INT(rs.kind, ROOTSPEC_OTHER);
+	T_EQ_INT(rootspec_parse("/dev/rootfs", 11, &rs), 0);
+	T_EQ_INT(rs.kind, ROOTSPEC_DEVNAME);
 	T_EQ_STR(rootspec_kind_name(ROOTSPEC_PARTUUID), "PARTUUID");
 }
 
