@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-fix-kill.sh - `sbcdisk fix uas --apply` killed (KILL, TERM) at random moments, 50
+# run-fix-kill.sh - `sbcdisk fix uas --apply` killed (KILL, TERM) at random moments, 25
 # times each: cmdline.txt is always the original or the whole fixed file, a replacement
 # always has its backup, TERM leaves no temporary file, and the next run leaves no temporary
 # file and exactly one backup (the original) beside the fixed file. Prints the outcomes.
@@ -23,8 +23,9 @@ fixit() { # the fix; in a subshell that becomes it, so that $! is the process to
 cp "$boot/cmdline.txt" "$tmp/fixed"
 cmp -s "$tmp/orig" "$tmp/fixed" && { echo "FAIL: the fix changed nothing"; exit 1; }
 status=0
-# 50 of each; 20 under an emulator (SBCDISK_RUN), where one run takes far longer
-kills=${KILLS:-50}
+# 25 of each (KILLS=N for more); 20 under an emulator (SBCDISK_RUN), where one run takes
+# far longer. The kills land 0 to 30 ms in, spread over before, during and after the write.
+kills=${KILLS:-25}
 [ -n "$run" ] && kills=${KILLS:-20}
 fail() { echo "FAIL: $*"; status=1; }
 backups() { find "$boot" -maxdepth 1 -name 'cmdline.txt.sbcdisk-*' | sort; }
