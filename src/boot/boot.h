@@ -165,9 +165,6 @@ struct boot_extlinux_iter {
 };
 int boot_extlinux_next_append(const char *text, size_t len, struct boot_extlinux_iter *it,
 			      size_t *off, size_t *alen);
-/* Where a disk's extlinux.conf is, as U-Boot's distro boot looks on each partition in turn
- * and a Jetson on its root file system: these paths, in this order. */
-#define BOOT_EXTLINUX_PATHS { "/extlinux/extlinux.conf", "/boot/extlinux/extlinux.conf" }
 /* grub.cfg: the root= of the first "linux" line. 0, -ENOENT. */
 int boot_grub_root(const char *text, size_t len, char *root, size_t cap);
 

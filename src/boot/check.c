@@ -813,7 +813,7 @@ static int check_pcie_probe(const struct boot_facts *f, struct boot_checks *c,
 static int check_other(const struct inventory *inv, const struct boot_facts *f,
 		       struct boot_checks *c, const struct blkdev *disk, const struct disk_view *v)
 {
-	static const char *const paths[] = BOOT_EXTLINUX_PATHS;
+	static const char *const paths[] = PATH_EXTLINUX_CONFS;
 	bool is_root = f->root_disk[0] && !strcmp(f->root_disk, disk->kname);
 	const struct blkdev *root = NULL;
 	char spec[256], where[200];

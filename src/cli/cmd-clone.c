@@ -163,29 +163,25 @@ static bool disk_stored_bw(struct store *st, const struct inventory *inv, const 
 
 /* The source's read and the target's write speed from their last stored benches. Nothing
  * stored (or no store) is no error: the estimate measures the source instead. */
-static void speeds_stored(struct cli_ctx *ctx, const char *db, struct clone_plan *p)
+static void speeds_stored(const char *db, struct clone_plan *p)
 {
 	struct clone_speed *s = &p->speed;
-	struct inventory *inv = NULL;
 	struct store *st = NULL;
 
-	if (!p->src_disk[0] && !p->dst_disk[0])
+	if ((!p->src_disk[0] && !p->dst_disk[0]) || !p->inv)
 		return;
 	if (cli_store_open("clone", db, STORE_READ, true, &st))
 		return;
-	if (probe_inventory_load(ctx->sr, &inv) == 0) {
-		if (disk_stored_bw(st, inv, p->src_disk, "read", &s->read_bps, s->read_at,
-				   sizeof(s->read_at))) {
-			s->has_read = true;
-			str_copy(s->read_from, sizeof(s->read_from), "stored");
-		}
-		if (disk_stored_bw(st, inv, p->dst_disk, "write", &s->write_bps, s->write_at,
-				   sizeof(s->write_at))) {
-			s->has_write = true;
-			str_copy(s->write_from, sizeof(s->write_from), "stored");
-		}
+	if (disk_stored_bw(st, p->inv, p->src_disk, "read", &s->read_bps, s->read_at,
+			   sizeof(s->read_at))) {
+		s->has_read = true;
+		str_copy(s->read_from, sizeof(s->read_from), "stored");
 	}
-	probe_inventory_free(inv);
+	if (disk_stored_bw(st, p->inv, p->dst_disk, "write", &s->write_bps, s->write_at,
+			   sizeof(s->write_at))) {
+		s->has_write = true;
+		str_copy(s->write_from, sizeof(s->write_from), "stored");
+	}
 	store_close(st);
 }
 
@@ -447,7 +443,7 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (!o.apply) {
-		speeds_stored(ctx, db, &plan);
+		speeds_stored(db, &plan);
 		clone_plan_estimate(&plan);
 		if (print_plan(ctx, &plan))
 			rc = EXIT_FAIL;

@@ -12,6 +12,7 @@
 #include "common/util.h"
 #include "report/boot-times.h"
 #include "report/csv.h"
+#include "report/text.h"
 #include "common/json.h"
 #include "store/verdict.h"
 
@@ -43,29 +44,6 @@ static void usage(FILE *f)
 		   "  -h, --help        this help\n");
 }
 
-/* Print s in a column of width characters (UTF-8 aware): cut with "…", padded with spaces. */
-static void put_col(const char *s, size_t width, bool last)
-{
-	size_t chars = 0, i, cut_at = 0;
-
-	for (i = 0; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xc0) == 0x80)
-			continue;
-		if (chars == width - 1)
-			cut_at = i;
-		chars++;
-	}
-	if (chars > width) {
-		fwrite(s, 1, cut_at, stdout);
-		fputs("…", stdout);
-		chars = width;
-	} else {
-		fputs(s, stdout);
-	}
-	if (!last)
-		printf("%*s", (int)(width - chars + 2), "");
-}
-
 /* A fix between the runs: "F2  2026-12-02 00:30  fix uas: usb-storage.quirks += ... (sda)". */
 static void print_fix(const struct store_fix *fx)
 {
@@ -77,9 +55,9 @@ static void print_fix(const struct store_fix *fx)
 	str_fmt(id, sizeof(id), "%4s", num);
 	str_fmt(when, sizeof(when), "%.10s %.5s", fx->applied_at, fx->applied_at + 11);
 	str_fmt(what, sizeof(what), "fix %s: %s, %s", fx->kind, fx->change, dev);
-	put_col(id, 4, false);
-	put_col(when, 16, false);
-	put_col(what, 140, true);
+	text_put_col(stdout, id, 4, false);
+	text_put_col(stdout, when, 16, false);
+	text_put_col(stdout, what, 140, true);
 	putchar('\n');
 }
 
@@ -136,12 +114,12 @@ static void print_table(const struct run_list *l, const struct store_fix *fx, si
 		run_device_label(r, dev, sizeof(dev));
 		str_sanitize(dev);
 		run_attach_summary(r, att, sizeof(att));
-		put_col(id, 4, false);
-		put_col(when, 16, false);
-		put_col(*r->board ? r->board : "-", 22, false);
-		put_col(dev, 26, false);
-		put_col(att, 24, false);
-		put_col(r->profile, 9, false);
+		text_put_col(stdout, id, 4, false);
+		text_put_col(stdout, when, 16, false);
+		text_put_col(stdout, *r->board ? r->board : "-", 22, false);
+		text_put_col(stdout, dev, 26, false);
+		text_put_col(stdout, att, 24, false);
+		text_put_col(stdout, r->profile, 9, false);
 		printf("%5s  %s\n", sc, v.text);
 	}
 }

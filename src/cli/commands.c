@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "report/text.h"
 
 const struct cli_command cli_commands[] = {
 	{ "(none)", cmd_health, "the devices, how they are attached, and what is wrong",
@@ -123,30 +124,7 @@ void cli_catch_stop_signals(void (*fn)(int sig))
 
 void cli_wrap_print(const char *indent, const char *first, const char *text)
 {
-	size_t col = strlen(first), ilen = strlen(indent), w;
-	bool line_start = true; /* nothing of text on this line yet */
-	const char *p = text;
-
-	fputs(first, stdout);
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		w = strcspn(p, " ");
-		if (!line_start && col + 1 + w > CLI_WRAP_COLS) {
-			printf("\n%s", indent);
-			col = ilen;
-		} else if (!line_start) {
-			putchar(' ');
-			col++;
-		}
-		fwrite(p, 1, w, stdout);
-		col += w;
-		p += w;
-		line_start = false;
-	}
-	putchar('\n');
+	text_wrap(stdout, indent, first, text, CLI_WRAP_COLS);
 }
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_ctx *ctx)

@@ -51,6 +51,20 @@ static void mark_done(struct clone_plan *p, const char *file)
 			p->rewrites[i].done = true;
 }
 
+/* What writing file, one of the plan's rewrites, on target partition cp gave: 0 marks it
+ * done; else why says so and the error is returned. */
+static int rewrite_result(struct clone_plan *p, const struct clone_part *cp, const char *file,
+			  int ret, char *why, size_t whycap)
+{
+	if (ret) {
+		str_fmt(why, whycap, "cannot rewrite %s on target p%u: %s", file, cp->partno,
+			strerror(-ret));
+		return ret;
+	}
+	mark_done(p, file);
+	return 0;
+}
+
 /* The directory of rel ("etc/fstab" -> etc) under dir, each step without following a
  * link (a link on the copy points into the running system, not the copy); *name the last
  * component. A descriptor or -errno. */
@@ -111,25 +125,15 @@ static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const 
 {
 	int i = (int)(cp - p->parts), ret = 0;
 
-	if (i == p->root && p->fstab_new) {
-		ret = replace_file(dir, "etc/fstab", p->fstab_new, p->fstab_len);
-		if (ret) {
-			str_fmt(why, whycap, "cannot rewrite /etc/fstab on target p%u: %s",
-				cp->partno, strerror(-ret));
-			return ret;
-		}
-		mark_done(p, "/etc/fstab");
-	}
-	if (i == p->extlinux_part && p->extlinux_new) {
-		ret = replace_file(dir, p->extlinux_path + 1, p->extlinux_new, p->extlinux_len);
-		if (ret) {
-			str_fmt(why, whycap, "cannot rewrite %s on target p%u: %s",
-				p->extlinux_path, cp->partno, strerror(-ret));
-			return ret;
-		}
-		mark_done(p, p->extlinux_path);
-	}
-	return 0;
+	if (i == p->root && p->fstab_new)
+		ret = rewrite_result(p, cp, "/etc/fstab",
+				     replace_file(dir, "etc/fstab", p->fstab_new, p->fstab_len),
+				     why, whycap);
+	if (!ret && i == p->extlinux_part && p->extlinux_new)
+		ret = rewrite_result(p, cp, p->extlinux_path,
+				     replace_file(dir, p->extlinux_path + 1, p->extlinux_new,
+						  p->extlinux_len), why, whycap);
+	return ret;
 }
 
 /* mke2fs for target partition cp on dev: the source's features, inode size, block and
@@ -207,18 +211,8 @@ struct files_progress {
 static void files_progress_show(void *arg, uint64_t bytes)
 {
 	struct files_progress *fp = arg;
-	struct clone_progress pr = { .phase = fp->phase, .left_s = -1, .done = bytes,
-				     .total = fp->cp->used };
-	double s = (double)(time_now_ns() - fp->t0_ns) / 1e9;
 
-	if (!fp->p->progress)
-		return;
-	if (s > 0.2) {
-		pr.bw = (double)bytes / s;
-		if (pr.bw > 0 && pr.total >= pr.done)
-			pr.left_s = (double)(pr.total - pr.done) / pr.bw;
-	}
-	fp->p->progress(fp->p->progress_arg, &pr);
+	clone_progress_emit(fp->p, fp->phase, bytes, fp->cp->used, fp->t0_ns);
 }
 
 /* For the tests: a command run between the two passes (changes the source, or stops us). */
@@ -355,27 +349,15 @@ static int fat_finish(struct clone_plan *p, struct clone_part *cp, int dfd, bool
 	}
 	if (fsync(dfd))
 		return -errno;
-	if (is_boot && p->cmdline_new) {
-		ret = clone_fat_write(p->dst_path, cp->t_start, "cmdline.txt", p->cmdline_new,
-				      p->cmdline_len);
-		if (ret) {
-			str_fmt(why, whycap, "cannot rewrite cmdline.txt on target p%u: %s",
-				cp->partno, strerror(-ret));
-			return ret;
-		}
-		mark_done(p, "cmdline.txt");
-	}
-	if (cp - p->parts == p->extlinux_part && p->extlinux_new) {
-		ret = clone_fat_write(p->dst_path, cp->t_start, p->extlinux_path, p->extlinux_new,
-				      p->extlinux_len);
-		if (ret) {
-			str_fmt(why, whycap, "cannot rewrite %s on target p%u: %s",
-				p->extlinux_path, cp->partno, strerror(-ret));
-			return ret;
-		}
-		mark_done(p, p->extlinux_path);
-	}
-	return 0;
+	if (is_boot && p->cmdline_new)
+		ret = rewrite_result(p, cp, "cmdline.txt",
+				     clone_fat_write(p->dst_path, cp->t_start, "cmdline.txt",
+						     p->cmdline_new, p->cmdline_len), why, whycap);
+	if (!ret && cp - p->parts == p->extlinux_part && p->extlinux_new)
+		ret = rewrite_result(p, cp, p->extlinux_path,
+				     clone_fat_write(p->dst_path, cp->t_start, p->extlinux_path,
+						     p->extlinux_new, p->extlinux_len), why, whycap);
+	return ret;
 }
 
 static int open_target(struct clone_plan *p, char *why, size_t whycap)

@@ -79,6 +79,10 @@ int clone_fat_set_id(int fd, uint64_t off, uint32_t id);
 
 /* Random bytes from getrandom(). */
 void clone_random(void *buf, size_t len);
+/* p's progress callback, if any, with done of total bytes copied since t0_ns (time_now_ns):
+ * the rate and the time left once 0.2 s have passed. */
+void clone_progress_emit(struct clone_plan *p, const char *phase, uint64_t done, uint64_t total,
+			 uint64_t t0_ns);
 /* A new random UUID (version 4) as text. */
 void clone_uuid_new(char *out, size_t cap);
 

@@ -137,6 +137,9 @@ struct clone_plan {
 	bool wiped; /* stopped: the target's partition table was wiped */
 
 	struct sysroot *sr; /* clone_plan_make()'s, for the boot check */
+	/* the block devices as the plan read them (the dry run's stored speeds look the disks
+	 * up here); freed by clone_plan_release() */
+	struct inventory *inv;
 
 	/* set by the caller before clone_apply() */
 	volatile sig_atomic_t *stop;

@@ -16,19 +16,7 @@
 
 static void copy_progress(struct clone_copier *c, const char *phase)
 {
-	struct clone_progress pr = { .phase = phase, .left_s = -1 };
-	double s = (double)(time_now_ns() - c->t0_ns) / 1e9;
-
-	if (!c->p->progress)
-		return;
-	pr.done = c->done_before + c->part->copied;
-	pr.total = c->total;
-	if (s > 0.2) {
-		pr.bw = (double)pr.done / s;
-		if (pr.bw > 0 && pr.total >= pr.done)
-			pr.left_s = (double)(pr.total - pr.done) / pr.bw;
-	}
-	c->p->progress(c->p->progress_arg, &pr);
+	clone_progress_emit(c->p, phase, c->done_before + c->part->copied, c->total, c->t0_ns);
 }
 
 int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint64_t len,

@@ -565,7 +565,7 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
  * text in out, the partition in p->extlinux_part. -ENOENT when there is none. */
 static int plan_extlinux_find(struct clone_plan *p, struct sbuf *out)
 {
-	static const char *const paths[] = BOOT_EXTLINUX_PATHS;
+	static const char *const paths[] = PATH_EXTLINUX_CONFS;
 
 	p->extlinux_part = -1;
 	for (size_t i = 0; i < p->n_parts; i++) {
@@ -642,6 +642,7 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	p->sr = sr;
 	p->root = p->boot = p->extlinux_part = -1;
 	ret = probe_inventory_load(sr, &inv);
+	p->inv = inv;
 	if (ret) {
 		str_fmt(why, whycap, "cannot read the block devices: %s", strerror(-ret));
 		return ret;
@@ -689,7 +690,6 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
 			"the target is over 2 TiB: it gets a GPT partition table, not DOS");
 out:
-	probe_inventory_free(inv);
 	return ret;
 }
 
@@ -699,4 +699,6 @@ void clone_plan_release(struct clone_plan *p)
 	free(p->fstab_new);
 	free(p->extlinux_new);
 	p->cmdline_new = p->fstab_new = p->extlinux_new = NULL;
+	probe_inventory_free(p->inv);
+	p->inv = NULL;
 }

@@ -161,6 +161,22 @@ void clone_umount(char *dir)
 	dir[0] = '\0';
 }
 
+void clone_progress_emit(struct clone_plan *p, const char *phase, uint64_t done, uint64_t total,
+			 uint64_t t0_ns)
+{
+	struct clone_progress pr = { .phase = phase, .left_s = -1, .done = done, .total = total };
+	double s = (double)(time_now_ns() - t0_ns) / 1e9;
+
+	if (!p->progress)
+		return;
+	if (s > 0.2) {
+		pr.bw = (double)done / s;
+		if (pr.bw > 0 && total >= done)
+			pr.left_s = (double)(total - done) / pr.bw;
+	}
+	p->progress(p->progress_arg, &pr);
+}
+
 void clone_random(void *buf, size_t len)
 {
 	unsigned char *b = buf;

@@ -191,21 +191,23 @@ static void compare_sample(struct walk *w, int sroot, int droot)
 	free(cp.paths);
 }
 
-static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
+/* One entry of both trees compared; true when it is a directory of the source's file system
+ * that the target has too, to walk into (the source's stat is read once, here). */
+static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 			  const char *rel)
 {
 	struct stat a, b;
 
 	w->p->n_compared++;
 	if (fstatat(sdir, name, &a, AT_SYMLINK_NOFOLLOW))
-		return;
+		return false;
 	if (fstatat(ddir, name, &b, AT_SYMLINK_NOFOLLOW)) {
 		diff_add(w->p, rel, "missing on the target");
-		return;
+		return false;
 	}
 	if ((a.st_mode & S_IFMT) != (b.st_mode & S_IFMT)) {
 		diff_add(w->p, rel, "type differs");
-		return;
+		return false;
 	}
 	if (a.st_mode != b.st_mode)
 		diff_add(w->p, rel, "mode differs");
@@ -225,10 +227,10 @@ static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 				  !strcmp(rel, w->p->extlinux_path));
 
 		if (rewritten)
-			return;
+			return false;
 		if (a.st_size != b.st_size) {
 			diff_add(w->p, rel, "size differs");
-			return;
+			return false;
 		}
 		if ((w->full || (w->n_regular++ % SAMPLE_EVERY == 0 &&
 				 w->hashed_bytes < SAMPLE_MAX)) &&
@@ -239,6 +241,7 @@ static void compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 	} else if ((S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode)) && a.st_rdev != b.st_rdev) {
 		diff_add(w->p, rel, "device number differs");
 	}
+	return S_ISDIR(a.st_mode) && a.st_dev == w->dev;
 }
 
 static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsigned depth)
@@ -257,15 +260,12 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 	}
 	while ((e = readdir(d))) {
 		char sub[PATH_MAX];
-		struct stat st;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (str_fmt(sub, sizeof(sub), "%s/%s", rel, e->d_name))
 			continue;
-		compare_entry(w, sdir, ddir, e->d_name, sub);
-		if (fstatat(sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
-		    st.st_dev == w->dev) {
+		if (compare_entry(w, sdir, ddir, e->d_name, sub)) {
 			int s2 = openat(sdir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			int d2 = openat(ddir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 

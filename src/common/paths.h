@@ -33,6 +33,9 @@
 #define PATH_BOOT_FW_CONFIG  "/boot/firmware/config.txt"
 #define PATH_BOOT_FW_CMDLINE "/boot/firmware/cmdline.txt"
 #define PATH_BOOT_CMDLINE    "/boot/cmdline.txt"
+/* Where a disk's extlinux.conf is, as U-Boot's distro boot looks on each partition in turn
+ * and a Jetson on its root file system: these paths, in this order (inside a partition). */
+#define PATH_EXTLINUX_CONFS  { "/extlinux/extlinux.conf", "/boot/extlinux/extlinux.conf" }
 /* os_prefix as the firmware published it (raspi-config reads the same file). */
 #define PATH_DT_OS_PREFIX    "/proc/device-tree/chosen/os_prefix"
 /* The Raspberry Pi bootloader's facts (device-tree.adoc, "Firmware parameters"). */

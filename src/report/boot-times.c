@@ -6,47 +6,7 @@
 #include "common/json.h"
 #include "common/util.h"
 #include "report/boot-times.h"
-
-/* s in a column of w characters (UTF-8 aware): cut with "…", or padded unless last. */
-static void put_text(FILE *f, const char *s, size_t w, bool last)
-{
-	size_t chars = 0, cut = 0, i;
-
-	for (i = 0; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xc0) == 0x80)
-			continue;
-		if (chars == w - 1)
-			cut = i;
-		chars++;
-	}
-	if (chars > w) {
-		fwrite(s, 1, cut, f);
-		fputs("…", f);
-		chars = w;
-	} else {
-		fputs(s, f);
-	}
-	if (!last)
-		fprintf(f, "%*s", (int)(w - chars + 2), "");
-}
-
-/* text (a constant of ours) wrapped at 92 columns on spaces. */
-static void put_wrapped(FILE *f, const char *text)
-{
-	const size_t cols = 92;
-
-	while (strlen(text) > cols) {
-		size_t cut = cols;
-
-		while (cut > 0 && text[cut] != ' ')
-			cut--;
-		if (!cut)
-			break;
-		fprintf(f, "%.*s\n", (int)cut, text);
-		text += cut + 1;
-	}
-	fprintf(f, "%s\n", text);
-}
+#include "report/text.h"
 
 enum fig_stat { STAT_MEAN, STAT_MIN, STAT_MAX };
 
@@ -78,6 +38,7 @@ static double stat_of(const struct store_boot_figure *fg, enum fig_stat s)
 }
 
 #define DEV_W 28
+#define BOOT_TIMES_COLS 92 /* the notes under the table, as the commands' own */
 #define ATT_W 32
 
 int boot_times_print(FILE *f, const struct store_boot_group *g, size_t n)
@@ -85,16 +46,16 @@ int boot_times_print(FILE *f, const struct store_boot_group *g, size_t n)
 	char num[32];
 	size_t i, k;
 
-	put_text(f, "BOOT DEVICE", DEV_W, false);
-	put_text(f, "ATTACHMENT", ATT_W, false);
+	text_put_col(f, "BOOT DEVICE", DEV_W, false);
+	text_put_col(f, "ATTACHMENT", ATT_W, false);
 	fprintf(f, "%5s", "BOOTS");
 	for (k = 0; k < ARRAY_SIZE(cols); k++)
 		fprintf(f, "  %*s", (int)(strlen(cols[k].header) > 7 ? strlen(cols[k].header) : 7),
 			cols[k].header);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
-		put_text(f, g[i].device, DEV_W, false);
-		put_text(f, g[i].attachment[0] ? g[i].attachment : "-", ATT_W, false);
+		text_put_col(f, g[i].device, DEV_W, false);
+		text_put_col(f, g[i].attachment[0] ? g[i].attachment : "-", ATT_W, false);
 		fprintf(f, "%5zu", g[i].boots);
 		for (k = 0; k < ARRAY_SIZE(cols); k++) {
 			double v = stat_of(col_figure(&g[i], &cols[k]), cols[k].stat);
@@ -109,9 +70,9 @@ int boot_times_print(FILE *f, const struct store_boot_group *g, size_t n)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
-	put_wrapped(f, BOOT_TIMES_TOTAL " TOTAL, MIN and MAX: over the boots recorded; KERNEL, "
-		    "INITRD and USERSPACE: their means.");
-	put_wrapped(f, BOOT_TIMES_NOT_COUNTED);
+	text_wrap(f, "", "", BOOT_TIMES_TOTAL " TOTAL, MIN and MAX: over the boots recorded; "
+		  "KERNEL, INITRD and USERSPACE: their means.", BOOT_TIMES_COLS);
+	text_wrap(f, "", "", BOOT_TIMES_NOT_COUNTED, BOOT_TIMES_COLS);
 	return ferror(f) ? -EIO : 0;
 }
 

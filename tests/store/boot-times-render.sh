@@ -7,25 +7,12 @@
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
-if ! command -v chromium >/dev/null; then
-	if apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-		echo "FAIL: chromium is not installed but can be: run tools/setup (apt-get install" \
-			"chromium)"
-		exit 1
-	fi
-	echo "SKIP: no chromium, and no chromium package for this system: the page is not rendered"
-	exit 77
-fi
+chromium_or_skip "the page is not rendered"
 mkdir "$tmp/page"
 BOOT_KEEP=$tmp/page bash "$SBCDISK_SRCDIR/tests/store/boot-times.sh" >"$tmp/make.log" 2>&1
 rc=$?
 [ "$rc" = 77 ] && { echo "SKIP: boot-times.sh, which makes the page: $(tail -1 "$tmp/make.log")"; exit 77; }
 [ "$rc" = 0 ] || { echo "FAIL: boot-times.sh, which makes the page:"; cat "$tmp/make.log"; exit 1; }
-chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$(mktemp -d "$tmp/chrome.XXXXXX")" "$@" 2>"$tmp/chrome.err"
-}
 chrome --screenshot="$tmp/page.png" --window-size=1200,1600 "file://$tmp/page/report.html" >/dev/null
 [ -f "$tmp/page.png" ] || fail "no screenshot: $(tail -3 "$tmp/chrome.err")"
 [ -f "$tmp/page.png" ] && { python3 "$SBCDISK_SRCDIR/tests/store/png-check.py" \

@@ -36,6 +36,28 @@ golden() {
 	fi
 }
 
+# chromium_or_skip WHAT: returns when Chromium is here; else exits 1 when it is missing but
+# installable (tools/setup installs it), 77 where no Chromium package exists (WHAT: what
+# is then not done), so that a missing browser cannot hide behind a skip
+chromium_or_skip() {
+	command -v chromium >/dev/null && return 0
+	if apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+		echo "FAIL: chromium is not installed but can be: run tools/setup (apt-get install" \
+			"chromium)"
+		exit 1
+	fi
+	echo "SKIP: no chromium, and no chromium package for this system (apt-cache policy" \
+		"chromium has no candidate): $1"
+	exit 77
+}
+
+# chrome ARGS...: headless Chromium with a profile of its own; its stderr in $tmp/chrome.err
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$(mktemp -d "$tmp/chrome.XXXXXX")" "$@" 2>"$tmp/chrome.err"
+}
+
 finish() {
 	[ "$failures" = 0 ] && echo "ok" && exit 0
 	exit 1

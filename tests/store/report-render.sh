@@ -7,26 +7,12 @@
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
-if ! command -v chromium >/dev/null; then
-	if apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-		echo "FAIL: chromium is not installed but can be: run tools/setup (apt-get install" \
-			"chromium)"
-		exit 1
-	fi
-	echo "SKIP: no chromium, and no chromium package for this system (apt-cache policy" \
-		"chromium has no candidate): the report is not rendered"
-	exit 77
-fi
+chromium_or_skip "the report is not rendered"
 mkdir "$tmp/page"
 REPORT_KEEP=$tmp/page bash "$SBCDISK_SRCDIR/tests/store/report.sh" >"$tmp/report.log" 2>&1 ||
 	{ echo "FAIL: report.sh, which makes the page:"; cat "$tmp/report.log"; exit 1; }
 db=$tmp/page/results.db
 cp "$tmp/page/report.html" "$tmp/report.html"
-chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$(mktemp -d "$tmp/chrome.XXXXXX")" "$@" 2>"$tmp/chrome.err"
-}
 chrome --screenshot="$tmp/report.png" --window-size=1200,2400 "file://$tmp/report.html" >/dev/null
 [ -f "$tmp/report.png" ] || fail "no screenshot: $(tail -3 "$tmp/chrome.err")"
 [ -f "$tmp/report.png" ] && { python3 "$SBCDISK_SRCDIR/tests/store/png-check.py" \
