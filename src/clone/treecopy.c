@@ -638,6 +638,8 @@ static int files_flush(struct tc *c)
 {
 	int ret = 0;
 
+	if (!c->n_files) /* c->files may be NULL, which qsort must not get */
+		return 0;
 	qsort(c->files, c->n_files, sizeof(*c->files), file_cmp);
 	for (size_t i = 0; i < c->n_files; i++) {
 		bool done;
