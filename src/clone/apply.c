@@ -415,7 +415,13 @@ static int copy_all(struct clone_plan *p, int sfd, int dfd, char *why, size_t wh
 		c.done_before += cp->copied;
 	}
 out:
-	free(c.buf);
+	if (ret) {
+		char ignored[8];
+
+		clone_copier_end(&c, ignored, sizeof(ignored));
+	} else {
+		ret = clone_copier_end(&c, why, whycap);
+	}
 	if (!ret && fdatasync(dfd)) {
 		ret = -errno;
 		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));

@@ -61,12 +61,17 @@ struct clone_copier {
 	struct clone_part *part;
 	uint64_t done_before, total; /* for the progress line across partitions */
 	uint64_t t0_ns;
-	char *buf; /* the copy buffer, allocated on first use; the caller frees it */
+	struct clone_pipe *pipe; /* the reader's buffers and the writer thread, from the first
+				  * clone_copy_range on; clone_copier_end ends them */
 };
 int clone_ext_copy_used(struct clone_copier *c, char *why, size_t whycap);
-/* Copy len bytes from soff of sfd to doff of dfd. */
+/* Copy len bytes from soff of sfd to doff of dfd: read here, written by a writer thread
+ * (so the bytes may not all be written on return). An error of the writer's is returned by
+ * a later call or by clone_copier_end, which waits for the last write and frees the
+ * buffers (0, or -errno with why). */
 int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint64_t len,
 		     char *why, size_t whycap);
+int clone_copier_end(struct clone_copier *c, char *why, size_t whycap);
 
 /* A file on the FAT file system at off of image (a device or an image file), through mtools:
  * read (at most cap bytes) and replace. */

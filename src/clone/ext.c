@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ext.c - ext2/3/4 through libext2fs, opened read-only at a partition's offset: its used
  * bytes, a file's contents (fstab), and the copy of its used blocks only (what e2image -ra
- * does), in runs of adjacent used blocks. */
+ * does), in runs of adjacent used blocks; and the block copier that both use. */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +15,155 @@
 #include "common/banned.h"
 #include "common/util.h"
 
-#define COPY_CHUNK (8U << 20)
+/* The block copier: this thread reads chunks into a ring of buffers, a writer thread
+ * writes them, so that the source is read while the target is written. The writer asks the
+ * target to put what it has on the disk every COPY_FLUSH bytes (fdatasync: a loop device
+ * passes it on to its backing file, which sync_file_range would not), so that writes go out
+ * beside the reads instead of all at the end from the page cache. */
+#define COPY_CHUNK (4U << 20)
+#define COPY_SLOTS 6
+#define COPY_FLUSH (256ULL << 20)
+
+struct copy_slot {
+	char *buf;
+	uint64_t doff;
+	size_t len;
+};
+
+struct clone_pipe {
+	pthread_t writer;
+	bool started;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct copy_slot slot[COPY_SLOTS];
+	unsigned head, tail; /* filled by the reader up to head, written up to tail */
+	bool done;
+	int dfd;
+	volatile sig_atomic_t *stop;
+	int err;             /* the writer's -errno */
+	uint64_t err_off;
+};
+
+static bool pipe_stopped(const struct clone_pipe *w)
+{
+	return w->stop && *w->stop;
+}
+
+static void *pipe_writer(void *arg)
+{
+	struct clone_pipe *w = arg;
+	uint64_t unflushed = 0;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		struct copy_slot *s;
+		size_t got = 0;
+		int err = 0;
+
+		while (w->head == w->tail && !w->done)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->head == w->tail)
+			break;
+		if (pipe_stopped(w)) {
+			w->err = -EINTR;
+			break;
+		}
+		s = &w->slot[w->tail % COPY_SLOTS];
+		pthread_mutex_unlock(&w->mu);
+		while (got < s->len && !err) {
+			ssize_t r = pwrite(w->dfd, s->buf + got, s->len - got, (off_t)(s->doff + got));
+
+			if (r < 0 && errno == EINTR && !pipe_stopped(w))
+				continue;
+			if (r <= 0)
+				err = pipe_stopped(w) ? -EINTR : r < 0 ? -errno : -ENOSPC;
+			else
+				got += (size_t)r;
+		}
+		unflushed += got;
+		if (!err && unflushed >= COPY_FLUSH) {
+			unflushed = 0;
+			if (fdatasync(w->dfd) && errno != EINVAL)
+				err = -errno;
+		}
+		pthread_mutex_lock(&w->mu);
+		if (err) {
+			w->err = err;
+			w->err_off = s->doff + got;
+			pthread_cond_broadcast(&w->cv);
+			break;
+		}
+		w->tail++;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+static int write_error(const struct clone_pipe *w, char *why, size_t whycap)
+{
+	if (w->err != -EINTR)
+		str_fmt(why, whycap, "cannot write the target at byte %llu: %s",
+			(unsigned long long)w->err_off, strerror(-w->err));
+	return w->err;
+}
+
+static int pipe_start(struct clone_copier *c)
+{
+	struct clone_pipe *w = calloc(1, sizeof(*w));
+	sigset_t all, old;
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	for (int i = 0; i < COPY_SLOTS; i++) {
+		w->slot[i].buf = malloc(COPY_CHUNK);
+		if (!w->slot[i].buf) {
+			while (i-- > 0)
+				free(w->slot[i].buf);
+			free(w);
+			return -ENOMEM;
+		}
+	}
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	w->dfd = c->dfd;
+	w->stop = c->p->stop;
+	/* signals stay with the caller, which watches for the stop */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&w->writer, NULL, pipe_writer, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	w->started = ret == 0;
+	c->pipe = w;
+	(void)posix_fadvise(c->sfd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	return -ret;
+}
+
+int clone_copier_end(struct clone_copier *c, char *why, size_t whycap)
+{
+	struct clone_pipe *w = c->pipe;
+	int ret = 0;
+
+	if (!w)
+		return 0;
+	if (w->started) {
+		pthread_mutex_lock(&w->mu);
+		w->done = true;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->writer, NULL);
+	}
+	if (w->err)
+		ret = write_error(w, why, whycap);
+	for (int i = 0; i < COPY_SLOTS; i++)
+		free(w->slot[i].buf);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+	c->pipe = NULL;
+	return ret;
+}
 
 static void copy_progress(struct clone_copier *c, const char *phase)
 {
@@ -22,23 +173,37 @@ static void copy_progress(struct clone_copier *c, const char *phase)
 int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint64_t len,
 		     char *why, size_t whycap)
 {
-	char phase[48], *buf;
-	uint64_t last = 0;
+	struct clone_pipe *w;
+	char phase[48];
+	uint64_t last = c->part->copied;
+	int ret;
 
-	if (!c->buf) {
-		c->buf = malloc(COPY_CHUNK);
-		if (!c->buf)
-			return -ENOMEM;
+	if (!c->pipe) {
+		ret = pipe_start(c);
+		if (ret) {
+			str_fmt(why, whycap, "cannot start the copy: %s", strerror(-ret));
+			return ret;
+		}
 	}
-	buf = c->buf;
+	w = c->pipe;
 	str_fmt(phase, sizeof(phase), "copying p%u", c->part->partno);
 	while (len) {
 		size_t n = len < COPY_CHUNK ? (size_t)len : COPY_CHUNK, got = 0;
+		struct copy_slot *s;
 
 		if (c->p->stop && *c->p->stop)
 			return -EINTR;
+		/* a free buffer, or the writer's error */
+		pthread_mutex_lock(&w->mu);
+		while (w->head - w->tail == COPY_SLOTS && !w->err)
+			pthread_cond_wait(&w->cv, &w->mu);
+		ret = w->err;
+		pthread_mutex_unlock(&w->mu);
+		if (ret)
+			return c->p->stop && *c->p->stop ? -EINTR : write_error(w, why, whycap);
+		s = &w->slot[w->head % COPY_SLOTS];
 		while (got < n) {
-			ssize_t r = pread(c->sfd, buf + got, n - got, (off_t)(soff + got));
+			ssize_t r = pread(c->sfd, s->buf + got, n - got, (off_t)(soff + got));
 
 			if (r < 0 && errno == EINTR && !(c->p->stop && *c->p->stop))
 				continue;
@@ -53,22 +218,12 @@ int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint6
 			}
 			got += (size_t)r;
 		}
-		for (got = 0; got < n;) {
-			ssize_t r = pwrite(c->dfd, buf + got, n - got, (off_t)(doff + got));
-
-			if (r < 0 && errno == EINTR && !(c->p->stop && *c->p->stop))
-				continue;
-			if (r <= 0) {
-				int e = r < 0 ? errno : ENOSPC;
-
-				if (c->p->stop && *c->p->stop)
-					return -EINTR;
-				str_fmt(why, whycap, "cannot write the target at byte %llu: %s",
-					(unsigned long long)(doff + got), strerror(e));
-				return -e;
-			}
-			got += (size_t)r;
-		}
+		s->doff = doff;
+		s->len = n;
+		pthread_mutex_lock(&w->mu);
+		w->head++;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
 		soff += n;
 		doff += n;
 		len -= n;
