@@ -12,7 +12,7 @@ run)
 	exec build/sbcdisk list
 	;;
 test)
-	SBCDISK_SYSROOT_LATER=1 tools/setup test
+	SBCDISK_CROSS_LATER=1 tools/setup test
 	exec tools/test-all
 	;;
 *)
