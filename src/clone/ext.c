@@ -22,7 +22,7 @@
  * beside the reads instead of all at the end from the page cache. */
 #define COPY_CHUNK (4U << 20)
 #define COPY_SLOTS 6
-#define COPY_FLUSH (256ULL << 20)
+#define COPY_FLUSH (64ULL << 20)
 
 struct copy_slot {
 	char *buf;
