@@ -4,6 +4,7 @@
 
 #include "common/util.h"
 #include "report/html-int.h"
+#include "report/text.h"
 #include "store/verdict.h"
 
 #define CHART_W   760
@@ -20,15 +21,8 @@ static const char *const bar_colors[COMPARE_RUNS_MAX] = {
 /* Cut s (capacity cap) in place to n characters (UTF-8), the last one "…" when cut. */
 static const char *cut_chars(char *s, size_t cap, size_t n)
 {
-	size_t chars = 0, i, at = 0;
+	size_t at, chars = text_chars(s, n, &at);
 
-	for (i = 0; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xc0) == 0x80)
-			continue;
-		if (chars == n - 1)
-			at = i;
-		chars++;
-	}
 	if (chars > n && at + sizeof("…") <= cap)
 		memcpy(s + at, "…", sizeof("…"));
 	return s;

@@ -3,17 +3,25 @@
 
 #include "report/text.h"
 
-void text_put_col(FILE *f, const char *s, size_t width, bool last)
+size_t text_chars(const char *s, size_t n, size_t *cut_at)
 {
-	size_t chars = 0, cut_at = 0, i;
+	size_t chars = 0, i;
 
+	*cut_at = 0;
 	for (i = 0; s[i]; i++) {
 		if (((unsigned char)s[i] & 0xc0) == 0x80)
 			continue;
-		if (chars == width - 1)
-			cut_at = i;
+		if (chars == n - 1)
+			*cut_at = i;
 		chars++;
 	}
+	return chars;
+}
+
+void text_put_col(FILE *f, const char *s, size_t width, bool last)
+{
+	size_t cut_at, chars = text_chars(s, width, &cut_at);
+
 	if (chars > width) {
 		fwrite(s, 1, cut_at, f);
 		fputs("…", f);

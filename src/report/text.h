@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The characters of s (UTF-8: continuation bytes not counted), and in *cut_at the byte
+ * where its (n-1)th character ends: where to put "…" to show it in n characters. */
+size_t text_chars(const char *s, size_t n, size_t *cut_at);
+
 /* s in a column of width characters (UTF-8 aware): cut with "…" when longer, followed by
  * the padding and the two spaces between columns unless last. */
 void text_put_col(FILE *f, const char *s, size_t width, bool last);
