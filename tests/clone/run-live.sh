@@ -3,8 +3,8 @@
 # kind of object (hard links, ACLs, user xattrs, a file capability, a sparse file, symlinks,
 # device nodes, a FIFO, a socket, setuid, nanosecond times, a nested mount not crossed) with
 # every attribute compared; the second pass picks up what changed, was added or removed
-# between the passes (SBCDISK_TEST_BETWEEN_PASSES); a full target and SIGINT between the
-# passes. About 30 s.
+# between the passes (SBCDISK_TEST_BETWEEN_PASSES); 33 001 names of one file; a full target,
+# SIGINT between the passes and in the middle of the first one. About 40 s.
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
@@ -50,6 +50,12 @@ chmod 2775 "$t/sgid"
 echo in-sgid >"$t/sgid/f"
 chown -h 1234:1234 "$t/symlink"
 for i in $(seq 1 300); do echo "$i" >"$t/a/b/small$i"; done
+# one file with more names than the copy sorts in one batch (32 768): the names of a later
+# batch must still be links to the first copy
+mkdir "$t/links"
+echo "many names" >"$t/links/0"
+python3 -c "import os,sys; [os.link(sys.argv[1] + '/0', '%s/%d' % (sys.argv[1], i)) for i in range(1, 33001)]" \
+	"$t/links" || fail "making 33 000 hard links"
 echo removed >"$t/removed"
 echo removed >"$t/rmdir/sub/f"
 echo "same size" >"$t/samesize"
@@ -166,7 +172,7 @@ for root, dirs, files in os.walk(dst):
 for ino, d in groups.items():
     if len(d) != 1:
         bad.append("hard links split: %s" % d)
-if seen < 330:
+if seen < 33330:
     bad.append("only %d objects compared" % seen)
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
@@ -183,6 +189,8 @@ check "second pass: a change of the same size and mtime (by its ctime)" grep -qx
 check "second pass: the new hard link" test "$tmp/t/t/hl4" -ef "$tmp/t/t/a/hl1"
 check "second pass: the removed file goes" test ! -e "$tmp/t/t/removed"
 check "second pass: the removed directory goes" test ! -e "$tmp/t/t/rmdir"
+check "33 001 names of one file: one file on the target" \
+	test "$(stat -c %h "$tmp/t/t/links/33000")" = 33001 -a "$tmp/t/t/links/33000" -ef "$tmp/t/t/links/0"
 check "the nested mount's file not copied" test ! -e "$tmp/t/t/nested/inside" -a -d "$tmp/t/t/nested"
 check "the rewritten fstab" grep -q "^PARTUUID=$(python3 -c "import json; print(json.load(open('$tmp/out'))['partitions'][1]['target_partuuid'])") " "$tmp/t/etc/fstab"
 umount "$tmp/t"; losetup -d "$tpart"
@@ -207,6 +215,68 @@ check "SIGINT: no partition table on the target" sh -c "! sfdisk -d '$tmp/int.im
 # a loop device's autoclear waits for the last opener (udev's probe of it) to close it
 udevadm settle 2>/dev/null
 if losetup -a | grep "$tmp/[a-z]*\.img.*offset"; then fail "a loop device of ours left"; else ok; fi
+
+# --- SIGINT in the middle of the first pass: the source read at 4 MB/s (the kernel's I/O
+# throttle, cgroup v1 blkio) so that the walk is still going when the signal comes ----------
+cg=/sys/fs/cgroup/blkio
+if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_bps_device" ] &&
+	mkdir "$cg/sbcdisk-live.$$" 2>/dev/null; then
+	cg=$cg/sbcdisk-live.$$
+	cleanups=("rmdir '$cg'" "${cleanups[@]}")
+	head -c $((96 << 20)) /dev/urandom >"$t/slow"
+	slow_sum=$(sum_of "$t/slow")
+	sync
+	# only its pages leave the cache: the copy has to read them through the throttle
+	python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$t/slow"
+	echo "$(lsblk -dno MAJ:MIN "$part" | tr -d ' ') 4000000" >"$cg/blkio.throttle.read_bps_device"
+	mkdir -p "$tmp/mnts"
+	TMPDIR=$tmp/mnts timeout 120 python3 - "$tmp" "$cg" "$bin" clone "$srcloop" "$tmp/walk.img" --apply <<'PY'
+import os, pty, signal, subprocess, sys, time
+tmp, cg, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+def enter():
+    with open(cg + "/cgroup.procs", "w") as f:
+        f.write(str(os.getpid()))
+master, slave = pty.openpty()
+with open(tmp + "/out", "wb") as out:
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=slave,
+                         preexec_fn=enter)
+os.close(slave)
+got, sent = b"", None
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    got += chunk
+    if sent is None and b"copying p2" in got and b"MB/s" in got:
+        p.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+with open(tmp + "/tty", "wb") as f:
+    f.write(got)
+rc = p.wait()
+# at once: the signal is seen between two chunks of a file, not at the end of the walk
+if sent is not None and time.monotonic() - sent > 15:
+    sys.exit(98)
+sys.exit(rc if sent is not None else 99)
+PY
+	rc=$?
+	echo "$(lsblk -dno MAJ:MIN "$part" | tr -d ' ') 0" >"$cg/blkio.throttle.read_bps_device"
+	expect_rc 130 "SIGINT in the middle of the walk (98: slow to stop, 99: never saw it copy)"
+	grep_out "partition table is wiped" tty "SIGINT mid-walk: says the target is wiped"
+	check "SIGINT mid-walk: no partition table on the target" \
+		sh -c "! sfdisk -d '$tmp/walk.img' >/dev/null 2>&1"
+	check "SIGINT mid-walk: the target's file system is unmounted" \
+		sh -c "! grep -q ' $tmp/mnts/' /proc/mounts && test -z \"\$(ls '$tmp/mnts')\""
+	udevadm settle 2>/dev/null
+	if losetup -a | grep "$tmp/[a-z]*\.img.*offset"; then fail "SIGINT mid-walk: a loop device of ours left"; else ok; fi
+	check "SIGINT mid-walk: the source file read is the same" test "$(sum_of "$t/slow")" = "$slow_sum"
+	check "the throttle group removed" rmdir "$cg"
+	cleanups=("${cleanups[@]:1}")
+else
+	echo "skip: no cgroup v1 blkio throttle for SIGINT in the middle of the walk"
+fi
 umount "$t/nested"
 umount "$mnt"
 cleanups=("${cleanups[@]:2}")
