@@ -15,6 +15,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# loop_detach DEV: detaches a loop device of ours, one whose backing file (or, for a loop
+# over a loop device, that device's) is under $tmp. Anything else is left alone: once a test
+# has detached its device, the number may be another test's, running beside it, and a second
+# `losetup -d` of the number (in the cleanups, say) would detach that one under its feet.
+loop_detach() {
+	local back
+	back=$(losetup -nO BACK-FILE "$1" 2>/dev/null)
+	case $back in
+	/dev/loop*) back=$(losetup -nO BACK-FILE "$back" 2>/dev/null) ;;
+	esac
+	case $back in
+	"$tmp"/*) losetup -d "$1" ;;
+	*) return 0 ;;
+	esac
+}
+
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 ok() { checks=$((checks + 1)); }
 # check DESCRIPTION COMMAND...: the command must succeed
@@ -46,26 +62,7 @@ grep_out() { if grep -q -- "$1" "$tmp/$2"; then ok; else fail "$3: no '$1' in $2
 # tty_run CMD...: CMD with its stderr on a pseudo-terminal (so that sbcdisk shows its progress
 # line); stdout in $tmp/out, what the terminal got in $tmp/tty, the exit status in rc
 tty_run() {
-	timeout 120 python3 - "$tmp" "$@" <<'PY'
-import os, pty, subprocess, sys
-tmp, cmd = sys.argv[1], sys.argv[2:]
-master, slave = pty.openpty()
-with open(tmp + "/out", "wb") as out:
-    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=slave)
-os.close(slave)
-got = b""
-while True:
-    try:
-        chunk = os.read(master, 4096)
-    except OSError:  # EIO: the child has closed the terminal
-        break
-    if not chunk:
-        break
-    got += chunk
-with open(tmp + "/tty", "wb") as f:
-    f.write(got)
-sys.exit(p.wait())
-PY
+	timeout 120 python3 "$src/tests/bench/ptyrun.py" "$tmp" -- "$@"
 	rc=$?
 }
 

@@ -9,7 +9,7 @@
 command -v losetup >/dev/null || exit 77
 truncate -s 32m "$tmp/disk.img"
 loop=$(losetup -f --show "$tmp/disk.img" 2>/dev/null) || { echo "skip: losetup failed"; exit 77; }
-cleanups=("umount '$tmp/mnt'" "losetup -d '$loop'")
+cleanups=("umount '$tmp/mnt'" "loop_detach '$loop'")
 
 engines=(psync)
 have_uring && engines+=(io_uring)
@@ -121,7 +121,7 @@ fi
 # a device that fails mid-run: a loop device over a sparse file larger than its tmpfs runs
 # out of space; the write test must end with one clear message and exit 1
 if mkdir -p "$tmp/tiny" && mount -t tmpfs -o size=4m tmpfs "$tmp/tiny"; then
-	cleanups=("losetup -d \$(cat '$tmp/loop2')" "umount '$tmp/tiny'" "${cleanups[@]}")
+	cleanups=("loop_detach \$(cat '$tmp/loop2')" "umount '$tmp/tiny'" "${cleanups[@]}")
 	truncate -s 64m "$tmp/tiny/sparse.img"
 	losetup -f --show "$tmp/tiny/sparse.img" >"$tmp/loop2"
 	loop2=$(cat "$tmp/loop2")
@@ -130,7 +130,7 @@ if mkdir -p "$tmp/tiny" && mount -t tmpfs -o size=4m tmpfs "$tmp/tiny"; then
 	expect_rc 1 "failing device"
 	grep_out "SEQ1M Q4T1 write: Input/output error\|No space left" err "failing device message"
 	check "failing device: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
-	losetup -d "$loop2"
+	loop_detach "$loop2"
 	umount "$tmp/tiny"
 fi
 
@@ -174,7 +174,7 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 		cleanups=("umount '$tmp/sus'" "${cleanups[@]}")
 		truncate -s 1g "$tmp/sus/disk.img"
 		sus=$(losetup -f --show "$tmp/sus/disk.img")
-		cleanups=("losetup -d '$sus'" "${cleanups[@]}")
+		cleanups=("loop_detach '$sus'" "${cleanups[@]}")
 		susmm=$(cat "/sys/block/${sus##*/}/dev")
 		echo "$susmm 200000000" >"$cg/blkio.throttle.write_bps_device"
 		(sleep 2 && echo "$susmm 40000000" >"$cg/blkio.throttle.write_bps_device") &
@@ -190,7 +190,7 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 		json "d['tests'][0]['cache']['slow_bw_bytes_per_s'] < 0.4 * d['tests'][0]['cache']['fast_bw_bytes_per_s']" \
 			"sustained: the rates before and after"
 		echo "$susmm 0" >"$cg/blkio.throttle.write_bps_device"
-		losetup -d "$sus"
+		loop_detach "$sus"
 		umount "$tmp/sus"
 	fi
 else

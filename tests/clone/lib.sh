@@ -99,7 +99,7 @@ EOT
 # loop_attach FILE: a loop device over the whole file; registered for cleanup. Sets $loopdev.
 loop_attach() {
 	loopdev=$(losetup -f --show "$1") || return 1
-	cleanups=("losetup -d '$loopdev'" "${cleanups[@]}")
+	cleanups=("loop_detach '$loopdev'" "${cleanups[@]}")
 }
 
 # A checksum of a file or device, to prove the source untouched; a device is read around
@@ -174,4 +174,16 @@ mkvf2() {
 	mke2fs -q -F -t ext4 -L root -U 33333333-4444-4555-8666-777777777777 -d "$tree" \
 		-E offset=$((147456 * 512)) "$img" $(( (300 * 1024) - 147456 / 2 - 1024 ))k || return 1
 	rm -rf "$tree"
+}
+
+# stop_copy ACTION CGROUP PHASE CMD...: CMD in the cgroup v1 blkio group CGROUP (its throttle
+# keeps the copy running long enough), its stderr on a pseudo-terminal; once the progress
+# line shows PHASE at some MB/s, ACTION: a signal name (SIGINT, SIGTERM), or cut:FILE:DEV
+# (FILE, the target's backing file, cut to nothing and its loop device DEV told, as a disk
+# that is pulled). stdout in $tmp/out, the terminal's in $tmp/tty, the exit status in rc:
+# 99 when the copy was never seen running, 98 when CMD took more than 15 s to end after
+# ACTION (a stop must come between two chunks, not at the end of the copy). tests/bench/ptyrun.py.
+stop_copy() {
+	timeout 300 python3 "$src/tests/bench/ptyrun.py" "$tmp" "$2" "$3" "$1" -- "${@:4}"
+	rc=$?
 }

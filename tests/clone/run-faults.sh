@@ -43,47 +43,8 @@ loop_attach "$tmp/t.img"; tgt=$loopdev
 # an old table on the target, as a disk people reuse has
 printf 'label: dos\nstart=8192, type=83\n' | sfdisk -q "$tgt" >/dev/null 2>&1
 
-# stop_run SIG: clone SOURCE TARGET --apply in the throttled group, its stderr on a terminal;
-# SIG once the progress line shows the copy running ("cut": the target's backing file cut to
-# nothing and the loop device told, as a disk that is pulled). rc, $tmp/tty.
-stop_run() {
-	timeout 300 python3 - "$tmp" "$cg" "$1" "$bin" clone "$srcloop" "$tgt" --apply <<'PY'
-import os, pty, signal, subprocess, sys
-tmp, cg, sig, cmd = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-tgt = cmd[-2]
-def enter():
-    with open(cg + "/cgroup.procs", "w") as f:
-        f.write(str(os.getpid()))
-master, slave = pty.openpty()
-with open(tmp + "/out", "wb") as out:
-    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=slave,
-                         preexec_fn=enter)
-os.close(slave)
-got, sent = b"", False
-while True:
-    try:
-        chunk = os.read(master, 4096)
-    except OSError:
-        break
-    if not chunk:
-        break
-    got += chunk
-    if not sent and b"copying p" in got and b"MB/s" in got:
-        if sig == "cut":
-            os.truncate(tmp + "/t.img", 0)
-            subprocess.run(["losetup", "-c", tgt], check=True)
-        else:
-            p.send_signal(getattr(signal, sig))
-        sent = True
-with open(tmp + "/tty", "wb") as f:
-    f.write(got)
-rc = p.wait()
-sys.exit(rc if sent else 99)
-PY
-	rc=$?
-}
 for s in INT TERM; do
-	stop_run "SIG$s"
+	stop_copy "SIG$s" "$cg" "copying p" "$bin" clone "$srcloop" "$tgt" --apply
 	want=$((128 + $(kill -l "$s")))
 	expect_rc "$want" "SIG$s during the copy"
 	grep_out "partition table is wiped" tty "SIG$s: says the target is wiped"
@@ -95,7 +56,7 @@ for s in INT TERM; do
 done
 
 # --- the target goes away mid-copy ---------------------------------------------------------
-stop_run cut
+stop_copy "cut:$tmp/t.img:$tgt" "$cg" "copying p" "$bin" clone "$srcloop" "$tgt" --apply
 expect_rc 1 "target gone mid-copy"
 tr '\r' '\n' <"$tmp/tty" | sed 's/\x1b\[K//g' | grep -v '^copying\|^$' >"$tmp/lines"
 if [ "$(wc -l <"$tmp/lines")" -eq 1 ] && grep -q "target '$tgt' went away during the clone" "$tmp/lines"

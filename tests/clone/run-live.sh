@@ -14,7 +14,7 @@ loop_attach "$tmp/src.img"; srcloop=$loopdev
 p2off=$((139264 * 512))
 part=$(losetup -f --show -o $p2off --sizelimit $((700 * 1048576 - p2off)) "$srcloop") ||
 	{ fail "losetup"; finish; }
-cleanups=("losetup -d '$part'" "${cleanups[@]}")
+cleanups=("loop_detach '$part'" "${cleanups[@]}")
 mnt=$tmp/mnt
 mkdir -p "$mnt" "$tmp/t"
 # features mke2fs -t ext4 would not choose: the target must carry them all the same
@@ -113,7 +113,7 @@ check "target keeps the label" test "$(blkid -p -o value -s LABEL -O "$toff" "$t
 
 tpart=$(losetup -f --show -r -o "$toff" --sizelimit "$tsz" "$tmp/live.img") ||
 	{ fail "losetup target"; finish; }
-cleanups=("losetup -d '$tpart'" "${cleanups[@]}")
+cleanups=("loop_detach '$tpart'" "${cleanups[@]}")
 mount -o ro "$tpart" "$tmp/t" || { fail "mount the target"; finish; }
 cleanups=("umount '$tmp/t'" "${cleanups[@]}")
 
@@ -193,7 +193,7 @@ check "33 001 names of one file: one file on the target" \
 	test "$(stat -c %h "$tmp/t/t/links/33000")" = 33001 -a "$tmp/t/t/links/33000" -ef "$tmp/t/t/links/0"
 check "the nested mount's file not copied" test ! -e "$tmp/t/t/nested/inside" -a -d "$tmp/t/t/nested"
 check "the rewritten fstab" grep -q "^PARTUUID=$(python3 -c "import json; print(json.load(open('$tmp/out'))['partitions'][1]['target_partuuid'])") " "$tmp/t/etc/fstab"
-umount "$tmp/t"; losetup -d "$tpart"
+umount "$tmp/t"; loop_detach "$tpart"
 cleanups=("${cleanups[@]:2}")
 
 # --- a full target: what is added between the passes does not fit ------------------------
@@ -230,38 +230,7 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_bps_device" ] &&
 	python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$t/slow"
 	echo "$(lsblk -dno MAJ:MIN "$part" | tr -d ' ') 4000000" >"$cg/blkio.throttle.read_bps_device"
 	mkdir -p "$tmp/mnts"
-	TMPDIR=$tmp/mnts timeout 120 python3 - "$tmp" "$cg" "$bin" clone "$srcloop" "$tmp/walk.img" --apply <<'PY'
-import os, pty, signal, subprocess, sys, time
-tmp, cg, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
-def enter():
-    with open(cg + "/cgroup.procs", "w") as f:
-        f.write(str(os.getpid()))
-master, slave = pty.openpty()
-with open(tmp + "/out", "wb") as out:
-    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=slave,
-                         preexec_fn=enter)
-os.close(slave)
-got, sent = b"", None
-while True:
-    try:
-        chunk = os.read(master, 4096)
-    except OSError:
-        break
-    if not chunk:
-        break
-    got += chunk
-    if sent is None and b"copying p2" in got and b"MB/s" in got:
-        p.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-with open(tmp + "/tty", "wb") as f:
-    f.write(got)
-rc = p.wait()
-# at once: the signal is seen between two chunks of a file, not at the end of the walk
-if sent is not None and time.monotonic() - sent > 15:
-    sys.exit(98)
-sys.exit(rc if sent is not None else 99)
-PY
-	rc=$?
+	TMPDIR=$tmp/mnts stop_copy SIGINT "$cg" "copying p2" "$bin" clone "$srcloop" "$tmp/walk.img" --apply
 	echo "$(lsblk -dno MAJ:MIN "$part" | tr -d ' ') 0" >"$cg/blkio.throttle.read_bps_device"
 	expect_rc 130 "SIGINT in the middle of the walk (98: slow to stop, 99: never saw it copy)"
 	grep_out "partition table is wiped" tty "SIGINT mid-walk: says the target is wiped"
@@ -278,9 +247,10 @@ else
 	echo "skip: no cgroup v1 blkio throttle for SIGINT in the middle of the walk"
 fi
 umount "$t/nested"
-umount "$mnt"
+umount "$mnt" || fail "cannot unmount the source: $(fuser -vm "$mnt" 2>&1 | tail -n 3)"
 cleanups=("${cleanups[@]:2}")
 # the source device itself: written only by its own mount (the tree made above), never by us
-check "source file system clean" e2fsck -fn "$part" >/dev/null 2>&1
+if e2fsck -fn "$part" >"$tmp/fsck" 2>&1; then ok; else
+	fail "source file system not clean:"; tail -n 8 "$tmp/fsck"; fi
 
 finish

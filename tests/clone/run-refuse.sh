@@ -49,7 +49,7 @@ tgt_sum=$tgt_sum_save
 mke2fs -q -F -t ext4 -E offset=$((8 << 20)),lazy_itable_init=0,lazy_journal_init=0 "$tgt" 16m
 mkdir -p "$tmp/mnt"
 part=$(losetup -f --show -o $((8 << 20)) --sizelimit $((16 << 20)) "$tgt")
-cleanups=("losetup -d '$part'" "${cleanups[@]}")
+cleanups=("loop_detach '$part'" "${cleanups[@]}")
 if mount "$part" "$tmp/mnt"; then
 	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
 	tgt_sum=$(sum_of "$tgt")
@@ -69,7 +69,7 @@ if mkswap -q "$part" >/dev/null && swapon "$part" 2>/dev/null; then
 else
 	echo "note: swapon refused here; the swap refusal is not tested"
 fi
-losetup -d "$part"
+loop_detach "$part"
 # ... or held by device-mapper
 if command -v dmsetup >/dev/null && dmsetup create "sbcdisk-t$$" \
 	--table "0 8192 linear $tgt 0" 2>/dev/null; then
@@ -97,7 +97,7 @@ fi
 
 # the source mounted read-write (p2 through a loop device over its offset)
 part=$(losetup -f --show -o $((139264 * 512)) --sizelimit $((200 * 1048576 - 139264 * 512)) "$srcloop")
-cleanups=("losetup -d '$part'" "${cleanups[@]}")
+cleanups=("loop_detach '$part'" "${cleanups[@]}")
 if mount -o ro,noload "$part" "$tmp/mnt"; then
 	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
 	tgt_sum=$(sum_of "$tgt")
@@ -123,8 +123,8 @@ if mount -o ro,noload "$part" "$tmp/mnt"; then
 else
 	fail "cannot mount the source's partition"
 fi
-losetup -d "$part"
-losetup -d "$srcloop"
+loop_detach "$part"
+loop_detach "$srcloop"
 src_sum=$(sum_of "$tmp/src.img")
 
 # a NOOBS-style layout (an extended partition with logical ones): refused, --whole copies it

@@ -52,7 +52,7 @@ lie_mount() {
 loop_attach() {
 	loop=$(losetup -f --show "$1" 2>"$tmp/losetup.err") ||
 		skip "losetup failed: $(head -1 "$tmp/losetup.err")"
-	cleanups+=("losetup -d '$loop'")
+	cleanups+=("loop_detach '$loop'")
 }
 
 # mkfs_mount DEV DIR: ext4 laid out for a device that wraps: no journal and no backup
