@@ -303,58 +303,6 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 	closedir(d);
 }
 
-/* Each tree is read ahead by a thread of its own: the walk alternates between the two disks
- * one inode at a time, and cold, that costs a seek each; a walk of one tree alone moves on
- * with the file system's inode readahead, and leaves the inodes cached for the compare. */
-struct prefetch {
-	int fd;
-	dev_t dev;
-	volatile sig_atomic_t *stop;
-};
-
-static void prefetch_dir(struct prefetch *pf, int dir, unsigned depth)
-{
-	struct dirent *e;
-	DIR *d;
-	int fd;
-
-	if (depth > WALK_DEPTH_MAX || (pf->stop && *pf->stop))
-		return;
-	fd = dup(dir);
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((e = readdir(d)) && !(pf->stop && *pf->stop)) {
-		struct stat st;
-		int sub;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
-		    st.st_dev != pf->dev)
-			continue;
-		sub = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0) {
-			prefetch_dir(pf, sub, depth + 1);
-			close(sub);
-		}
-	}
-	closedir(d);
-}
-
-static void *prefetch_main(void *arg)
-{
-	struct prefetch *pf = arg;
-	struct stat st;
-
-	if (fstat(pf->fd, &st) == 0) {
-		pf->dev = st.st_dev;
-		prefetch_dir(pf, pf->fd, 0);
-	}
-	return NULL;
-}
-
 /* Both trees of an ext partition, mounted read-only without journal replay, compared. */
 static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 {
@@ -388,18 +336,12 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 	if (s >= 0 && d >= 0) {
 		struct stat st;
 
-		struct prefetch pf[2] = { { .fd = s, .stop = p->stop }, { .fd = d, .stop = p->stop } };
-		pthread_t th[2];
-		bool started[2];
-
-		for (int i = 0; i < 2; i++)
-			started[i] = pthread_create(&th[i], NULL, prefetch_main, &pf[i]) == 0;
+		/* one walk of both trees: a thread ahead on each tree was tried and made it
+		 * 2.7x as slow (34 435 entries, cold or warm: 4.1 s against 1.5 s), the two
+		 * looking up the same names at the same time */
 		if (fstat(s, &st) == 0)
 			w.dev = st.st_dev;
 		walk_dir(&w, s, d, "", 0);
-		for (int i = 0; i < 2; i++)
-			if (started[i])
-				pthread_join(th[i], NULL);
 		compare_sample(&w, s, d);
 	}
 	sbuf_release(&w.sample);
