@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""ptyrun.py TMP [CGROUP PHASE ACTION] -- CMD...: CMD with its stderr on a pseudo-terminal (so
+"""ptyrun.py TMP [ACTION CGROUP PHASE] -- CMD...: CMD with its stderr on a pseudo-terminal (so
 that sbcdisk shows its progress line), stdout in TMP/out, what the terminal got in TMP/tty;
 exits with CMD's status.
 
-With CGROUP PHASE ACTION: CMD runs in the cgroup v1 group CGROUP (its blkio throttle keeps a
+With ACTION CGROUP PHASE: CMD runs in the cgroup v1 group CGROUP (its blkio throttle keeps a
 copy running long enough), and once the terminal shows PHASE at some MB/s, ACTION: a signal
 name (SIGINT, SIGTERM), or cut:FILE:DEV (FILE, a target's backing file, cut to nothing and
 its loop device DEV told, as a disk that is pulled). Then 99 when that was never seen, 98
@@ -18,7 +18,7 @@ import time
 
 sep = sys.argv.index("--")
 tmp, opts, cmd = sys.argv[1], sys.argv[2:sep], sys.argv[sep + 1:]
-cg, phase, action = opts if opts else (None, None, None)
+action, cg, phase = opts if opts else (None, None, None)
 
 
 def enter():

@@ -102,6 +102,14 @@ loop_attach() {
 	cleanups=("loop_detach '$loopdev'" "${cleanups[@]}")
 }
 
+# fsck_clean WHAT DEV: e2fsck -fn finds DEV (a device, or FILE?offset=N) clean; else the
+# failure with what e2fsck said
+fsck_clean() {
+	if e2fsck -fn "$2" >"$tmp/fsck" 2>&1; then ok; else
+		fail "$1: e2fsck -fn not clean:"; tail -n 8 "$tmp/fsck"
+	fi
+}
+
 # A checksum of a file or device, to prove the source untouched; a device is read around
 # its page cache (a loop device over one of its partitions has a cache of its own).
 sum_of() {
@@ -184,6 +192,6 @@ mkvf2() {
 # 99 when the copy was never seen running, 98 when CMD took more than 15 s to end after
 # ACTION (a stop must come between two chunks, not at the end of the copy). tests/bench/ptyrun.py.
 stop_copy() {
-	timeout 300 python3 "$src/tests/bench/ptyrun.py" "$tmp" "$2" "$3" "$1" -- "${@:4}"
+	timeout 300 python3 "$src/tests/bench/ptyrun.py" "$tmp" "${@:1:3}" -- "${@:4}"
 	rc=$?
 }
