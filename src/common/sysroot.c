@@ -200,12 +200,20 @@ int sysroot_open_fd(struct sysroot *sr, const char *path, int flags)
 			.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 		};
 
-		fd = (int)syscall(SYS_openat2, sr->fd, rel(path), &how, sizeof(how));
-		if (fd >= 0)
-			return fd;
-		if (errno != ENOSYS && errno != EPERM && errno != E2BIG)
+		/* EAGAIN: a rename or mount anywhere on the system raced a ".." of the path
+		 * (openat2(2)); it says to try again, and a busy system does that often. Still
+		 * racing after many tries: this one path is resolved by hand below. */
+		for (int tries = 0; tries < 64; tries++) {
+			fd = (int)syscall(SYS_openat2, sr->fd, rel(path), &how, sizeof(how));
+			if (fd >= 0)
+				return fd;
+			if (errno != EAGAIN)
+				break;
+		}
+		if (errno != ENOSYS && errno != EPERM && errno != E2BIG && errno != EAGAIN)
 			return -errno;
-		sr->manual = true; /* qemu-user, old kernels, seccomp */
+		if (errno != EAGAIN)
+			sr->manual = true; /* qemu-user, old kernels, seccomp */
 	}
 	ret = resolve(sr, path, canon, sizeof(canon), !(flags & O_NOFOLLOW));
 	if (ret)
