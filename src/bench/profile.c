@@ -1,5 +1,5 @@
 /* profile.c - the profiles table and the parsers for custom tests, sizes and durations.
- * CrystalDiskMark's sets come from its source (shared/research/anchors.md, section 3). */
+ * CrystalDiskMark's sets come from its source (docs/research/anchors.md, section 3). */
 #include <ctype.h>
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* target.c - opening what is measured, and the safety rules around it (shared/DESIGN.md
+/* target.c - opening what is measured, and the safety rules around it (docs/design.md
  * "Safety"): our own test file only, or a block device nobody uses with --destructive. */
 #include <dirent.h>
 #include <fcntl.h>

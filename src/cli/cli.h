@@ -7,7 +7,7 @@
 
 #include "common/sysroot.h"
 
-/* Exit codes: stable, part of the public interface (shared/DESIGN.md). */
+/* Exit codes: stable, part of the public interface (docs/design.md). */
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,

@@ -1,5 +1,5 @@
 /* log.h - messages for people: errors and warnings on stderr, debug output with -v.
- * Domain code may call log_debug(); only cli/ prints errors (shared/STYLE.md habit 1). */
+ * Domain code may call log_debug(); only cli/ prints errors (docs/style.md habit 1). */
 #ifndef SBCDISK_LOG_H
 #define SBCDISK_LOG_H
 

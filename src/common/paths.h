@@ -1,5 +1,5 @@
 /* paths.h - the system paths sbcdisk reads, spelled once, always opened through sysroot.h.
- * No other file spells "/sys" or "/proc" (shared/STYLE.md habit 2). */
+ * No other file spells "/sys" or "/proc" (docs/style.md habit 2). */
 #ifndef SBCDISK_PATHS_H
 #define SBCDISK_PATHS_H
 

@@ -1,4 +1,4 @@
-/* sysroot.c - every read of the system goes through here (shared/DESIGN.md, "sysroot").
+/* sysroot.c - every read of the system goes through here (docs/design.md, "sysroot").
  * A sysroot is a directory fd; paths resolve inside it with openat2(RESOLVE_IN_ROOT) or, where
  * the kernel or qemu-user lacks it, with our own resolver that keeps symlinks inside the root. */
 #include <fcntl.h>

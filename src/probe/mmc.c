@@ -1,5 +1,5 @@
 /* mmc.c - SD cards and eMMC: the card's CID facts, the SD Status register's speed classes and
- * the bus timing from debugfs (shared/research/sysfs-facts.md section 3). */
+ * the bus timing from debugfs (docs/research/sysfs-facts.md section 3). */
 #include <ctype.h>
 #include <limits.h>
 

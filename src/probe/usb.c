@@ -1,5 +1,5 @@
 /* usb.c - walk from a block device's sysfs path up to its USB interface, device, hubs and root
- * hub (shared/research/sysfs-facts.md section 1), reading each one's attributes. */
+ * hub (docs/research/sysfs-facts.md section 1), reading each one's attributes. */
 #include <ctype.h>
 #include <limits.h>
 
