@@ -12,6 +12,7 @@
 
 #include "boot/boot.h"
 #include "common/bootcfg.h"
+#include "common/bootloc.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
 #include "common/sbuf.h"
@@ -231,7 +232,6 @@ static bool part_has(const struct disk_view *v, const struct blkdev *p, const ch
 static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 		     const struct blkdev *disk, struct disk_view *v)
 {
-	char name[128];
 	struct sbuf buf;
 	int ret;
 
@@ -249,17 +249,24 @@ static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 		return ret;
 	if (!ret) {
 		ret = config_parse(sbuf_str(&buf), buf.len, &v->cfg);
+		v->has_config = !ret;
+		/* the command line file: common/bootloc.c's rule, os_prefix and cmdline= */
+		if (v->has_config && boot_loc_cmdline_name(sbuf_str(&buf), buf.len,
+							   v->cmdline_name,
+							   sizeof(v->cmdline_name))) {
+			str_copy(v->cmdline_name, sizeof(v->cmdline_name),
+				 "the command line file");
+			v->cmdline_err = -EXDEV;
+		}
 		sbuf_release(&buf);
 		if (ret == -ENOMEM)
 			return ret;
-		v->has_config = !ret;
 	}
 	if (!v->has_config || config_get(&v->cfg, "os_prefix", v->prefix, sizeof(v->prefix)))
 		v->prefix[0] = '\0';
-	if (!v->has_config || config_get(&v->cfg, "cmdline", name, sizeof(name)))
-		str_copy(name, sizeof(name), "cmdline.txt");
-	if (str_fmt(v->cmdline_name, sizeof(v->cmdline_name), "%s%s", v->prefix, name) ||
-	    strstr(v->cmdline_name, ".."))
+	if (!v->has_config)
+		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "cmdline.txt");
+	if (v->cmdline_err)
 		return 0;
 	ret = part_read(v, v->p1, v->cmdline_name, CMDLINE_MAX, &v->cmdline);
 	if (ret == -ENOMEM)
@@ -280,6 +287,8 @@ static const char *cmdline_trouble(const struct disk_view *v)
 		return "is not a regular file (a device, a FIFO or a socket)";
 	case -EFBIG:
 		return "is too large for a kernel command line (over 4 KiB)";
+	case -EXDEV:
+		return "is named outside the boot partition (config.txt's cmdline= or os_prefix)";
 	case -ENOENT:
 	case 0:
 		return "is missing";
