@@ -499,10 +499,18 @@ static int probe_spread(struct verify_run *run, const uint64_t *p, unsigned np, 
 
 	*first_bad = np;
 	*period = 0;
-	for (i = 0; i < np && !ret; i++)
+	/* a block the device refuses (ENOSPC, EIO: it takes nothing past a point) does not end
+	 * the probe: it reads back as not ours, and the bisection finds the edge */
+	for (i = 0; i < np && !ret; i++) {
 		ret = blk_write_block(run, p[i], seed);
-	if (!ret)
+		if ((ret == -ENOSPC || ret == -EIO) && i)
+			ret = 0;
+	}
+	if (!ret) {
 		ret = blk_flush(run);
+		if (ret == -ENOSPC || ret == -EIO)
+			ret = 0;
+	}
 	for (i = 0; i < np && !ret; i++) {
 		if (blk_block_good(run, p[i], seed, true))
 			continue;
