@@ -749,7 +749,8 @@ int verify_run_prepare(struct verify_run *run, struct sysroot *sr, const struct 
 		}
 		run->size_bytes = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
 		/* what is written there stays in RAM: a pass says nothing about a drive */
-		run->in_memory = fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+		run->in_memory = (uint32_t)fs.f_type == TMPFS_MAGIC ||
+				 (uint32_t)fs.f_type == RAMFS_MAGIC;
 		if (o->size && o->size < run->size_bytes)
 			run->size_bytes = o->size / 4096 * 4096;
 		break;
