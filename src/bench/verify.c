@@ -1,6 +1,7 @@
 /* verify.c - `verify`'s work: fill a directory's free space with pattern files, or probe a
  * block device for the edge of its real capacity (as f3probe does), then read all back. */
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -498,10 +499,18 @@ static int probe_spread(struct verify_run *run, const uint64_t *p, unsigned np, 
 
 	*first_bad = np;
 	*period = 0;
-	for (i = 0; i < np && !ret; i++)
+	/* a block the device refuses (ENOSPC, EIO: it takes nothing past a point) does not end
+	 * the probe: it reads back as not ours, and the bisection finds the edge */
+	for (i = 0; i < np && !ret; i++) {
 		ret = blk_write_block(run, p[i], seed);
-	if (!ret)
+		if ((ret == -ENOSPC || ret == -EIO) && i)
+			ret = 0;
+	}
+	if (!ret) {
 		ret = blk_flush(run);
+		if (ret == -ENOSPC || ret == -EIO)
+			ret = 0;
+	}
 	for (i = 0; i < np && !ret; i++) {
 		if (blk_block_good(run, p[i], seed, true))
 			continue;
@@ -600,11 +609,28 @@ out:
 	return ret;
 }
 
-/* --full: every block of the device, written in order and read back. */
+/* A write of the chunk at off failed: the first block of it that cannot be written, block by
+ * block (a device that takes no data past a point: ENOSPC, EIO). */
+static uint64_t full_write_edge(struct verify_run *run, uint64_t off, size_t len, uint64_t seed)
+{
+	size_t b = run->target.align, i;
+
+	for (i = 0; i < len && !stopped(run); i += b) {
+		verify_pattern_fill(run->buf, b, off + i, seed);
+		if (blk_io(run, true, off + i, b))
+			break;
+	}
+	return off + i;
+}
+
+/* --full: every block of the device, written in order and read back. Writes that fail from a
+ * point on are a device that stores less than it reports: the rest is not written, what was
+ * is read back. */
 static int blk_full(struct verify_run *run, char *why, size_t whycap)
 {
 	uint64_t n = run->target.size, off, t0, seed = run->seed ^ 0x4444444444444444ull;
 	uint64_t probe_edge = run->real_size, w0 = run->written_bytes, r0 = run->read_bytes;
+	uint64_t end = n;
 	int ret = 0;
 
 	memset(&run->sectors, 0, sizeof(run->sectors));
@@ -615,28 +641,48 @@ static int blk_full(struct verify_run *run, char *why, size_t whycap)
 
 		verify_pattern_fill(run->buf, len, off, seed);
 		ret = blk_io(run, true, off, len);
+		if ((ret == -ENOSPC || ret == -EIO) && !stopped(run)) {
+			run->has_refused = true;
+			run->refused_err = ret;
+			run->refused_at = end = full_write_edge(run, off, len, seed);
+			run->written_bytes += end - off;
+			ret = 0;
+			break;
+		}
 		run->written_bytes += len;
 		progress_emit(run, "writing", off + len, n, t0, false);
 		if (stopped(run))
 			return -EINTR;
 	}
-	if (!ret)
-		ret = blk_flush(run);
-	if (ret) {
+	if (stopped(run))
+		return -EINTR;
+	if (ret || (run->has_refused && !end)) {
+		/* not one block taken: the device cannot be written, nothing was measured */
+		ret = ret ? ret : run->refused_err;
+		run->has_refused = false;
 		str_fmt(why, whycap, "cannot write to it: %s", strerror(-ret));
 		return ret;
 	}
+	/* writes the device took and then lost show in the read-back: a failed flush is not
+	 * the end of the check */
+	ret = blk_flush(run);
+	if (ret && !run->has_refused) {
+		run->has_refused = true;
+		run->refused_err = ret;
+		run->refused_at = n;
+	}
+	ret = 0;
 	run->write_s = secs_since(t0);
 	t0 = time_now_ns();
-	for (off = 0; off < n; off += VERIFY_CHUNK) {
-		size_t len = n - off < VERIFY_CHUNK ? (size_t)(n - off) : VERIFY_CHUNK;
+	for (off = 0; off < end; off += VERIFY_CHUNK) {
+		size_t len = end - off < VERIFY_CHUNK ? (size_t)(end - off) : VERIFY_CHUNK;
 
 		if (blk_io(run, false, off, len))
 			judge_unreadable(run, off, len);
 		else
 			judge(run, run->buf, len, off, seed);
 		run->read_bytes += len;
-		progress_emit(run, "reading", off + len, n, t0, false);
+		progress_emit(run, "reading", off + len, end, t0, false);
 		if (stopped(run))
 			return -EINTR;
 	}
@@ -645,8 +691,22 @@ static int blk_full(struct verify_run *run, char *why, size_t whycap)
 	run->written_bytes -= w0;
 	run->read_bytes -= r0;
 	run->real_size = probe_edge;
+	if (end < n) {
+		/* nothing is stored from there on: the edge, whatever came back below it */
+		run->capacity_short = true;
+		if (!run->has_first_bad || end < run->first_bad) {
+			run->has_first_bad = true;
+			run->first_bad = end;
+		}
+	}
 	if (run->has_first_bad && run->first_bad < run->real_size)
 		run->real_size = run->first_bad;
+	/* a flush that failed and every sector from the first bad one to the end lost: writes
+	 * are lost past a point, the same fake */
+	if (run->has_refused && run->has_first_bad && run->first_bad &&
+	    run->sectors.changed + run->sectors.corrupted + run->sectors.overwritten ==
+		    (n - run->first_bad) / VERIFY_SECTOR)
+		run->capacity_short = true;
 	return 0;
 }
 
@@ -688,6 +748,9 @@ int verify_run_prepare(struct verify_run *run, struct sysroot *sr, const struct 
 			return -EROFS;
 		}
 		run->size_bytes = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
+		/* what is written there stays in RAM: a pass says nothing about a drive */
+		run->in_memory = (uint32_t)fs.f_type == TMPFS_MAGIC ||
+				 (uint32_t)fs.f_type == RAMFS_MAGIC;
 		if (o->size && o->size < run->size_bytes)
 			run->size_bytes = o->size / 4096 * 4096;
 		break;

@@ -77,6 +77,10 @@ struct verify_run {
 	bool has_alias;
 	uint64_t alias_at, alias_of; /* reading alias_at gave the data written for alias_of */
 	bool capacity_short;      /* the probe found the edge below the reported size */
+	bool has_refused;         /* --full: writes from refused_at on failed (refused_err) */
+	uint64_t refused_at;
+	int refused_err;          /* -errno */
+	bool in_memory;           /* directory mode: on tmpfs or ramfs, RAM and no drive */
 	unsigned probe_blocks;    /* blocks the probe wrote */
 	unsigned nfiles;
 	const char *finding;      /* VERIFY_CAPACITY_FAKE, VERIFY_DATA_CORRUPT or NULL */

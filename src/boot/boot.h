@@ -80,8 +80,8 @@ struct boot_order {
 /* Decode value, lowest nibble first, up to 0xe/0xf; leading zero digits are not SD-detect
  * modes (nothing is written there). 0 always. */
 void boot_order_decode(uint32_t value, struct boot_order *bo);
-/* Parse "0xf461" (the 0x optional, 1 to 8 hex digits) and decode it: 0 or -EINVAL. Digits
- * written as 0 count as SD-detect modes. */
+/* Parse "0xf461" (the 0x optional, 1 to 8 hex digits; blanks and a "# comment" may follow)
+ * and decode it: 0 or -EINVAL. Digits written as 0 count as SD-detect modes. */
 int boot_order_parse(const char *text, struct boot_order *bo);
 /* "SD card, then NVMe, then USB mass storage, then start again". */
 void boot_order_describe(const struct boot_order *bo, char *buf, size_t cap);
@@ -204,7 +204,8 @@ struct boot_facts {
 	/* the EEPROM configuration */
 	bool has_eeprom;
 	char eeprom_source[16]; /* "nvmem", "vcgencmd" */
-	char *eeprom_text;	/* owned, NUL-terminated */
+	char *eeprom_text;	/* owned, NUL-terminated: shown (control bytes and bad UTF-8 as ?) */
+	char *eeprom_raw;	/* owned, NUL-terminated: the bytes as read, what a change keeps */
 	struct boot_eeprom eeprom;
 };
 

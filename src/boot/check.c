@@ -12,6 +12,7 @@
 
 #include "boot/boot.h"
 #include "common/bootcfg.h"
+#include "common/bootloc.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
 #include "common/sbuf.h"
@@ -156,6 +157,7 @@ struct disk_view {
 	const struct blkdev *p1;
 	const char *boot_mnt; /* where p1's files are (its mount point), NULL: not readable */
 	bool has_config, has_cmdline;
+	int cmdline_err; /* why it was not read: -ENOENT, -EISDIR, -EINVAL, -EFBIG ... */
 	struct config cfg;
 	struct sbuf cmdline;
 	char cmdline_name[160]; /* as config.txt names it, prefix applied */
@@ -230,7 +232,6 @@ static bool part_has(const struct disk_view *v, const struct blkdev *p, const ch
 static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 		     const struct blkdev *disk, struct disk_view *v)
 {
-	char name[128];
 	struct sbuf buf;
 	int ret;
 
@@ -248,23 +249,52 @@ static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 		return ret;
 	if (!ret) {
 		ret = config_parse(sbuf_str(&buf), buf.len, &v->cfg);
+		v->has_config = !ret;
+		/* the command line file: common/bootloc.c's rule, os_prefix and cmdline= */
+		if (v->has_config && boot_loc_cmdline_name(sbuf_str(&buf), buf.len,
+							   v->cmdline_name,
+							   sizeof(v->cmdline_name))) {
+			str_copy(v->cmdline_name, sizeof(v->cmdline_name),
+				 "the command line file");
+			v->cmdline_err = -EXDEV;
+		}
 		sbuf_release(&buf);
 		if (ret == -ENOMEM)
 			return ret;
-		v->has_config = !ret;
 	}
 	if (!v->has_config || config_get(&v->cfg, "os_prefix", v->prefix, sizeof(v->prefix)))
 		v->prefix[0] = '\0';
-	if (!v->has_config || config_get(&v->cfg, "cmdline", name, sizeof(name)))
-		str_copy(name, sizeof(name), "cmdline.txt");
-	if (str_fmt(v->cmdline_name, sizeof(v->cmdline_name), "%s%s", v->prefix, name) ||
-	    strstr(v->cmdline_name, ".."))
+	if (!v->has_config)
+		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "cmdline.txt");
+	if (v->cmdline_err)
 		return 0;
 	ret = part_read(v, v->p1, v->cmdline_name, CMDLINE_MAX, &v->cmdline);
 	if (ret == -ENOMEM)
 		return ret;
 	v->has_cmdline = !ret;
+	v->cmdline_err = ret;
 	return 0;
+}
+
+/* What is wrong with a command line file that was not read: "is missing", "is a directory,
+ * not a regular file" ... */
+static const char *cmdline_trouble(const struct disk_view *v)
+{
+	switch (v->cmdline_err) {
+	case -EISDIR:
+		return "is a directory, not a regular file";
+	case -EINVAL:
+		return "is not a regular file (a device, a FIFO or a socket)";
+	case -EFBIG:
+		return "is too large for a kernel command line (over 4 KiB)";
+	case -EXDEV:
+		return "is named outside the boot partition (config.txt's cmdline= or os_prefix)";
+	case -ENOENT:
+	case 0:
+		return "is missing";
+	default:
+		return "cannot be read";
+	}
 }
 
 static void view_release(struct disk_view *v)
@@ -347,7 +377,7 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 	} while (0)
 	if (!v->has_config)
 		MISSING("config.txt");
-	if (!v->has_cmdline)
+	if (!v->has_cmdline && (v->cmdline_err == -ENOENT || !v->cmdline_err))
 		MISSING(v->cmdline_name);
 	/* the kernel config.txt names, else the firmware's default for the SoC (config_txt
 	 * boot.adoc "kernel") */
@@ -393,6 +423,11 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 			MISSING("fixup4.dat");
 	}
 #undef MISSING
+	if (!v->has_cmdline && v->cmdline_err && v->cmdline_err != -ENOENT)
+		return add(c, v->disk, "boot-files", BOOT_FAIL,
+			   "replace it with a one-line text file holding the kernel command line",
+			   "%s on %s (%s) %s%s%s", v->cmdline_name, v->p1->kname, v->boot_mnt,
+			   cmdline_trouble(v), off ? "; it lacks " : "", off ? missing : "");
 	if (off)
 		return add(c, v->disk, "boot-files", BOOT_FAIL,
 			   "copy the missing files from the running system's boot partition "
@@ -914,10 +949,12 @@ int boot_check_disk_with(struct sysroot *sr, const struct inventory *inv,
 			ret = check_fstab(&v, inv, c, disk, root);
 	} else if (!ret && v.p1) {
 		/* no readable cmdline.txt: root= is not known */
-		ret = add(c, disk, "root-resolves", BOOT_WARN, v.boot_mnt ? "write cmdline.txt" :
-			  "mount the first partition and run 'sbcdisk boot check' again",
-			  "%s", v.boot_mnt ? "cmdline.txt is missing: root= not checked" :
-			  "cmdline.txt " NOT_MOUNTED);
+		if (v.boot_mnt)
+			ret = add(c, disk, "root-resolves", BOOT_WARN, "write cmdline.txt",
+				  "%s %s: root= not checked", v.cmdline_name, cmdline_trouble(&v));
+		else
+			ret = add(c, disk, "root-resolves", BOOT_WARN, "mount the first partition "
+				  "and run 'sbcdisk boot check' again", "cmdline.txt " NOT_MOUNTED);
 	}
 	if (!ret)
 		ret = check_unique(inv, c, disk);

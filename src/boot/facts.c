@@ -130,8 +130,16 @@ static int read_eeprom(struct sysroot *sr, struct boot_facts *f)
 	} else {
 		return 0;
 	}
-	str_sanitize_text(out, len);
-	f->eeprom_text = out;
+	/* the text shown is sanitised; a change is made to the bytes as read, so that
+	 * rpi-eeprom-config gets every other byte unchanged */
+	f->eeprom_text = malloc(len + 1);
+	if (!f->eeprom_text) {
+		free(out);
+		return -ENOMEM;
+	}
+	memcpy(f->eeprom_text, out, len + 1);
+	str_sanitize_text(f->eeprom_text, len);
+	f->eeprom_raw = out;
 	f->has_eeprom = true;
 	boot_eeprom_parse(out, len, &f->eeprom);
 	return 0;
@@ -212,7 +220,8 @@ int boot_facts_read(struct sysroot *sr, const struct inventory *inv, struct boot
 void boot_facts_release(struct boot_facts *f)
 {
 	free(f->eeprom_text);
-	f->eeprom_text = NULL;
+	free(f->eeprom_raw);
+	f->eeprom_text = f->eeprom_raw = NULL;
 }
 
 int boot_eeprom_apply(const char *text, size_t len, char **output, int *status)

@@ -99,11 +99,18 @@ int boot_order_parse(const char *text, struct boot_order *bo)
 	uint32_t v = 0;
 	size_t i, n;
 	unsigned zeros = 0;
-	const char *s;
+	const char *s, *rest;
 
-	if (str_copy(buf, sizeof(buf), text))
+	/* the number ends at a blank; a comment may follow it ("0xf14 # usb"): the bootloader
+	 * reads a number's digits and stops there (inference: its parser is not published) */
+	text += strspn(text, " \t\r");
+	n = strcspn(text, " \t\r#");
+	rest = text + n + strspn(text + n, " \t\r");
+	if ((*rest && *rest != '#') || n >= sizeof(buf))
 		return -EINVAL;
-	s = str_trim(buf);
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	s = buf;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	n = strlen(s);

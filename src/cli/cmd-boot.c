@@ -226,9 +226,10 @@ static void print_manual(const struct boot_facts *f, uint32_t v)
 	       (unsigned)v);
 }
 
-static void print_diff(const char *old, const struct sbuf *new, size_t line, bool replaced)
+/* old and new as shown (sanitised: a line stays a line) */
+static void print_diff(const char *old, const char *new, size_t line, bool replaced)
 {
-	const char *o = old, *n = sbuf_str(new);
+	const char *o = old, *n = new;
 	size_t no = 0;
 
 	printf("--- EEPROM configuration (now)\n+++ EEPROM configuration (new)\n");
@@ -261,8 +262,9 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 {
 	struct boot_order bo;
 	struct sbuf next = SBUF_INIT(BOOT_EEPROM_TEXT_MAX + 64);
-	char why[200], now[256], want[256], *out = NULL;
-	const char *text = f->has_eeprom ? f->eeprom_text : "";
+	char why[200], now[256], want[256], *out = NULL, *shown = NULL;
+	/* the change is made to the bytes as read; only what is shown is sanitised */
+	const char *text = f->has_eeprom ? f->eeprom_raw : "";
 	size_t line;
 	bool replaced;
 	int ret, status = -1, rc = EXIT_OK;
@@ -279,6 +281,14 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 		return EXIT_FAIL;
 	}
 	boot_order_describe(&bo, want, sizeof(want));
+	shown = malloc(next.len + 1);
+	if (!shown) {
+		log_error("boot order: %s", strerror(ENOMEM));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	memcpy(shown, sbuf_str(&next), next.len + 1);
+	str_sanitize_text(shown, next.len);
 	if (ctx->json) {
 		struct json_object *doc = json_object_new_object(), *modes;
 		char hex[16];
@@ -296,7 +306,7 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 		boot_order_hex(&f->eeprom.order, hex, sizeof(hex));
 		json_add_str(doc, "current", f->has_eeprom ? hex : NULL);
 		json_add_str(doc, "config_now", f->has_eeprom ? f->eeprom_text : NULL);
-		json_add_str(doc, "config_new", sbuf_str(&next));
+		json_add_str(doc, "config_new", shown);
 		json_add_bool(doc, "applied", true, false);
 		ret = json_print(doc, stdout);
 		json_object_put(doc);
@@ -311,7 +321,7 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 		}
 		printf("BOOT_ORDER new: 0x%x (%s)\n", (unsigned)bo.value, want);
 		if (f->has_eeprom)
-			print_diff(text, &next, line, replaced);
+			print_diff(f->eeprom_text, shown, line, replaced);
 	}
 	if (!apply) {
 		if (!ctx->json) {
@@ -354,6 +364,7 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 	}
 out:
 	free(out);
+	free(shown);
 	sbuf_release(&next);
 	return rc;
 }

@@ -37,8 +37,9 @@ static void usage(FILE *f)
 		"  --size SIZE      directory: write at most SIZE (e.g. 4g), not all the free space\n"
 		"  --seed HEX       the pattern's seed (default: random)\n"
 		"  -h, --help       this help\n"
-		"\nExit status: 0 every byte read back, 3 a finding (capacity-fake: writes wrap\n"
-		"or vanish past the real size; data-corrupt: bytes changed), 1 failure, 2 usage.\n"
+		"\nExit status: 0 every byte read back, 3 a finding (capacity-fake: writes wrap,\n"
+		"vanish or fail past the real size; data-corrupt: bytes changed), 1 failure,\n"
+		"2 usage. A directory on tmpfs passes as RAM: no drive is tested there.\n"
 		"With the global --json: one JSON document (schema 1), and no progress line.\n");
 }
 

@@ -350,8 +350,8 @@ static int fat_finish(struct clone_plan *p, struct clone_part *cp, int dfd, bool
 	if (fsync(dfd))
 		return -errno;
 	if (is_boot && p->cmdline_new)
-		ret = rewrite_result(p, cp, "cmdline.txt",
-				     clone_fat_write(p->dst_path, cp->t_start, "cmdline.txt",
+		ret = rewrite_result(p, cp, p->cmdline_file,
+				     clone_fat_write(p->dst_path, cp->t_start, p->cmdline_file,
 						     p->cmdline_new, p->cmdline_len), why, whycap);
 	if (!ret && cp - p->parts == p->extlinux_part && p->extlinux_new)
 		ret = rewrite_result(p, cp, p->extlinux_path,

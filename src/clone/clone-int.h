@@ -19,6 +19,13 @@ int clone_fd_size(int fd, struct stat *st, uint64_t *size);
  * with_stderr, else that goes to /dev/null) into out when not NULL, up to out's cap. Its
  * exit status in *status (-1 when killed). 0; -ENOENT when the program is missing; -errno. */
 int clone_run(const char *const argv[], struct sbuf *out, bool with_stderr, int *status);
+/* clone_run() with what that child alone gets (common/spawn.h). */
+struct spawn_extra;
+int clone_run_ex(const char *const argv[], const struct spawn_extra *x, struct sbuf *out,
+		 bool with_stderr, int *status);
+/* Every program the plan's partitions need is on PATH: 0; else -ENOENT, why naming the
+ * program and its package. */
+int clone_tools_check(const struct clone_plan *p, char *why, size_t whycap);
 /* The last non-empty line of a tool's output, for a one-line message. */
 void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap);
 
@@ -79,6 +86,8 @@ int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap
 		   struct sbuf *out);
 int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
 		    size_t len);
+/* Every path of the FAT file system at off of image, one "::/path" a line (mdir -/ -b). */
+int clone_fat_list(const char *image, uint64_t off, struct sbuf *out);
 /* The volume id of the FAT file system at off of fd (FAT12/16 and FAT32). */
 int clone_fat_set_id(int fd, uint64_t off, uint32_t id);
 

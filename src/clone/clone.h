@@ -103,6 +103,9 @@ struct clone_opts {
 struct clone_plan {
 	char src_path[PATH_MAX], dst_path[PATH_MAX];
 	char src_disk[64], dst_disk[64]; /* kernel names when disks, else "" */
+	char src_own_disk[64]; /* the disk name the source's system gives its root (root=
+				* /dev/mmcblk0p2: "mmcblk0"), "" unknown: an image's or a loop
+				* device's own names */
 	bool src_is_file, dst_is_file, dst_exists;
 	uint64_t src_size, dst_size;
 	unsigned sector;
@@ -117,6 +120,8 @@ struct clone_plan {
 	uint64_t copy_bytes;  /* all that will be read */
 	size_t n_rewrites;
 	struct clone_rewrite rewrites[CLONE_REWRITES_MAX];
+	char cmdline_file[128]; /* the boot partition's command line file as its config.txt
+				 * names it (common/bootloc.c): "cmdline.txt" by default */
 	char *cmdline_new, *fstab_new, *extlinux_new; /* whole new texts, NULL: unchanged */
 	size_t cmdline_len, fstab_len, extlinux_len;
 	int extlinux_part;	 /* index of the partition holding extlinux.conf, -1 none */

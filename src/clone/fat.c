@@ -11,28 +11,51 @@
 
 #include "clone/clone-int.h"
 #include "common/banned.h"
+#include "common/paths.h"
+#include "common/spawn.h"
 #include "common/util.h"
 
-static int fat_image_arg(char *buf, size_t cap, const char *image, uint64_t off)
+/* An mtools tool run on the FAT at off of image. mtools reads "-i FILE@@OFFSET" by the first
+ * "@@" of the argument, so the image is handed over open and named /proc/self/fd/N, a path
+ * without "@@"; MTOOLS_SKIP_CHECK (no geometry check of a partition at an offset) is set for
+ * that child only. argv holds "-i", NULL; *IMG is filled in. */
+static int fat_run(const char *image, uint64_t off, bool rw, const char *argv[], size_t img_at,
+		   struct sbuf *out, bool with_stderr, int *status)
 {
-	return str_fmt(buf, cap, "%s@@%llu", image, (unsigned long long)off) ? -ENAMETOOLONG : 0;
+	static const char *const env[] = { "MTOOLS_SKIP_CHECK=1", NULL };
+	struct spawn_extra x = { .env = env };
+	char img[64];
+	int fd, ret;
+
+	fd = open(image, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	x.fd = fd;
+	x.child_fd = fd == 3 ? 4 : 3;
+	if (str_fmt(img, sizeof(img), PATH_PROC_SELF_FD "/%d@@%llu", x.child_fd,
+		    (unsigned long long)off)) {
+		ret = -ENAMETOOLONG;
+		goto out;
+	}
+	argv[img_at] = img;
+	ret = clone_run_ex(argv, &x, out, with_stderr, status);
+	argv[img_at] = NULL;
+out:
+	close(fd);
+	return ret;
 }
 
 int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap,
 		   struct sbuf *out)
 {
-	char img[PATH_MAX + 32], name[256];
+	char name[256];
 	struct sbuf tmp = SBUF_INIT(cap + 1);
+	const char *argv[] = { "mtype", "-i", NULL, name, NULL };
 	int ret, status;
 
-	if (fat_image_arg(img, sizeof(img), image, off) ||
-	    str_fmt(name, sizeof(name), "::%s", file))
+	if (str_fmt(name, sizeof(name), "::%s", file))
 		return -ENAMETOOLONG;
-	{
-		const char *argv[] = { "mtype", "-i", img, name, NULL };
-
-		ret = clone_run(argv, &tmp, false, &status);
-	}
+	ret = fat_run(image, off, false, argv, 2, &tmp, false, &status);
 	if (ret)
 		goto out;
 	if (status) {
@@ -49,17 +72,26 @@ out:
 	return ret;
 }
 
+int clone_fat_list(const char *image, uint64_t off, struct sbuf *out)
+{
+	const char *argv[] = { "mdir", "-/", "-b", "-i", NULL, "::", NULL };
+	int ret, status;
+
+	ret = fat_run(image, off, false, argv, 4, out, false, &status);
+	return ret ? ret : status ? -EIO : 0;
+}
+
 int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
 		    size_t len)
 {
-	char img[PATH_MAX + 32], name[256], tmp[PATH_MAX];
+	char name[256], tmp[PATH_MAX];
 	const char *td = getenv("TMPDIR");
+	const char *argv[] = { "mcopy", "-o", "-i", NULL, tmp, name, NULL };
 	struct sbuf out = SBUF_INIT(4096);
 	int fd, ret = 0, status;
 	size_t done = 0;
 
-	if (fat_image_arg(img, sizeof(img), image, off) ||
-	    str_fmt(name, sizeof(name), "::%s", file) ||
+	if (str_fmt(name, sizeof(name), "::%s", file) ||
 	    str_fmt(tmp, sizeof(tmp), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp"))
 		return -ENAMETOOLONG;
 	fd = mkstemp(tmp);
@@ -79,9 +111,7 @@ int clone_fat_write(const char *image, uint64_t off, const char *file, const cha
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret) {
-		const char *argv[] = { "mcopy", "-o", "-i", img, tmp, name, NULL };
-
-		ret = clone_run(argv, &out, true, &status);
+		ret = fat_run(image, off, true, argv, 3, &out, true, &status);
 		if (!ret && status)
 			ret = -EIO;
 	}

@@ -16,6 +16,8 @@
 #include "boot/boot.h"
 #include "clone/clone-int.h"
 #include "common/banned.h"
+#include "common/bootloc.h"
+#include "common/kcmdline.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
 #include "common/util.h"
@@ -357,7 +359,7 @@ static int plan_root_from_cmdline(struct clone_plan *p, const char *text, size_t
 		n_ext += is_ext(p->parts[i].fstype);
 	if (p->root >= 0 || n_ext <= 1)
 		return 0;
-	if (text && !rootspec_cmdline_root(text, len, &voff, &vlen) &&
+	if (text && !rootspec_cmdline_root(text, kcmdline_first_line(text, len), &voff, &vlen) &&
 	    !rootspec_parse(text + voff, vlen, &rs)) {
 		for (i = 0; i < p->n_parts; i++) {
 			struct clone_part *cp = &p->parts[i];
@@ -601,13 +603,29 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 	struct sbuf ext = SBUF_INIT(CLONE_TEXT_MAX);
 	int ret = 0;
 
+	if (p->boot >= 0) {
+		/* the file the firmware reads: config.txt's os_prefix and cmdline= applied */
+		ret = clone_fat_read(p->src_path, p->parts[p->boot].start, "config.txt",
+				     CLONE_TEXT_MAX, &cmd);
+		if (ret == -ENOMEM)
+			goto out;
+		ret = boot_loc_cmdline_name(ret ? NULL : sbuf_str(&cmd), ret ? 0 : cmd.len,
+					    p->cmdline_file, sizeof(p->cmdline_file));
+		if (ret) {
+			str_fmt(why, whycap, "source '%s': the command line file config.txt names "
+				"(cmdline=, os_prefix) is outside the boot partition: not understood",
+				p->src_path);
+			goto out;
+		}
+		sbuf_reset(&cmd);
+	}
 	if (p->boot >= 0 &&
-	    clone_fat_read(p->src_path, p->parts[p->boot].start, "cmdline.txt", CLONE_TEXT_MAX,
+	    clone_fat_read(p->src_path, p->parts[p->boot].start, p->cmdline_file, CLONE_TEXT_MAX,
 			   &cmd) == 0) {
 		ret = plan_root_from_cmdline(p, cmd.buf, cmd.len, why, whycap);
 		if (ret)
 			goto out;
-		ret = clone_rewrite_text(p, "cmdline.txt", CLONE_TEXT_CMDLINE,
+		ret = clone_rewrite_text(p, p->cmdline_file, CLONE_TEXT_CMDLINE,
 					 cmd.buf ? cmd.buf : "", cmd.len, &p->cmdline_new,
 					 &p->cmdline_len);
 		if (ret)
@@ -670,6 +688,8 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	ret = plan_roles(p, why, whycap);
 	if (!ret)
 		ret = plan_methods(o, p, why, whycap);
+	if (!ret) /* before the boot files are read: without mtools they would seem absent */
+		ret = clone_tools_check(p, why, whycap);
 	if (!ret)
 		ret = plan_rewrites(p, why, whycap); /* may settle the root from root= */
 	if (ret)

@@ -11,6 +11,7 @@
 #include "boot/boot.h"
 #include "clone/clone-int.h"
 #include "common/banned.h"
+#include "common/kcmdline.h"
 #include "common/rootspec.h"
 #include "common/sbuf.h"
 #include "common/util.h"
@@ -33,8 +34,48 @@ static unsigned name_partno(const char *n)
 	return 0;
 }
 
-/* The source partition a spec names, or NULL. An image has no kernel names: a device name
- * then names the partition of its number (the name the system on it gave its own disk). */
+/* The disk of a partition's kernel name into disk ("mmcblk0p2" -> "mmcblk0", "sda2" ->
+ * "sda"); its partition number, 0 when the name is no partition's. */
+static unsigned name_disk(const char *n, char *disk, size_t cap)
+{
+	unsigned no = name_partno(n);
+	size_t len = strlen(n), i = len;
+
+	disk[0] = '\0';
+	if (!no)
+		return 0;
+	while (i && isdigit((unsigned char)n[i - 1]))
+		i--;
+	if (n[i - 1] == 'p' && i >= 2 && isdigit((unsigned char)n[i - 2]))
+		i--;
+	return str_fmt(disk, cap, "%.*s", (int)i, n) ? 0 : no;
+}
+
+/* Does the source carry kernel names here that its own system uses? A disk does; an image
+ * has none, and a loop device's (loop7p2) are not the ones its system gives itself. */
+static bool names_are_own(const struct clone_plan *p)
+{
+	return p->src_disk[0] && strncmp(p->src_disk, "loop", 4);
+}
+
+/* A device name the source's system gives its root (root=, fstab's /) tells its own disk
+ * name: remembered, the first one only. */
+static void own_disk_learn(struct clone_plan *p, const struct rootspec *rs)
+{
+	struct rootspec dn = *rs;
+
+	if (p->src_own_disk[0] || names_are_own(p))
+		return;
+	if (dn.kind == ROOTSPEC_OTHER && name_partno(dn.value))
+		dn.kind = ROOTSPEC_DEVNAME; /* root=mmcblk0p2: a name without /dev/ */
+	if (dn.kind == ROOTSPEC_DEVNAME)
+		name_disk(dn.value, p->src_own_disk, sizeof(p->src_own_disk));
+}
+
+/* The source partition a spec names, or NULL. A device name names a partition by the
+ * source's kernel names here; where those are not its own (an image, a loop device), by
+ * the disk name its system gives its root: /dev/mmcblk0p1 is partition 1 when root= is
+ * /dev/mmcblk0p2, and /dev/sda2 is another disk. One rule for an image and a loop device. */
 static struct clone_part *spec_part(struct clone_plan *p, const struct rootspec *rs)
 {
 	size_t i;
@@ -55,10 +96,11 @@ static struct clone_part *spec_part(struct clone_plan *p, const struct rootspec 
 		dn.kind = ROOTSPEC_DEVNAME;
 		return spec_part(p, &dn);
 	}
-	if (rs->kind == ROOTSPEC_DEVNAME && !p->src_disk[0]) {
-		unsigned n = name_partno(rs->value);
+	if (rs->kind == ROOTSPEC_DEVNAME && !names_are_own(p) && p->src_own_disk[0]) {
+		char disk[64];
+		unsigned n = name_disk(rs->value, disk, sizeof(disk));
 
-		for (i = 0; n && i < p->n_parts; i++)
+		for (i = 0; n && !strcmp(disk, p->src_own_disk) && i < p->n_parts; i++)
 			if (p->parts[i].partno == n)
 				return &p->parts[i];
 	}
@@ -164,6 +206,7 @@ static int rewrite_root(struct clone_plan *p, const char *file, const char *text
 	struct clone_part *cp;
 	struct rootspec rs;
 	char w[200];
+	int ret;
 
 	if (rootspec_cmdline_root(text + base, blen, &voff, &vlen)) {
 		if (must) {
@@ -173,7 +216,10 @@ static int rewrite_root(struct clone_plan *p, const char *file, const char *text
 		return 0;
 	}
 	voff += base;
-	if (rootspec_parse(text + voff, vlen, &rs) || !(cp = spec_part(p, &rs))) {
+	ret = rootspec_parse(text + voff, vlen, &rs);
+	if (!ret)
+		own_disk_learn(p, &rs);
+	if (ret || !(cp = spec_part(p, &rs))) {
 		char v[128];
 
 		str_fmt(v, sizeof(v), "%.*s", (int)(vlen < 100 ? vlen : 100), text + voff);
@@ -208,7 +254,19 @@ int clone_rewrite_text(struct clone_plan *p, const char *file, enum clone_text k
 	*out = NULL;
 	*outlen = 0;
 	if (kind == CLONE_TEXT_CMDLINE) {
-		ret = rewrite_root(p, file, text, len, 0, len, true, edits, &n);
+		/* the firmware reads the first line only: its root= is the one in force */
+		size_t l1 = kcmdline_first_line(text, len), j;
+
+		for (j = l1; j < len && kcmdline_is_space(text[j]); j++)
+			;
+		if (j < len) {
+			char w[200];
+
+			str_fmt(w, sizeof(w), "%s has more than one line: the firmware reads the "
+				"first only; the others are left alone", file);
+			add_warning(p, w);
+		}
+		ret = rewrite_root(p, file, text, len, 0, l1, true, edits, &n);
 		if (ret)
 			return ret;
 	} else if (kind == CLONE_TEXT_EXTLINUX) {
@@ -226,6 +284,12 @@ int clone_rewrite_text(struct clone_plan *p, const char *file, enum clone_text k
 		size_t pos = 0;
 		int r;
 
+		/* the name of the root's disk, when the root is named by a device */
+		while (!p->src_own_disk[0] && (r = rootspec_fstab_next(text, len, &pos, &e)) !=
+		       -ENOENT)
+			if (!r && !strcmp(e.dir, "/") && !rootspec_parse(e.spec, strlen(e.spec), &rs))
+				own_disk_learn(p, &rs);
+		pos = 0;
 		while ((r = rootspec_fstab_next(text, len, &pos, &e)) != -ENOENT) {
 			struct clone_part *cp;
 			struct edit *ed;

@@ -435,18 +435,10 @@ static bool target_exists(void *arg, const struct blkdev *b, const char *name)
 		return false;
 	if (!strcmp(cp->fstype, "vfat")) {
 		if (!tv->listed[i]) {
-			char img[PATH_MAX + 32];
-			int status;
-
 			tv->listed[i] = true;
 			sbuf_init(&tv->listing[i], 1 << 20);
-			if (!str_fmt(img, sizeof(img), "%s@@%llu", tv->p->dst_path,
-				     (unsigned long long)cp->t_start)) {
-				const char *argv[] = { "mdir", "-/", "-b", "-i", img, "::", NULL };
-
-				if (clone_run(argv, &tv->listing[i], false, &status) || status)
-					tv->listing[i].len = 0;
-			}
+			if (clone_fat_list(tv->p->dst_path, cp->t_start, &tv->listing[i]))
+				tv->listing[i].len = 0;
 		}
 		return listing_has(sbuf_str(&tv->listing[i]), name);
 	}

@@ -24,4 +24,12 @@ struct boot_loc {
  */
 int boot_loc_find(struct sysroot *sr, struct boot_loc *loc);
 
+/*
+ * The command line file's name inside a boot partition whose config.txt holds config[0..len)
+ * (NULL: none): its os_prefix and cmdline= applied, "cmdline.txt" by default. For a disk that
+ * is not running (no firmware's word on the prefix). 0; -EINVAL when the name would leave
+ * the partition; -ENAMETOOLONG.
+ */
+int boot_loc_cmdline_name(const char *config, size_t len, char *name, size_t cap);
+
 #endif

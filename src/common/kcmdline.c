@@ -4,6 +4,13 @@
 
 #include "common/kcmdline.h"
 
+size_t kcmdline_first_line(const char *text, size_t len)
+{
+	const char *nl = memchr(text, '\n', len);
+
+	return nl ? (size_t)(nl - text) : len;
+}
+
 bool kcmdline_is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';

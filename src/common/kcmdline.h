@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The length of the first line of a cmdline.txt (without its newline): the Raspberry Pi
+ * firmware passes that line to the kernel and ignores the others. */
+size_t kcmdline_first_line(const char *text, size_t len);
+
 /* The kernel's isspace() on the command line. */
 bool kcmdline_is_space(char c);
 

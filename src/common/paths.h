@@ -13,6 +13,8 @@
 #define PATH_PROC_CMDLINE    "/proc/cmdline"
 #define PATH_PROC_OSRELEASE  "/proc/sys/kernel/osrelease"
 #define PATH_PROC_BOOT_ID    "/proc/sys/kernel/random/boot_id"
+/* an open descriptor of a child by its number: a file named without parsing its path */
+#define PATH_PROC_SELF_FD    "/proc/self/fd"
 #define PATH_PROC_DT_MODEL   "/proc/device-tree/model"
 #define PATH_UDEV_DATA       "/run/udev/data"
 #define PATH_DEV             "/dev"

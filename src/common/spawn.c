@@ -73,10 +73,51 @@ static int drain(int fd, struct sbuf *out)
 	}
 }
 
+#define SPAWN_ENV_MAX 65536 /* entries of an environment handed on with extra ones */
+
+/* environ with x's entries in place of those of their names, into a new array of pointers
+ * (the strings are not copied). NULL with errno. */
+static char **env_with(const char *const *extra)
+{
+	size_t n = 0, k = 0, i, j;
+	char **env;
+
+	while (environ[n])
+		n++;
+	while (extra[k])
+		k++;
+	if (n + k >= SPAWN_ENV_MAX) {
+		errno = E2BIG;
+		return NULL;
+	}
+	env = calloc(n + k + 1, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = 0, n = 0; environ[i]; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t nl = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+		bool replaced = false;
+
+		for (j = 0; j < k && !replaced; j++)
+			replaced = !strncmp(extra[j], environ[i], nl) && extra[j][nl] == '=';
+		if (!replaced)
+			env[n++] = environ[i];
+	}
+	for (j = 0; j < k; j++)
+		env[n++] = (char *)extra[j]; /* posix_spawn() does not write to them */
+	return env;
+}
+
 int spawn_run(const char *const argv[], unsigned flags, struct sbuf *out, int *status)
 {
+	return spawn_run_ex(argv, NULL, flags, out, status);
+}
+
+int spawn_run_ex(const char *const argv[], const struct spawn_extra *x, unsigned flags,
+		 struct sbuf *out, int *status)
+{
 	posix_spawn_file_actions_t fa;
-	char prog[4096];
+	char prog[4096], **env = NULL;
 	int fds[2] = {-1, -1};
 	bool fa_init = false;
 	pid_t pid = -1;
@@ -86,6 +127,13 @@ int spawn_run(const char *const argv[], unsigned flags, struct sbuf *out, int *s
 	ret = spawn_find(argv[0], prog, sizeof(prog));
 	if (ret)
 		return ret;
+	if (x && x->fd >= 0 && (x->child_fd < 3 || x->child_fd == x->fd))
+		return -EINVAL;
+	if (x && x->env) {
+		env = env_with(x->env);
+		if (!env)
+			return -errno;
+	}
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	ret = -posix_spawn_file_actions_init(&fa);
@@ -97,12 +145,13 @@ int spawn_run(const char *const argv[], unsigned flags, struct sbuf *out, int *s
 		     ? posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO)
 		     : posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, PATH_DEV_NULL,
 							O_WRONLY, 0)) ||
-	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0)) {
+	    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, PATH_DEV_NULL, O_RDONLY, 0) ||
+	    (x && x->fd >= 0 && posix_spawn_file_actions_adddup2(&fa, x->fd, x->child_fd))) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	/* posix_spawn()'s argv predates const; it does not write to the strings */
-	ret = -posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ);
+	ret = -posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, env ? env : environ);
 	if (ret) {
 		pid = -1;
 		goto out;
@@ -124,6 +173,7 @@ out:
 	}
 	if (fa_init)
 		posix_spawn_file_actions_destroy(&fa);
+	free(env);
 	return ret;
 }
 

@@ -26,6 +26,18 @@ int spawn_find(const char *name, char *path, size_t cap);
  */
 int spawn_run(const char *const argv[], unsigned flags, struct sbuf *out, int *status);
 
+/* What one child gets beyond spawn_run()'s: environment entries ("NAME=VALUE", NULL-ended,
+ * each replacing the inherited one of its name) and a descriptor fd as child_fd (3 or more,
+ * not fd itself), so that a path /proc/self/fd/N can name an open file; fd -1 for none. */
+struct spawn_extra {
+	const char *const *env;
+	int fd, child_fd;
+};
+
+/* spawn_run() with x (may be NULL): nothing of x touches this process. */
+int spawn_run_ex(const char *const argv[], const struct spawn_extra *x, unsigned flags,
+		 struct sbuf *out, int *status);
+
 /*
  * spawn_run() into a new buffer: run argv (argv[0] looked up with spawn_find()) with standard input and error on /dev/null
  * and keep its standard output, at most max bytes, NUL-terminated in *out (the caller frees

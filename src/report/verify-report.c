@@ -30,7 +30,19 @@ void verify_finding_text(const struct verify_run *run, char *buf, size_t cap)
 					     run->sectors.corrupted + run->sectors.overwritten));
 		return;
 	}
-	if (run->mode != VERIFY_MODE_DIR)
+	if (run->mode != VERIFY_MODE_DIR && run->has_refused && !run->has_alias) {
+		char ra[32];
+
+		size_to_human(run->refused_at, ra, sizeof(ra));
+		if (run->refused_at < run->size_bytes)
+			str_fmt(buf, cap, "%s: it holds %s, not the %s it reports; writes from %s "
+				"on fail (%s)", run->finding, real, size, ra,
+				strerror(-run->refused_err));
+		else
+			str_fmt(buf, cap, "%s: it holds %s, not the %s it reports; what was "
+				"written past it was lost (the flush: %s)", run->finding, real, size,
+				strerror(-run->refused_err));
+	} else if (run->mode != VERIFY_MODE_DIR)
 		str_fmt(buf, cap, "%s: it holds %s, not the %s it reports%s%s%s%s", run->finding,
 			real, size, run->has_alias ? "; offset " : "", run->has_alias ? at : "",
 			run->has_alias ? " gives back the data written at " : "",
@@ -69,6 +81,8 @@ struct json_object *verify_result_to_json(const struct verify_run *run)
 	json_add_u64(o, "first_bad_offset_bytes", run->has_first_bad, run->first_bad);
 	json_add_u64(o, "alias_offset_bytes", run->has_alias, run->alias_at);
 	json_add_u64(o, "alias_of_offset_bytes", run->has_alias, run->alias_of);
+	json_add_u64(o, "write_failed_offset_bytes", run->has_refused, run->refused_at);
+	json_add_bool(o, "in_memory", run->mode == VERIFY_MODE_DIR, run->in_memory);
 	json_add_u64(o, "probe_blocks", run->mode != VERIFY_MODE_DIR, run->probe_blocks);
 	json_add_u64(o, "files", run->mode == VERIFY_MODE_DIR, run->nfiles);
 	json_add_u64(o, "written_bytes", true, run->written_bytes);
@@ -149,6 +163,9 @@ int verify_table_print(const struct verify_run *run, FILE *f)
 	verify_finding_text(run, text, sizeof(text));
 	if (run->finding)
 		fprintf(f, "finding %s\n", text);
+	else if (run->done && run->in_memory)
+		fprintf(f, "pass, of RAM: every byte written read back, but the directory is on "
+			"tmpfs or ramfs: no drive was tested\n");
 	else if (run->done)
 		fprintf(f, "pass: every byte written read back%s\n",
 			run->mode == VERIFY_MODE_PROBE ? " (the probe's blocks; --full checks all)"

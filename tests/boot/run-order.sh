@@ -106,5 +106,22 @@ want_rc 1 unknown-config
 want_out "not applied" unknown-config
 [ -e "$tmp/args" ] && fail "unknown-config: rpi-eeprom-config was started"
 
+# bytes the display sanitises (a Latin-1 comment, a lone CR, a control byte) are handed to
+# rpi-eeprom-config as they were; the diff shows them as '?'. BOOT_ORDER=0xf14 # usb is read
+# as 0xf14, not as the default.
+nv=$tmp/pi4-usb-boot/sys/devices/platform/reserved-memory/nvram@0/rmem0/nvmem
+printf '[all]\n# caf\xe9 cr\rhere\nBOOT_UART=0\x01\nBOOT_ORDER=0xf14 # usb\nPOWER_OFF_ON_HALT=0\n\0\0\0\0' >"$nv"
+printf '[all]\n# caf\xe9 cr\rhere\nBOOT_UART=0\x01\nBOOT_ORDER=0xf41\nPOWER_OFF_ON_HALT=0\n' >"$tmp/want"
+sbc "$tmp/bin" pi4-usb-boot boot order sd,usb --apply
+want_rc 0 raw-bytes
+want_out "BOOT_ORDER now: 0xf14 (USB mass storage, then SD card, then start again)" raw-bytes
+want_out "-BOOT_ORDER=0xf14 # usb" raw-bytes
+want_out " # caf? cr?here" raw-bytes
+want_out " BOOT_UART=0?" raw-bytes
+cmp -s "$tmp/want" "$tmp/applied" || {
+	fail "raw-bytes: the configuration handed over is not the bytes read with BOOT_ORDER changed"
+	od -c "$tmp/applied" | head -20
+}
+
 [ "$status" -eq 0 ] && echo "ok: boot order"
 exit "$status"

@@ -83,6 +83,15 @@ static void test_orders(void)
 	T_EQ_INT(boot_order_parse("0x0", &bo), 0);
 	T_EQ_INT(bo.n, 1);
 	T_EQ_INT(bo.modes[0], BOOT_MODE_SD_DETECT);
+	/* a comment after the value: the value is read, not the default */
+	T_EQ_INT(boot_order_parse("0xf14 # usb", &bo), 0);
+	T_EQ_INT(bo.value, 0xf14);
+	T_EQ_INT(boot_order_parse("0xf41\t# SD first, then USB mass storage, then again", &bo), 0);
+	T_EQ_INT(bo.value, 0xf41);
+	T_EQ_INT(boot_order_parse("0xf14#usb", &bo), 0);
+	T_EQ_INT(bo.value, 0xf14);
+	T_EQ_INT(boot_order_parse("0xf14 usb", &bo), -EINVAL);
+	T_EQ_INT(boot_order_parse("# 0xf14", &bo), -EINVAL);
 	/* garbage */
 	T_EQ_INT(boot_order_parse("", &bo), -EINVAL);
 	T_EQ_INT(boot_order_parse("0x", &bo), -EINVAL);

@@ -136,15 +136,60 @@ int main(void)
 		 "PARTUUID=0badc0de-01  /boot/firmware  vfat  defaults  0  2");
 	expect(false, "# nothing\n\nproc /proc proc defaults 0 0\n", NULL);
 
-	/* an image has no kernel names: a device name names the partition of its number */
+	/* an image has no kernel names: the disk name its system gives its root (root=, else
+	 * fstab's /) is its disk, and a device name on that disk the partition of its number */
 	plan_init(false);
 	expect(true, "root=/dev/nvme0n1p2 rootwait", "root=PARTUUID=5eed0001-02 rootwait");
+	T_EQ_STR(plan.src_own_disk, "nvme0n1");
+	expect(true, "root=/dev/sda2", NULL); /* another disk, once the root's is known */
+	plan_init(false);
 	expect(true, "root=/dev/sda2", "root=PARTUUID=5eed0001-02");
-	expect(true, "root=/dev/mmcblk1p2", "root=PARTUUID=5eed0001-02");
+	plan_init(false);
+	expect(true, "root=mmcblk1p2", "root=PARTUUID=5eed0001-02");
+	plan_init(false);
 	expect(true, "root=/dev/sda7", NULL);
+	plan_init(false);
 	expect(true, "root=/dev/nvme0n1", NULL);
-	expect(false, "/dev/mmcblk0p1 /boot/firmware vfat defaults 0 2\n",
-	       "PARTUUID=5eed0001-01 /boot/firmware vfat defaults 0 2\n");
+	plan_init(false);
+	expect(false, "/dev/mmcblk0p2 / ext4 defaults 0 1\n"
+		      "/dev/mmcblk0p1 /boot/firmware vfat defaults 0 2\n"
+		      "/dev/sda2 /mnt/usb ext4 defaults 0 2\n",
+	       "PARTUUID=5eed0001-02 / ext4 defaults 0 1\n"
+	       "PARTUUID=5eed0001-01 /boot/firmware vfat defaults 0 2\n"
+	       "/dev/sda2 /mnt/usb ext4 defaults 0 2\n");
+	/* the root by PARTUUID: /dev/sda2 is a USB disk of that system, not the image's p2 */
+	plan_init(false);
+	expect(true, "root=PARTUUID=0badc0de-02 rootwait", "root=PARTUUID=5eed0001-02 rootwait");
+	expect(false, "PARTUUID=0badc0de-02 / ext4 defaults 0 1\n"
+		      "/dev/sda2 /mnt/usb ext4 defaults 0 2\n",
+	       "PARTUUID=5eed0001-02 / ext4 defaults 0 1\n"
+	       "/dev/sda2 /mnt/usb ext4 defaults 0 2\n");
+	/* a loop device over the same card: the same rule (loop7p2 is not its system's name) */
+	plan_init(false);
+	strcpy(plan.src_disk, "loop7");
+	strcpy(plan.parts[0].name, "loop7p1");
+	strcpy(plan.parts[1].name, "loop7p2");
+	expect(true, "root=/dev/mmcblk0p2 rootwait", "root=PARTUUID=5eed0001-02 rootwait");
+	expect(false, "/dev/mmcblk0p1 /boot vfat defaults 0 2\n/dev/loop7p2 /x ext4 defaults 0 0\n",
+	       "PARTUUID=5eed0001-01 /boot vfat defaults 0 2\n"
+	       "PARTUUID=5eed0001-02 /x ext4 defaults 0 0\n");
+
+	/* cmdline.txt of two lines: the firmware reads the first; the second stays, with a
+	 * warning */
+	plan_init(true);
+	expect(true, "root=PARTUUID=0badc0de-02 rootwait\nroot=/dev/mmcblk0p2 quiet\n",
+	       "root=PARTUUID=5eed0001-02 rootwait\nroot=/dev/mmcblk0p2 quiet\n");
+	T_EQ_INT(plan.n_rewrites, 1);
+	T_EQ_INT(plan.rewrites[0].line, 1);
+	T_EQ_INT(plan.n_warnings, 1);
+	T_CHECK(strstr(plan.warnings[0], "more than one line") != NULL);
+	plan_init(true);
+	expect(true, "quiet splash\nroot=PARTUUID=0badc0de-02\n", NULL);
+	T_EQ_INT(plan.n_warnings, 2);
+	T_CHECK(strstr(plan.warnings[1], "has no root=") != NULL);
+	plan_init(true);
+	expect(true, "root=PARTUUID=0badc0de-02\n\n \n", "root=PARTUUID=5eed0001-02\n\n \n");
+	T_EQ_INT(plan.n_warnings, 0);
 	/* a disk's names are exact: another disk's partition 2 is not ours */
 	plan_init(true);
 	expect(true, "root=/dev/sda2", NULL);
