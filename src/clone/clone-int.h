@@ -108,6 +108,31 @@ struct clone_tree {
 };
 int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
 
+/* Which bytes of which disks and files a path reaches (a device through its partitions, loop
+ * devices and holders; a file, and the file system it is on; a path not there yet, the file
+ * system of its directory). An extent that is only the file system holding a file is a
+ * container: two containers that meet are two files on one file system, not an overlap. */
+#define CLONE_REACH_MAX 24
+struct clone_extent {
+	bool file;	/* a regular file (dev, ino), else a block device (dev) */
+	bool container; /* reached as the file system a file is on */
+	dev_t dev;
+	ino_t ino;
+	uint64_t off, end; /* [off, end) bytes */
+	char what[96];	   /* the file's path or the device's name, "" unknown */
+};
+struct clone_reach {
+	size_t n;
+	bool truncated; /* more than CLONE_REACH_MAX, too deep, or a backing not known */
+	struct clone_extent e[CLONE_REACH_MAX];
+};
+struct inventory;
+int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char *path,
+		     struct clone_reach *r);
+/* Do a's and b's extents share bytes? The first pair that does in *ea and *eb. */
+bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
+			 const struct clone_extent **ea, const struct clone_extent **eb);
+
 /* The checks of the target, and the tree comparison. */
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
 

@@ -193,6 +193,62 @@ static int open_side(const char *path, bool must_exist, struct stat *st, uint64_
 	return 0;
 }
 
+/* The source's path: the one named, or the disk that holds the running root. */
+static int source_path(const struct inventory *inv, const struct clone_opts *o,
+		       struct clone_plan *p, char *why, size_t whycap)
+{
+	if (o->source) {
+		dev_path(o->source, p->src_path, sizeof(p->src_path));
+		return 0;
+	}
+	if (!inv->root) {
+		str_fmt(why, whycap, "cannot tell which disk holds the running system: name the "
+			"SOURCE");
+		return -EINVAL;
+	}
+	str_fmt(p->src_path, sizeof(p->src_path), "%s%s", PATH_DEV_PREFIX,
+		probe_blkdev_disk(inv->root)->kname);
+	return 0;
+}
+
+static void extent_name(const struct clone_extent *e, char *buf, size_t cap)
+{
+	if (e->what[0])
+		str_copy(buf, cap, e->what);
+	else
+		str_fmt(buf, cap, "device %u:%u", major(e->dev), minor(e->dev));
+}
+
+/* A target whose bytes are the source's, or the other way round, through partitions, loop
+ * devices, holders or a file system of the other: refused before anything is read. Either
+ * side not there, or not a disk or file, is left to plan_source and plan_target to say. */
+static int plan_overlap(struct sysroot *sr, const struct inventory *inv, struct clone_plan *p,
+			const struct clone_opts *o, char *why, size_t whycap)
+{
+	const struct clone_extent *es, *et;
+	struct clone_reach rs, rt;
+	char name[128], at[32];
+
+	if (clone_reach_path(sr, inv, p->src_path, &rs) ||
+	    clone_reach_path(sr, inv, p->dst_path, &rt) ||
+	    !clone_reach_overlap(&rs, &rt, &es, &et))
+		return 0;
+	extent_name(es->container ? es : et, name, sizeof(name));
+	if (et->container && !es->container)
+		str_fmt(why, whycap, "target '%s' is on a file system of the source (on '%s'): the "
+			"image would be copied into itself; put it on another disk", o->target,
+			name);
+	else if (es->container && !et->container)
+		str_fmt(why, whycap, "source '%s' is a file on the target (its file system is on "
+			"'%s'): writing the target would destroy it", p->src_path, name);
+	else {
+		size_to_human(es->off > et->off ? es->off : et->off, at, sizeof(at));
+		str_fmt(why, whycap, "target '%s' is the source, or overlaps it: both reach '%s' "
+			"(at %s)", o->target, name, at);
+	}
+	return -EINVAL;
+}
+
 /* The source: its table, file systems, mount state, kernel names. */
 static int plan_source(struct sysroot *sr, const struct inventory *inv, const struct clone_opts *o,
 		       struct clone_plan *p, char *why, size_t whycap)
@@ -202,17 +258,6 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 	size_t i;
 	int fd, ret;
 
-	if (o->source) {
-		dev_path(o->source, p->src_path, sizeof(p->src_path));
-	} else {
-		if (!inv->root) {
-			str_fmt(why, whycap, "cannot tell which disk holds the running system: "
-				"name the SOURCE");
-			return -EINVAL;
-		}
-		disk = probe_blkdev_disk(inv->root);
-		str_fmt(p->src_path, sizeof(p->src_path), "%s%s", PATH_DEV_PREFIX, disk->kname);
-	}
 	ret = open_side(p->src_path, true, &st, &p->src_size, why, whycap, "source");
 	if (ret)
 		return ret == -EINVAL || ret == -ENOENT ? -EINVAL : ret;
@@ -274,7 +319,7 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 		       struct clone_plan *p, char *why, size_t whycap)
 {
-	struct stat st, sst;
+	struct stat st;
 	int ret;
 
 	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
@@ -287,12 +332,6 @@ static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 		return ret == -EINVAL ? -EINVAL : ret;
 	p->dst_exists = true;
 	p->dst_is_file = S_ISREG(st.st_mode);
-	if (stat(p->src_path, &sst) == 0 &&
-	    ((p->dst_is_file && sst.st_dev == st.st_dev && sst.st_ino == st.st_ino) ||
-	     (!p->dst_is_file && S_ISBLK(sst.st_mode) && sst.st_rdev == st.st_rdev))) {
-		str_fmt(why, whycap, "target '%s' is the source", o->target);
-		return -EINVAL;
-	}
 	if (!p->dst_is_file) {
 		const struct blkdev *d = probe_inventory_find_devno(inv, major(st.st_rdev),
 								      minor(st.st_rdev));
@@ -647,7 +686,13 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 		str_fmt(why, whycap, "cannot read the block devices: %s", strerror(-ret));
 		return ret;
 	}
-	ret = plan_source(sr, inv, o, p, why, whycap);
+	ret = source_path(inv, o, p, why, whycap);
+	if (ret)
+		goto out;
+	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
+	ret = plan_overlap(sr, inv, p, o, why, whycap);
+	if (!ret)
+		ret = plan_source(sr, inv, o, p, why, whycap);
 	if (ret)
 		goto out;
 	ret = plan_target(inv, o, p, why, whycap);

@@ -34,6 +34,48 @@ refused "is the source" "target is the source file"
 loop_attach "$tmp/src.img"; srcloop=$loopdev
 sbc clone "$srcloop" "$srcloop" --apply
 refused "is the source" "target is the source device"
+# ... reached another way: a loop device over the source file, either way round; two loop
+# devices over one file; a loop at an offset inside the source; a loop over that loop (a
+# chain); a device-mapper device over the source, either way round
+sbc clone "$tmp/src.img" "$srcloop" --apply
+refused "is the source, or overlaps it" "target a loop device over the source file"
+sbc clone "$srcloop" "$tmp/src.img" --apply
+refused "is the source, or overlaps it" "target the file under the source's loop device"
+loop_attach "$tmp/src.img"; srcloop2=$loopdev
+sbc clone "$srcloop" "$srcloop2" --apply
+refused "is the source, or overlaps it" "two loop devices over one file"
+loop_detach "$srcloop2"
+offloop=$(losetup -f --show -o $((100 << 20)) "$tmp/src.img")
+cleanups=("loop_detach '$offloop'" "${cleanups[@]}")
+sbc clone "$tmp/src.img" "$offloop" --apply
+refused "is the source, or overlaps it" "a loop at an offset inside the source"
+chain=$(losetup -f --show "$offloop")
+cleanups=("loop_detach '$chain'" "${cleanups[@]}")
+sbc clone "$srcloop" "$chain" --apply
+refused "is the source, or overlaps it" "a loop device over a loop inside the source"
+loop_detach "$chain"
+loop_detach "$offloop"
+if command -v dmsetup >/dev/null && dmsetup create "sbcdisk-s$$" \
+	--table "0 409600 linear $srcloop 0" 2>/dev/null; then
+	cleanups=("dmsetup remove 'sbcdisk-s$$'" "${cleanups[@]}")
+	sbc clone "$srcloop" "/dev/mapper/sbcdisk-s$$" --apply
+	refused "is the source, or overlaps it" "target a device-mapper device over the source"
+	sbc clone "/dev/mapper/sbcdisk-s$$" "$tmp/src.img" --apply
+	refused "is the source, or overlaps it" "source a device-mapper device over the target"
+	dmsetup remove "sbcdisk-s$$"
+else
+	echo "note: no device-mapper here; the dm overlap is not tested"
+fi
+# an image on the source's own file system (issue 26, 3): the running root's disk ...
+rootdev=$(findmnt -n -o SOURCE / 2>/dev/null)
+if [ -b "$rootdev" ] && [ "$(stat -c %d /)" = "$(stat -c %d "$tmp")" ] &&
+	[ "$(lsblk -ndo TYPE "$rootdev")" = disk ]; then
+	sbc clone / "$tmp/backup.img"
+	refused "is on a file system of the source" "clone / to an image on the root"
+	check "clone / to an image on the root: no image made" test ! -e "$tmp/backup.img"
+else
+	echo "note: / is not a whole disk holding $tmp here; 'clone / image' is not tested"
+fi
 
 # too small
 truncate -s 100m "$tmp/small.img"
@@ -100,6 +142,9 @@ part=$(losetup -f --show -o $((139264 * 512)) --sizelimit $((200 * 1048576 - 139
 cleanups=("loop_detach '$part'" "${cleanups[@]}")
 if mount -o ro,noload "$part" "$tmp/mnt"; then
 	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+	# ... and an image on a partition of the source mounted through a loop device
+	sbc clone "$srcloop" "$tmp/mnt/home/pi/backup.img" --apply
+	refused "is on a file system of the source" "an image on the source's mounted p2"
 	tgt_sum=$(sum_of "$tgt")
 	sbc --json clone "$srcloop" "$tgt"
 	expect_rc 0 "a source mounted read-only is fine"
