@@ -413,6 +413,21 @@ static int print_plan(struct cli_ctx *ctx, const struct clone_plan *p)
 	return ret;
 }
 
+/* What a failed clone left, after its reason: the image it made is gone; what a target the
+ * user named holds. */
+static const char *failed_state(const struct clone_plan *p, int ret)
+{
+	if (p->dst_removed)
+		return "; the image it was making is removed";
+	if (ret == -ENODEV) /* the target went away: its message says what it holds */
+		return "";
+	if (!p->dst_touched)
+		return "; nothing was written to the target";
+	if (!p->table_written)
+		return "; the target holds no usable copy (no partition table)";
+	return "; the target has its new table, but the copy was not checked";
+}
+
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_progress ps;
@@ -459,13 +474,14 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 	ret = clone_apply(&plan, &o, why, sizeof(why));
 	cli_progress_clear(&ps);
 	if (ret == -EINTR || clone_signal) {
-		log_error("clone: stopped by a signal; %s", plan.wiped ?
+		log_error("clone: stopped by a signal; %s", plan.dst_removed ?
+			  "the image it was making is removed" : plan.wiped ?
 			  "the target's partition table is wiped: it holds no usable copy" :
 			  "the target could not be wiped: do not boot from it");
 		rc = 128 + (clone_signal ? clone_signal : SIGINT);
 	} else if (ret) {
 		str_sanitize(why);
-		log_error("clone: %s", why[0] ? why : strerror(-ret));
+		log_error("clone: %s%s", why[0] ? why : strerror(-ret), failed_state(&plan, ret));
 		rc = EXIT_FAIL;
 	}
 	if (!ret) {

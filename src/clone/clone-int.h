@@ -133,6 +133,15 @@ int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char
 bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
 			 const struct clone_extent **ea, const struct clone_extent **eb);
 
+/* An image target (p->dst_is_file): is there room for it (-ENOSPC with why); held, made
+ * first when it is not there, open and locked (flock) in p->dst_fd (-EBUSY with why when
+ * another clone holds it); removed when clone_image_hold made it and the name is still
+ * that file (true when removed); closed, the lock with it. */
+int clone_image_check_space(struct clone_plan *p, const char *shown, char *why, size_t whycap);
+int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t whycap);
+bool clone_image_remove(struct clone_plan *p);
+void clone_image_release(struct clone_plan *p);
+
 /* The checks of the target, and the tree comparison. */
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
 

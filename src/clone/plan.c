@@ -679,6 +679,7 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 
 	memset(p, 0, sizeof(*p));
 	p->sr = sr;
+	p->dst_fd = -1;
 	p->root = p->boot = p->extlinux_part = -1;
 	ret = probe_inventory_load(sr, &inv);
 	p->inv = inv;
@@ -735,11 +736,17 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
 			"the target is over 2 TiB: it gets a GPT partition table, not DOS");
 out:
+	if (!ret)
+		ret = clone_image_check_space(p, o->target, why, whycap);
+	/* with --apply, the image is made and locked now, before anything is written */
+	if (!ret && o->apply)
+		ret = clone_image_hold(p, o->target, why, whycap);
 	return ret;
 }
 
 void clone_plan_release(struct clone_plan *p)
 {
+	clone_image_release(p);
 	free(p->cmdline_new);
 	free(p->fstab_new);
 	free(p->extlinux_new);

@@ -164,6 +164,32 @@ if mount -o ro,noload "$part" "$tmp/mnt"; then
 	json "d['partitions'][1]['target_size_bytes'] <= d['partitions'][1]['used_bytes'] + (257 << 20)" "live copy: the root sized to its data"
 	check "live copy: the new file is on the target" sh -c \
 		"debugfs -R 'cat /home/pi/live.txt' '$tmp/live.img?offset=$((139264 * 512))' 2>/dev/null | grep -q changed"
+	# two clones to one image at once (issue 26, 8): a second clone, run while the first
+	# is between its two passes, is refused in one line and the first one's copy is sound;
+	# the image is new (made by the first one's plan), then one that is there already
+	for img in live2.img live.img; do
+		rm -f "$tmp/live2.img"
+		SBCDISK_TEST_BETWEEN_PASSES="env -u SBCDISK_TEST_BETWEEN_PASSES '$bin' clone \
+			'$srcloop' '$tmp/$img' --apply >'$tmp/out2' 2>'$tmp/err2'; echo \$? >'$tmp/rc2'" \
+			sbc --json clone "$srcloop" "$tmp/$img" --apply
+		expect_rc 0 "two clones to $img: the first"
+		json "all(c['state'] == 'PASS' for c in d['checks'])" \
+			"two clones to $img: the first one's checks pass"
+		check "two clones to $img: the second exits 1" test "$(cat "$tmp/rc2")" = 1
+		if [ "$(wc -l <"$tmp/err2")" -eq 1 ] && grep -q "being written by another clone" \
+			"$tmp/err2"; then ok; else
+			fail "two clones to $img: the second not one line naming the lock:"
+			sed 's/^/  err: /' "$tmp/err2" | head -3
+		fi
+		check "two clones to $img: nothing on the second's stdout" test ! -s "$tmp/out2"
+	done
+	# a clone stopped (issue 26, 12): the image it made is removed
+	rm -f "$tmp/live2.img"
+	SBCDISK_TEST_BETWEEN_PASSES='kill -TERM $PPID' sbc clone "$srcloop" "$tmp/live2.img" --apply
+	expect_rc 143 "SIGTERM between the passes"
+	check "SIGTERM between the passes: says the image is removed" \
+		grep -q "the image it was making is removed" "$tmp/err"
+	check "SIGTERM between the passes: the image made is gone" test ! -e "$tmp/live2.img"
 	umount "$tmp/mnt"
 else
 	fail "cannot mount the source's partition"
@@ -171,6 +197,27 @@ fi
 loop_detach "$part"
 loop_detach "$srcloop"
 src_sum=$(sum_of "$tmp/src.img")
+
+# a clone that fails after the copy (issue 26, 12; here tune2fs fails): the image it made
+# is removed, an image the user named is kept and the message says what it holds
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "tune2fs: made to fail" >&2\nexit 1\n' >"$tmp/bin/tune2fs"
+chmod +x "$tmp/bin/tune2fs"
+PATH="$tmp/bin:$PATH" sbc clone "$tmp/src.img" "$tmp/failed.img" --apply
+expect_rc 1 "a failed clone to a new image"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "made to fail; the image it was making is removed" \
+	"$tmp/err"; then ok; else
+	fail "a failed clone: not one line saying the image is removed:"
+	sed 's/^/  err: /' "$tmp/err" | head -3
+fi
+check "a failed clone: the image it made is gone" test ! -e "$tmp/failed.img"
+truncate -s 300m "$tmp/failed.img"
+PATH="$tmp/bin:$PATH" sbc clone "$tmp/src.img" "$tmp/failed.img" --apply
+expect_rc 1 "a failed clone to an image that was there"
+check "a failed clone to an image that was there: says what it holds" \
+	grep -q "made to fail; the target holds no usable copy (no partition table)" "$tmp/err"
+check "a failed clone to an image that was there: kept" test -e "$tmp/failed.img"
+check "a failed clone: source untouched" test "$(sum_of "$tmp/src.img")" = "$src_sum"
 
 # a NOOBS-style layout (an extended partition with logical ones): refused, --whole copies it
 truncate -s 64m "$tmp/noobs.img"
