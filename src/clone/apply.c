@@ -127,11 +127,11 @@ static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const 
 
 	if (i == p->root && p->fstab_new)
 		ret = rewrite_result(p, cp, "/etc/fstab",
-				     replace_file(dir, "etc/fstab", p->fstab_new, p->fstab_len),
+				     replace_file(dir, p->fstab_at + 1, p->fstab_new, p->fstab_len),
 				     why, whycap);
 	if (!ret && i == p->extlinux_part && p->extlinux_new)
 		ret = rewrite_result(p, cp, p->extlinux_path,
-				     replace_file(dir, p->extlinux_path + 1, p->extlinux_new,
+				     replace_file(dir, p->extlinux_at + 1, p->extlinux_new,
 						  p->extlinux_len), why, whycap);
 	return ret;
 }

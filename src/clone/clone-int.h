@@ -53,6 +53,11 @@ int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
  * bytes, into out. -ENOENT when it is not there. */
 int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
 			struct sbuf *out);
+/* path with every symbolic link in it resolved inside the ext file system at off of dev, as
+ * the kernel would with that file system as the root ("/etc/fstab" -> "/etc/fstab.d/main"):
+ * the file's own path into out. -ENOENT (also a link that leaves the file system), -ELOOP,
+ * -ENOTDIR, -ENAMETOOLONG. */
+int clone_ext_resolve(const char *dev, uint64_t off, const char *path, char *out, size_t cap);
 /* Copy the used blocks of the ext file system at [soff) of sfd to [doff) of dfd. */
 struct clone_copier {
 	int sfd, dfd;

@@ -121,6 +121,9 @@ struct clone_plan {
 	size_t cmdline_len, fstab_len, extlinux_len;
 	int extlinux_part;	 /* index of the partition holding extlinux.conf, -1 none */
 	char extlinux_path[32]; /* where on it ("/boot/extlinux/extlinux.conf") */
+	/* the files written on the target: fstab and extlinux.conf with the symbolic links in
+	 * their paths resolved on the source's file system ("/etc/fstab.d/main") */
+	char fstab_at[128], extlinux_at[128];
 	struct clone_speed speed; /* clone_plan_estimate() */
 	char warnings[4][200];
 	size_t n_warnings;

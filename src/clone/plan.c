@@ -323,6 +323,14 @@ static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 	int ret;
 
 	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
+	/* a link to a disk (/dev/disk/by-id/...) is how disks are named; an image is written
+	 * only where it is named, never through a link (O_NOFOLLOW) */
+	if (!lstat(p->dst_path, &st) && S_ISLNK(st.st_mode) &&
+	    (stat(p->dst_path, &st) || !S_ISBLK(st.st_mode))) {
+		str_fmt(why, whycap, "target '%s' is a symbolic link: name the image file itself",
+			o->target);
+		return -EINVAL;
+	}
 	ret = open_side(p->dst_path, false, &st, &p->dst_size, why, whycap, "target");
 	if (ret == -ENOENT) {
 		p->dst_is_file = true;
@@ -633,6 +641,22 @@ static int plan_extlinux_find(struct clone_plan *p, struct sbuf *out)
 	return -ENOENT;
 }
 
+/* Where file (read through its links) is on cp's file system: the path written on the
+ * target, which is written without following a link (a link there may lead anywhere). */
+static int plan_file_at(struct clone_plan *p, const struct clone_part *cp, const char *file,
+			char *at, size_t cap, char *why, size_t whycap)
+{
+	int ret;
+
+	if (!is_ext(cp->fstype))
+		return str_copy(at, cap, file) ? -ENAMETOOLONG : 0; /* FAT has no links */
+	ret = clone_ext_resolve(p->src_path, cp->start, file, at, cap);
+	if (ret)
+		str_fmt(why, whycap, "source p%u: cannot tell which file %s is (%s): it could "
+			"not be rewritten on the target", cp->partno, file, strerror(-ret));
+	return ret;
+}
+
 /* The boot files and fstab of the source, and their rewrites for the target. */
 static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 {
@@ -658,12 +682,22 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 	}
 	if (p->root >= 0 && is_ext(p->parts[p->root].fstype) &&
 	    clone_ext_read_file(p->src_path, p->parts[p->root].start, "/etc/fstab",
-				CLONE_TEXT_MAX, &tab) == 0)
-		ret = clone_rewrite_text(p, "/etc/fstab", CLONE_TEXT_FSTAB, tab.buf ? tab.buf : "",
-					 tab.len, &p->fstab_new, &p->fstab_len);
-	if (!ret && plan_extlinux_find(p, &ext) == 0)
-		ret = clone_rewrite_text(p, p->extlinux_path, CLONE_TEXT_EXTLINUX, sbuf_str(&ext),
-					 ext.len, &p->extlinux_new, &p->extlinux_len);
+				CLONE_TEXT_MAX, &tab) == 0) {
+		ret = plan_file_at(p, &p->parts[p->root], "/etc/fstab", p->fstab_at,
+				   sizeof(p->fstab_at), why, whycap);
+		if (!ret)
+			ret = clone_rewrite_text(p, "/etc/fstab", CLONE_TEXT_FSTAB,
+						 tab.buf ? tab.buf : "", tab.len, &p->fstab_new,
+						 &p->fstab_len);
+	}
+	if (!ret && plan_extlinux_find(p, &ext) == 0) {
+		ret = plan_file_at(p, &p->parts[p->extlinux_part], p->extlinux_path,
+				   p->extlinux_at, sizeof(p->extlinux_at), why, whycap);
+		if (!ret)
+			ret = clone_rewrite_text(p, p->extlinux_path, CLONE_TEXT_EXTLINUX,
+						 sbuf_str(&ext), ext.len, &p->extlinux_new,
+						 &p->extlinux_len);
+	}
 out:
 	sbuf_release(&cmd);
 	sbuf_release(&tab);

@@ -77,6 +77,22 @@ else
 	echo "note: / is not a whole disk holding $tmp here; 'clone / image' is not tested"
 fi
 
+# an image target that is a symbolic link (issue 26, 12): refused by the plan, the dry run
+# too, whether the link leads to an image or nowhere
+truncate -s 400m "$tmp/real.img"
+ln -s real.img "$tmp/link.img"
+ln -s nothere.img "$tmp/dangling.img"
+for l in link.img dangling.img; do
+	for apply in "" --apply; do
+		sbc clone "$tmp/src.img" "$tmp/$l" $apply
+		refused "is a symbolic link" "target $l ${apply:-(dry run)}"
+	done
+done
+check "a symbolic link target: nothing made where it leads" test ! -e "$tmp/nothere.img"
+check "a symbolic link target: the image it leads to untouched" \
+	test "$(sum_of "$tmp/real.img")" = "$(head -c $((400 << 20)) /dev/zero | sha256sum | cut -d' ' -f1)"
+rm -f "$tmp/real.img" "$tmp/link.img" "$tmp/dangling.img"
+
 # too small
 truncate -s 100m "$tmp/small.img"
 tgt_sum_save=$tgt_sum; tgt_sum=$(sum_of "$tmp/small.img")
