@@ -138,6 +138,8 @@ int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char
 bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
 			 const struct clone_extent **ea, const struct clone_extent **eb);
 
+/* The directory path is in ("." for a bare name) into dir. 0 or -ENAMETOOLONG. */
+int clone_path_dir(const char *path, char *dir, size_t cap);
 /* An image target (p->dst_is_file): is there room for it (-ENOSPC with why); held, made
  * first when it is not there, open and locked (flock) in p->dst_fd (-EBUSY with why when
  * another clone holds it); removed when clone_image_hold made it and the name is still

@@ -16,8 +16,7 @@
 
 #define IMAGE_SLACK (8ULL << 20)
 
-/* The directory an image path is in ("." for a bare name). */
-static int image_dir(const char *path, char *dir, size_t cap)
+int clone_path_dir(const char *path, char *dir, size_t cap)
 {
 	char *slash;
 
@@ -48,7 +47,7 @@ int clone_image_check_space(struct clone_plan *p, const char *shown, char *why, 
 
 	if (!p->dst_is_file)
 		return 0;
-	if (image_dir(p->dst_path, dir, sizeof(dir)))
+	if (clone_path_dir(p->dst_path, dir, sizeof(dir)))
 		return 0;
 	if (statvfs(p->dst_exists ? p->dst_path : dir, &sv))
 		return 0; /* not known: the copy says ENOSPC if it comes to that */

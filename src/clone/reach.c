@@ -168,7 +168,6 @@ int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char
 	struct reach_ctx c = { .sr = sr, .inv = inv, .r = r };
 	char dir[PATH_MAX];
 	struct stat st;
-	char *slash;
 
 	memset(r, 0, sizeof(*r));
 	if (stat(path, &st) == 0) {
@@ -183,15 +182,8 @@ int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char
 	if (errno != ENOENT)
 		return -errno;
 	/* not there yet (an image to make): the file system of the directory it goes in */
-	if (str_copy(dir, sizeof(dir), path))
+	if (clone_path_dir(path, dir, sizeof(dir)))
 		return -ENAMETOOLONG;
-	slash = strrchr(dir, '/');
-	if (!slash)
-		str_copy(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
 	if (stat(dir, &st))
 		return -errno;
 	reach_dev(&c, st.st_dev, 0, REACH_END, true, 0);
