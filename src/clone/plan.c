@@ -244,7 +244,7 @@ static int plan_overlap(struct sysroot *sr, const struct inventory *inv, struct 
 	else {
 		size_to_human(es->off > et->off ? es->off : et->off, at, sizeof(at));
 		str_fmt(why, whycap, "target '%s' is the source, or overlaps it: both reach '%s' "
-			"(at %s)", o->target, name, at);
+			"(its bytes from %s on)", o->target, name, at);
 	}
 	return -EINVAL;
 }
