@@ -127,11 +127,11 @@ static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const 
 
 	if (i == p->root && p->fstab_new)
 		ret = rewrite_result(p, cp, "/etc/fstab",
-				     replace_file(dir, "etc/fstab", p->fstab_new, p->fstab_len),
+				     replace_file(dir, p->fstab_at + 1, p->fstab_new, p->fstab_len),
 				     why, whycap);
 	if (!ret && i == p->extlinux_part && p->extlinux_new)
 		ret = rewrite_result(p, cp, p->extlinux_path,
-				     replace_file(dir, p->extlinux_path + 1, p->extlinux_new,
+				     replace_file(dir, p->extlinux_at + 1, p->extlinux_new,
 						  p->extlinux_len), why, whycap);
 	return ret;
 }
@@ -364,7 +364,17 @@ static int open_target(struct clone_plan *p, char *why, size_t whycap)
 {
 	int fd;
 
-	if (!p->dst_exists) {
+	if (p->dst_held) {
+		/* the plan's open file: its lock stays while either is open */
+		fd = fcntl(p->dst_fd, F_DUPFD_CLOEXEC, 0);
+		if (fd >= 0 && p->dst_created && ftruncate(fd, (off_t)p->dst_size)) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			fd = -1;
+		}
+	} else if (!p->dst_exists) {
 		fd = open(p->dst_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0 && ftruncate(fd, (off_t)p->dst_size)) {
 			int e = errno;
@@ -451,7 +461,7 @@ static bool target_gone(const struct clone_plan *p, int dfd, char *why, size_t w
 	return true;
 }
 
-int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
+static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
 {
 	int sfd = -1, dfd, ret;
 	size_t i;
@@ -465,6 +475,7 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		str_fmt(why, whycap, "cannot open source '%s': %s", p->src_path, strerror(-ret));
 		goto out;
 	}
+	p->dst_touched = true;
 	ret = clone_target_wipe(p->dst_path);
 	if (ret) {
 		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
@@ -487,6 +498,7 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		ret = clone_table_write(p, why, whycap);
 		if (!ret)
 			ret = fsync(dfd) ? -errno : 0;
+		p->table_written = !ret;
 	}
 	if (!ret && stopped(p))
 		ret = -EINTR;
@@ -504,5 +516,15 @@ out:
 	if (sfd >= 0)
 		close(sfd);
 	close(dfd);
+	return ret;
+}
+
+int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
+{
+	int ret = apply_run(p, o, why, whycap);
+
+	/* an image this clone made holds nothing of use after a failure or a stop */
+	if (ret)
+		clone_image_remove(p);
 	return ret;
 }

@@ -60,6 +60,11 @@ int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
  * bytes, into out. -ENOENT when it is not there. */
 int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
 			struct sbuf *out);
+/* path with every symbolic link in it resolved inside the ext file system at off of dev, as
+ * the kernel would with that file system as the root ("/etc/fstab" -> "/etc/fstab.d/main"):
+ * the file's own path into out. -ENOENT (also a link that leaves the file system), -ELOOP,
+ * -ENOTDIR, -ENAMETOOLONG. */
+int clone_ext_resolve(const char *dev, uint64_t off, const char *path, char *out, size_t cap);
 /* Copy the used blocks of the ext file system at [soff) of sfd to [doff) of dfd. */
 struct clone_copier {
 	int sfd, dfd;
@@ -116,6 +121,42 @@ struct clone_tree {
 	uint64_t bytes; /* out: content bytes copied */
 };
 int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
+
+/* Which bytes of which disks and files a path reaches (a device through its partitions, loop
+ * devices and holders; a file, and the file system it is on; a path not there yet, the file
+ * system of its directory). An extent that is only the file system holding a file is a
+ * container: two containers that meet are two files on one file system, not an overlap. */
+#define CLONE_REACH_MAX 24
+struct clone_extent {
+	bool file;	/* a regular file (dev, ino), else a block device (dev) */
+	bool container; /* reached as the file system a file is on */
+	dev_t dev;
+	ino_t ino;
+	uint64_t off, end; /* [off, end) bytes */
+	char what[96];	   /* the file's path or the device's name, "" unknown */
+};
+struct clone_reach {
+	size_t n;
+	bool truncated; /* more than CLONE_REACH_MAX, too deep, or a backing not known */
+	struct clone_extent e[CLONE_REACH_MAX];
+};
+struct inventory;
+int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char *path,
+		     struct clone_reach *r);
+/* Do a's and b's extents share bytes? The first pair that does in *ea and *eb. */
+bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
+			 const struct clone_extent **ea, const struct clone_extent **eb);
+
+/* The directory path is in ("." for a bare name) into dir. 0 or -ENAMETOOLONG. */
+int clone_path_dir(const char *path, char *dir, size_t cap);
+/* An image target (p->dst_is_file): is there room for it (-ENOSPC with why); held, made
+ * first when it is not there, open and locked (flock) in p->dst_fd (-EBUSY with why when
+ * another clone holds it); removed when clone_image_hold made it and the name is still
+ * that file (true when removed); closed, the lock with it. */
+int clone_image_check_space(struct clone_plan *p, const char *shown, char *why, size_t whycap);
+int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t whycap);
+bool clone_image_remove(struct clone_plan *p);
+void clone_image_release(struct clone_plan *p);
 
 /* The checks of the target, and the tree comparison. */
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
