@@ -47,6 +47,9 @@ struct clone_extinfo {
 	char features[512];
 	unsigned inode_size, cluster_size;
 	uint64_t inodes, inodes_used;
+	bool needs_recovery;   /* a journal to replay: the bitmaps may be older than it */
+	bool has_errors;       /* the kernel or e2fsck recorded errors (s_state, s_error_count) */
+	unsigned error_count;
 };
 int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
 /* A file of the ext file system at off (path inside it, e.g. "/etc/fstab"), at most cap
@@ -107,6 +110,11 @@ struct clone_tree {
 	uint64_t bytes; /* out: content bytes copied */
 };
 int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
+
+/* e2fsck -fn of source partition cp (read-only), for a copy whose check failed: whose the
+ * errors are, in res. 0 clean, 1 errors, -errno when it could not be checked. */
+int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res,
+		      size_t cap);
 
 /* The checks of the target, and the tree comparison. */
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);

@@ -438,7 +438,7 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 		struct clone_part *r = &p->parts[last];
 		uint64_t min = r->has_used ? r->used + ROOT_SLACK_MIN : r->size;
 
-		if (r->method == CLONE_BY_USED)
+		if (r->method == CLONE_BY_USED || r->method == CLONE_BY_WHOLE)
 			min = r->size; /* its blocks keep their offsets: never smaller */
 		if (o->has_root_size) {
 			if (o->root_size < min) {
@@ -447,7 +447,7 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 				size_to_human(o->root_size, a, sizeof(a));
 				size_to_human(min, b, sizeof(b));
 				str_fmt(why, whycap, "--root-size %s is smaller than the root needs "
-					"(%s%s)", a, b, r->method == CLONE_BY_USED ?
+					"(%s%s)", a, b, r->method != CLONE_BY_FILES ?
 					", its file system's size: a block copy never shrinks" : "");
 				return -EINVAL;
 			}
@@ -545,8 +545,12 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
 				cp->has_used = true;
 				cp->used = ei.used;
-				cp->method = CLONE_BY_USED;
-				cp->copy_bytes = ei.used;
+				cp->fs_errors = ei.has_errors;
+				cp->journal_dirty = ei.needs_recovery;
+				/* a journal to replay may allocate blocks its bitmaps show free
+				 * (a card pulled after a crash): every byte, replayed on the copy */
+				cp->method = ei.needs_recovery ? CLONE_BY_WHOLE : CLONE_BY_USED;
+				cp->copy_bytes = ei.needs_recovery ? cp->size : ei.used;
 			} else {
 				cp->method = CLONE_BY_WHOLE;
 				cp->copy_bytes = cp->size;
@@ -558,6 +562,24 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 		p->copy_bytes += cp->copy_bytes;
 	}
 	return 0;
+}
+
+/* What the plan says of a source ext file system that was not cleanly unmounted or that
+ * recorded errors: the copy carries the errors, and it is the source that needs the repair. */
+static void plan_ext_warnings(struct clone_plan *p)
+{
+	for (size_t i = 0; i < p->n_parts && p->n_warnings < 4; i++) {
+		const struct clone_part *cp = &p->parts[i];
+
+		if (cp->journal_dirty && cp->method == CLONE_BY_WHOLE)
+			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+				"p%u's journal needs recovery (not cleanly unmounted): copied "
+				"whole, the journal replayed on the copy only", cp->partno);
+		if (cp->fs_errors && p->n_warnings < 4)
+			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+				"p%u's file system recorded errors: the copy has them too; "
+				"repair the source first (e2fsck -f, unmounted)", cp->partno);
+	}
 }
 
 /* The source's extlinux.conf, where U-Boot's distro boot looks (each partition in turn,
@@ -689,6 +711,7 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	if (p->label_changed && p->n_warnings < 4)
 		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
 			"the target is over 2 TiB: it gets a GPT partition table, not DOS");
+	plan_ext_warnings(p);
 out:
 	return ret;
 }
