@@ -420,7 +420,9 @@ static int copy_all(struct clone_plan *p, int sfd, int dfd, char *why, size_t wh
 		uint64_t t0 = time_now_ns();
 
 		c.part = cp;
-		if (cp->method == CLONE_BY_USED)
+		if (cp->method == CLONE_BY_USED && !strcmp(cp->fstype, "vfat"))
+			ret = clone_fat_copy_used(&c, why, whycap);
+		else if (cp->method == CLONE_BY_USED)
 			ret = clone_ext_copy_used(&c, why, whycap);
 		else if (cp->method == CLONE_BY_WHOLE)
 			ret = clone_copy_range(&c, cp->start, cp->t_start, cp->size, why, whycap);
@@ -487,8 +489,8 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 	for (i = 0; !ret && !p->whole && i < p->n_parts && !stopped(p); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		if (cp->method == CLONE_BY_USED ||
-		    (cp->method == CLONE_BY_WHOLE && str_starts(cp->fstype, "ext")))
+		if ((cp->method == CLONE_BY_USED || cp->method == CLONE_BY_WHOLE) &&
+		    str_starts(cp->fstype, "ext"))
 			ret = ext_finish(p, cp, why, whycap);
 		else if (cp->method == CLONE_BY_FILES)
 			ret = files_finish(p, cp, why, whycap);

@@ -480,7 +480,8 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 	/* grow the last partition to the end of the target: the root unless its size was
 	 * given, or an ext file system after it (a data partition) */
 	if ((p->root == (int)last && !o->has_root_size) ||
-	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED)) {
+	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED &&
+	     is_ext(p->parts[last].fstype))) {
 		struct clone_part *r = &p->parts[last];
 
 		end = (p->dst_size - tail) / (1U << 20) * (1U << 20);
@@ -555,6 +556,12 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 				cp->method = CLONE_BY_WHOLE;
 				cp->copy_bytes = cp->size;
 			}
+		} else if (!strcmp(cp->fstype, "vfat") &&
+			   clone_fat_used(p->src_path, cp->start, cp->size, &cp->used) == 0) {
+			/* its metadata and used clusters (a FAT it cannot read: whole) */
+			cp->has_used = true;
+			cp->method = CLONE_BY_USED;
+			cp->copy_bytes = cp->used;
 		} else {
 			cp->method = CLONE_BY_WHOLE;
 			cp->copy_bytes = cp->size;

@@ -452,7 +452,7 @@ static int target_read(void *arg, const struct blkdev *b, const char *name, size
 		ret = -ENOENT;
 	else if (!strcmp(cp->fstype, "vfat"))
 		ret = clone_fat_read(tv->p->dst_path, cp->t_start, name, cap, out);
-	else if (cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES)
+	else if (part_is_ext(cp))
 		ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, cap, out);
 	else
 		ret = -ENOENT;
@@ -504,7 +504,7 @@ static bool target_exists(void *arg, const struct blkdev *b, const char *name)
 		}
 		return listing_has(sbuf_str(&tv->listing[i]), name);
 	}
-	if (cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES) {
+	if (part_is_ext(cp)) {
 		struct sbuf tmp = SBUF_INIT(1);
 		int ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, 0, &tmp);
 

@@ -2,7 +2,9 @@
 # run-data.sh - what clone copies of a source that is not clean: an ext4 whose journal needs
 # recovery (a card pulled after a crash: its bitmaps are older than the journal) gives a copy
 # with the files as the journal makes them, not zero-filled; a source whose file system has
-# errors is named as the cause when the copy's check fails. About 15 s.
+# errors is named as the cause when the copy's check fails; a FAT boot partition (FAT32, 16
+# and 12) is copied by its used clusters only, and its copy is clean with every file alike.
+# About 30 s.
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
@@ -80,5 +82,78 @@ sbc clone "$tmp/bad.img" "$tmp/c2.img" --apply
 expect_rc 1 "clone of a source with file system errors"
 grep_out "source's p2 has errors too" err "the source named as the cause"
 check "the bad source untouched" test "$(sum_of "$tmp/bad.img")" = "$bad_sum"
+
+# mkfat IMG BITS MIB: a disk with a FAT(BITS) p1 of MIB MiB at 4 MiB holding a few MiB of
+# files (a directory, a fragmented file, cmdline.txt), 60 MiB of a file deleted (its clusters
+# free but not zero), and an ext4 root p2 of 40 MiB
+mkfat() {
+	local img=$1 bits=$2 mib=$3 off=$((4 << 20)) i
+	rm -f "$img" && truncate -s $((4 + mib + 41))M "$img"
+	printf 'label: dos\nlabel-id: 0x0badc0de\nstart=8192, size=%d, type=c, bootable\ntype=83\n' \
+		$((mib * 2048)) | sfdisk -q "$img" >/dev/null || return 1
+	mkfs.vfat -F "$bits" -n BOOT --offset 8192 "$img" $((mib * 1024)) >/dev/null 2>&1 ||
+		return 1
+	rm -rf "$tmp/fat" && mkdir -p "$tmp/fat/sub"
+	echo "console=tty1 root=PARTUUID=0badc0de-02 rootwait" >"$tmp/fat/cmdline.txt"
+	for i in 1 2 3; do head -c $((i * 400000)) /dev/urandom >"$tmp/fat/k$i.img"; done
+	for i in $(seq 1 30); do echo "file $i" >"$tmp/fat/sub/s$i.txt"; done
+	local fat="$img@@$off" big=$(( mib > 100 ? 60 : mib / 3 ))
+	head -c $((big << 20)) /dev/urandom >"$tmp/big"
+	mcopy -i "$fat" "$tmp/big" ::big && mcopy -i "$fat" "$tmp/fat/k1.img" ::k1.img &&
+		mdel -i "$fat" ::big && mcopy -i "$fat" "$tmp/fat/k2.img" ::k2.img &&
+		mcopy -i "$fat" "$tmp/fat/k3.img" "$tmp/fat/cmdline.txt" ::/ &&
+		mcopy -s -i "$fat" "$tmp/fat/sub" ::/ || return 1
+	rm -f "$tmp/big"
+	mkdir -p "$tmp/rt/etc" && echo "PARTUUID=0badc0de-02 / ext4 defaults 0 1" >"$tmp/rt/etc/fstab"
+	mke2fs -q -F -t ext4 -d "$tmp/rt" -E offset=$(( (4 + mib) << 20 )) "$img" 40M
+}
+
+# allocated IMG OFF LEN: bytes of the sparse file IMG allocated in [OFF, OFF + LEN)
+allocated() {
+	python3 - "$@" <<'PY'
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+off, end, n = int(sys.argv[2]), int(sys.argv[2]) + int(sys.argv[3]), 0
+while off < end:
+    try:
+        d = os.lseek(fd, off, os.SEEK_DATA)
+    except OSError:
+        break
+    if d >= end:
+        break
+    h = min(os.lseek(fd, d, os.SEEK_HOLE), end)
+    n += h - d
+    off = h
+print(n)
+PY
+}
+
+for spec in 32:300 16:200 12:16; do
+	bits=${spec%:*} mib=${spec#*:}
+	mkfat "$tmp/f.img" "$bits" "$mib" || { fail "mkfat FAT$bits"; continue; }
+	rm -f "$tmp/fc.img"
+	sbc --json clone "$tmp/f.img" "$tmp/fc.img" --apply
+	expect_rc 0 "clone of FAT$bits"
+	# the files are 2.4 MiB and 30 small ones; the FAT's tables (a FAT12/16's root
+	# directory too) under a MiB
+	used=$(du -sb "$tmp/fat" | cut -f1)
+	json "d['partitions'][0]['copied_bytes'] < $used + (2 << 20)" \
+		"FAT$bits: p1 copied its used clusters only ($(python3 -c "import json; print(json.load(open('$tmp/out'))['partitions'][0]['copied_bytes'])" 2>/dev/null) bytes, files $used)"
+	t1=$(part_start "$tmp/fc.img" 1)
+	got=$(allocated "$tmp/fc.img" "$t1" $((mib << 20)))
+	check "FAT$bits: the target's p1 has $got bytes written, files $used" \
+		test "$got" -lt $((used + (3 << 20)))
+	dd if="$tmp/fc.img" of="$tmp/p1" bs=1M skip=$((t1 >> 20)) count="$mib" conv=sparse \
+		status=none
+	if fsck.vfat -n "$tmp/p1" >"$tmp/fsck" 2>&1; then ok; else
+		fail "FAT$bits: fsck.vfat -n of the copy:"; tail -n 5 "$tmp/fsck"
+	fi
+	for f in k1.img k2.img k3.img sub/s1.txt sub/s30.txt; do
+		rm -f "$tmp/got"
+		mcopy -i "$tmp/p1" "::$f" "$tmp/got" 2>/dev/null
+		check "FAT$bits: $f alike on the copy" cmp -s "$tmp/got" "$tmp/fat/$f"
+	done
+	rm -f "$tmp/fc.img" "$tmp/p1"
+done
 
 finish
