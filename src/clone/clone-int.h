@@ -140,6 +140,11 @@ int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
 int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res,
 		      size_t cap);
 
+/* The trees under the directories sroot (the source) and droot (the target) of partition
+ * part (an index in p) compared: each difference, a name on one side only too, in p->diffs
+ * (counted in p->n_diffs), the entries compared in p->n_compared. */
+void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bool full);
+
 /* The checks of the target, and the tree comparison. */
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
 
