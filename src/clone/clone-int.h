@@ -134,6 +134,8 @@ struct clone_tree {
 	uint64_t bytes; /* out: content bytes copied */
 };
 int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
+/* name under dirfd removed, a directory with everything in it (one file system). 0; -errno. */
+int clone_remove_tree(int dirfd, const char *name);
 
 /* e2fsck -fn of source partition cp (read-only), for a copy whose check failed: whose the
  * errors are, in res. 0 clean, 1 errors, -errno when it could not be checked. */

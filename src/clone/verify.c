@@ -294,6 +294,8 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 	} else if (S_ISREG(a.st_mode)) {
 		bool rewritten = (w->part == w->p->root && !strcmp(rel, "/etc/fstab") &&
 				  w->p->fstab_new) ||
+				 (w->part == w->p->boot && !strcmp(rel, "/cmdline.txt") &&
+				  w->p->cmdline_new) ||
 				 (w->part == w->p->extlinux_part && w->p->extlinux_new &&
 				  !strcmp(rel, w->p->extlinux_path));
 
@@ -406,6 +408,86 @@ void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bo
 	sbuf_release(&w.sample);
 }
 
+/* The trees under s and d of partition cp compared, and the check that says how. */
+static void tree_result(struct clone_plan *p, struct clone_part *cp, int s, int d, bool full)
+{
+	size_t diffs = p->n_diffs, compared = p->n_compared;
+	uint64_t hashed = p->n_hashed;
+	char name[32];
+
+	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
+	clone_compare_dirs(p, (int)(cp - p->parts), s, d, full);
+	diffs = p->n_diffs - diffs;
+	compared = p->n_compared - compared;
+	hashed = p->n_hashed - hashed;
+	if (diffs)
+		check_add(p, name, CLONE_CHECK_FAIL, "files that changed during a live copy differ "
+			  "by nature: clone again with the system idle, or compare them by hand",
+			  "%zu differences in %zu entries (%llu files "
+			  "compared byte for byte)", diffs, compared, (unsigned long long)hashed);
+	else
+		check_add(p, name, CLONE_CHECK_PASS, NULL, "%zu entries alike (%llu files compared byte "
+			  "for byte%s)", compared, (unsigned long long)hashed,
+			  full ? "" : ", a sample, 3 MiB of each larger one; --verify full for all");
+}
+
+/* Both trees of a FAT partition compared as ext's are, each copied out with mtools (the
+ * kernel may have no vfat) into a fresh directory that is removed after. */
+static void compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
+{
+	const char *td = getenv("TMPDIR");
+	char base[PATH_MAX], name[32], img[PATH_MAX + 32];
+	int bfd = -1, s = -1, d = -1, ret = 0, status;
+
+	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
+	if (str_fmt(base, sizeof(base), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp") ||
+	    !mkdtemp(base)) {
+		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: no directory to copy "
+			  "the files to: %s", strerror(errno));
+		return;
+	}
+	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (int side = 0; side < 2 && !ret; side++) {
+		const char *dir = side ? "d" : "s";
+		char to[PATH_MAX];
+
+		if (bfd < 0 || mkdirat(bfd, dir, 0700) ||
+		    str_fmt(to, sizeof(to), "%s/%s/", base, dir) ||
+		    str_fmt(img, sizeof(img), "%s@@%llu", side ? p->dst_path : p->src_path,
+			    (unsigned long long)(side ? cp->t_start : cp->start))) {
+			ret = -EIO;
+			break;
+		}
+		{
+			const char *argv[] = { "mcopy", "-s", "-p", "-m", "-n", "-i", img, "::/",
+					       to, NULL };
+
+			ret = clone_run(argv, NULL, false, &status);
+		}
+		if (!ret && status)
+			ret = -EIO;
+	}
+	if (!ret) {
+		s = openat(bfd, "s", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		d = openat(bfd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (s >= 0 && d >= 0)
+		tree_result(p, cp, s, d, full);
+	else
+		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: cannot copy the files "
+			  "out with mcopy: %s", strerror(ret ? -ret : errno));
+	if (s >= 0)
+		close(s);
+	if (d >= 0)
+		close(d);
+	if (bfd >= 0) {
+		clone_remove_tree(bfd, "s");
+		clone_remove_tree(bfd, "d");
+		close(bfd);
+	}
+	rmdir(base);
+}
+
 /* Both trees of an ext partition, mounted read-only without journal replay, compared. */
 static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 {
@@ -443,17 +525,7 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 		 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	d = open(ddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s >= 0 && d >= 0)
-		clone_compare_dirs(p, (int)(cp - p->parts), s, d, full);
-	if (p->n_diffs)
-		check_add(p, name, CLONE_CHECK_FAIL, "files that changed during a live copy differ "
-			  "by nature: clone again with the system idle, or compare them by hand",
-			  "%zu differences in %zu entries (%llu files "
-			  "compared byte for byte)", p->n_diffs, p->n_compared,
-			  (unsigned long long)p->n_hashed);
-	else
-		check_add(p, name, CLONE_CHECK_PASS, NULL, "%zu entries alike (%llu files compared byte "
-			  "for byte%s)", p->n_compared, (unsigned long long)p->n_hashed,
-			  full ? "" : ", a sample, 3 MiB of each larger one; --verify full for all");
+		tree_result(p, cp, s, d, full);
 out:
 	if (s >= 0)
 		close(s);
@@ -715,6 +787,9 @@ int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, si
 			fsck_part(p, cp);
 		if (ext && !(p->stop && *p->stop))
 			compare_tree(p, cp, o->verify_full);
+		else if (!strcmp(cp->fstype, "vfat") && cp->method != CLONE_BY_NONE &&
+			 !(p->stop && *p->stop))
+			compare_fat(p, cp, o->verify_full);
 	}
 	if (!(p->stop && *p->stop))
 		check_boot(p);

@@ -132,13 +132,16 @@ for spec in 32:300 16:200 12:16; do
 	bits=${spec%:*} mib=${spec#*:}
 	mkfat "$tmp/f.img" "$bits" "$mib" || { fail "mkfat FAT$bits"; continue; }
 	rm -f "$tmp/fc.img"
-	sbc --json clone "$tmp/f.img" "$tmp/fc.img" --apply
+	sbc --json clone "$tmp/f.img" "$tmp/fc.img" --apply --verify full
 	expect_rc 0 "clone of FAT$bits"
 	# the files are 2.4 MiB and 30 small ones; the FAT's tables (a FAT12/16's root
 	# directory too) under a MiB
 	used=$(du -sb "$tmp/fat" | cut -f1)
 	json "d['partitions'][0]['copied_bytes'] < $used + (2 << 20)" \
 		"FAT$bits: p1 copied its used clusters only ($(python3 -c "import json; print(json.load(open('$tmp/out'))['partitions'][0]['copied_bytes'])" 2>/dev/null) bytes, files $used)"
+	# its files compared as ext's are (cmdline.txt rewritten, the rest alike)
+	json "[c for c in d['checks'] if c['name'] == 'tree p1' and c['state'] == 'PASS' and
+		int(c['detail'].split()[0]) == 35]" "FAT$bits: the trees of p1 compared and alike"
 	t1=$(part_start "$tmp/fc.img" 1)
 	got=$(allocated "$tmp/fc.img" "$t1" $((mib << 20)))
 	check "FAT$bits: the target's p1 has $got bytes written, files $used" \
