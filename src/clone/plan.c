@@ -580,8 +580,9 @@ static void plan_ext_warnings(struct clone_plan *p)
 
 		if (cp->journal_dirty && cp->method == CLONE_BY_WHOLE)
 			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
-				"p%u's journal needs recovery (not cleanly unmounted): copied "
-				"whole, the journal replayed on the copy only", cp->partno);
+				"p%u's journal needs recovery (%s): copied whole, the journal "
+				"replayed on the copy only", cp->partno, cp->mounted_rw ?
+				"mounted read-write" : "not cleanly unmounted");
 		if (cp->fs_errors && p->n_warnings < 4)
 			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
 				"p%u's file system recorded errors: the copy has them too; "
