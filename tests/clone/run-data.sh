@@ -159,4 +159,16 @@ for spec in 32:300 16:200 12:16; do
 	rm -f "$tmp/fc.img" "$tmp/p1"
 done
 
+# a FAT boot sector that lies (a FAT of 2^32 - 1 sectors, a file system larger than its
+# partition): not read as a FAT, the partition copied whole, no crash
+for lie in "36:\xff\xff\xff\xff" "32:\xff\xff\xff\x7f"; do
+	mkfat "$tmp/h.img" 32 300 || { fail "mkfat"; break; }
+	printf "${lie#*:}" | dd of="$tmp/h.img" bs=1 seek=$(( (4 << 20) + ${lie%%:*} )) \
+		conv=notrunc status=none
+	sbc --json clone "$tmp/h.img" "$tmp/hc.img"
+	expect_rc 0 "a FAT boot sector that lies at byte ${lie%%:*}: the plan"
+	json "d['partitions'][0]['method'] == 'whole' and d['partitions'][0]['used_bytes'] is None" \
+		"a FAT boot sector that lies at byte ${lie%%:*}: copied whole"
+done
+
 finish
