@@ -49,8 +49,10 @@ int clone_fat_layout(const unsigned char *bs, size_t len, uint64_t part_size,
 		return -EINVAL;
 	data_sectors = total - meta;
 	clusters = data_sectors / spc;
-	fi->bits = clusters < 4085 ? 12 : clusters < 65525 ? 16 : 32;
-	if ((fi->bits == 32) != (root_ent == 0) || (fi->bits == 32 && le16(bs + 22)))
+	/* as Linux reads it: FAT32 when the 16-bit FAT size is zero (mkfs.vfat -F 32 makes
+	 * one of fewer than 65525 clusters too), else FAT12 up to 4084 clusters */
+	fi->bits = !le16(bs + 22) ? 32 : clusters < 4085 ? 12 : 16;
+	if ((fi->bits == 32) != (root_ent == 0))
 		return -EINVAL;
 	/* the clusters that the FAT has entries for: no more are in use */
 	entries = fatsz * bps * 8 / fi->bits;
