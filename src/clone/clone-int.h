@@ -137,8 +137,9 @@ int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
 /* name under dirfd removed, a directory with everything in it (one file system). 0; -errno. */
 int clone_remove_tree(int dirfd, const char *name);
 
-/* e2fsck -fn of source partition cp (read-only), for a copy whose check failed: whose the
- * errors are, in res. 0 clean, 1 errors, -errno when it could not be checked. */
+/* e2fsck -fn or fsck.vfat -n of source partition cp (read-only), for a copy whose check
+ * failed: whose the errors are, in res. 0 clean, 1 errors, -errno when it could not be
+ * checked (-EBUSY mounted read-write). */
 int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res,
 		      size_t cap);
 

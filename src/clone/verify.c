@@ -64,33 +64,38 @@ static bool part_is_ext(const struct clone_part *cp)
 int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res, size_t cap)
 {
 	struct sbuf out = SBUF_INIT(64 * 1024);
+	bool ext = part_is_ext(cp);
+	const char *tool = ext ? "e2fsck -fn" : "fsck.vfat -n";
 	struct clone_loop lo;
 	char last[160];
 	int ret, status = -1;
 
 	res[0] = '\0';
-	if (cp->method == CLONE_BY_FILES)
-		return -EBUSY; /* mounted read-write: e2fsck cannot tell */
+	if (cp->method == CLONE_BY_FILES || cp->mounted_rw)
+		return -EBUSY; /* mounted read-write: a check cannot tell */
+	if (!ext && strcmp(cp->fstype, "vfat"))
+		return -EOPNOTSUPP;
 	ret = clone_loop_attach(p->src_path, cp->start, cp->size, true, &lo);
 	if (ret)
 		return ret;
 	{
 		const char *e2[] = { "e2fsck", "-f", "-n", lo.name, NULL };
+		const char *vf[] = { "fsck.vfat", "-n", lo.name, NULL };
 
-		ret = clone_run(e2, &out, true, &status);
+		ret = clone_run(ext ? e2 : vf, &out, true, &status);
 	}
 	clone_loop_detach(&lo);
 	if (!ret) {
 		clone_run_last_line(&out, last, sizeof(last));
 		if (status)
-			str_fmt(res, cap, "the source's p%u has errors too (e2fsck -fn of the "
-				"source: exit %d%s%s)%s: repair the source first (e2fsck -f, "
-				"unmounted), then clone again", cp->partno, status,
-				last[0] ? ": " : "", last, cp->journal_dirty ?
-				", its journal not replayed" : "");
+			str_fmt(res, cap, "the source's p%u has errors too (%s of the source: "
+				"exit %d%s%s)%s: repair the source first (%s, unmounted), then "
+				"clone again", cp->partno, tool, status, last[0] ? ": " : "", last,
+				cp->journal_dirty ? ", its journal not replayed" : "",
+				ext ? "e2fsck -f" : "fsck.vfat -a");
 		else
-			str_fmt(res, cap, "the source's p%u is clean (e2fsck -fn): the copy "
-				"went wrong, not the source", cp->partno);
+			str_fmt(res, cap, "the source's p%u is clean (%s): the copy went wrong, "
+				"not the source", cp->partno, tool);
 		ret = status ? 1 : 0;
 	}
 	sbuf_release(&out);
@@ -123,9 +128,9 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 	if (ret)
 		check_add(p, name, CLONE_CHECK_FAIL, NULL, "cannot run %s: %s",
 			  ext ? "e2fsck" : "fsck.vfat", strerror(-ret));
-	else if (status && ext && clone_fsck_source(p, cp, src, sizeof(src)) >= 0)
-		check_add(p, name, CLONE_CHECK_FAIL, src, "e2fsck -fn found errors (exit %d): %s",
-			  status, last);
+	else if (status && clone_fsck_source(p, cp, src, sizeof(src)) >= 0)
+		check_add(p, name, CLONE_CHECK_FAIL, src, "%s found errors (exit %d): %s",
+			  ext ? "e2fsck -fn" : "fsck.vfat -n", status, last);
 	else if (status)
 		check_add(p, name, CLONE_CHECK_FAIL, "clone again; if the source's file system "
 			  "shows the same errors, repair it first (fsck while unmounted)",

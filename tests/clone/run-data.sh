@@ -2,9 +2,9 @@
 # run-data.sh - what clone copies of a source that is not clean: an ext4 whose journal needs
 # recovery (a card pulled after a crash: its bitmaps are older than the journal) gives a copy
 # with the files as the journal makes them, not zero-filled; a source whose file system has
-# errors is named as the cause when the copy's check fails; a FAT boot partition (FAT32, 16
-# and 12) is copied by its used clusters only, and its copy is clean with every file alike.
-# About 30 s.
+# errors (ext or FAT) is named as the cause when the copy's check fails; a FAT boot partition
+# (FAT32, 16 and 12) is copied by its used clusters only, and its copy is clean with every
+# file alike. About 40 s.
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
@@ -158,6 +158,25 @@ for spec in 32:300 16:200 12:16; do
 	done
 	rm -f "$tmp/fc.img" "$tmp/p1"
 done
+
+# a FAT source whose file is longer than its cluster chain: the copy's fsck.vfat -n fails,
+# and the check says that the source has the same errors
+mkfat "$tmp/e.img" 16 200 || fail "mkfat"
+python3 - "$tmp/e.img" $((4 << 20)) <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'r+b'); base = int(sys.argv[2]); f.seek(base); b = f.read(512)
+bps, rs, nf, re, fsz = (struct.unpack_from('<H', b, 11)[0], struct.unpack_from('<H', b, 14)[0],
+                        b[16], struct.unpack_from('<H', b, 17)[0], struct.unpack_from('<H', b, 22)[0])
+root = base + (rs + nf * fsz) * bps
+f.seek(root); d = f.read(re * 32)
+at = [i for i in range(0, len(d), 32) if d[i:i + 11] == b'K1      IMG'][0]
+f.seek(root + at + 28); f.write(struct.pack('<I', 50 << 20))
+PY
+sbc --json clone "$tmp/e.img" "$tmp/ec.img" --apply
+expect_rc 1 "clone of a FAT source with errors: a failed check"
+json "[c for c in d['checks'] if c['name'] == 'fsck p1' and c['state'] == 'FAIL' and
+	\"source's p1 has errors too\" in c['fix']]" "the FAT source named as the cause"
+rm -f "$tmp/e.img" "$tmp/ec.img"
 
 # a FAT boot sector that lies (a FAT of 2^32 - 1 sectors, a file system larger than its
 # partition): not read as a FAT, the partition copied whole, no crash
