@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
-command -v debugfs >/dev/null || { echo "skip: debugfs missing"; exit 77; }
+for t in debugfs fsfreeze; do command -v $t >/dev/null || { echo "skip: $t missing"; exit 77; }; done
 
 p2=$((139264 * 512))
 
@@ -19,14 +19,25 @@ part_start() {
 
 # mkdirty IMG: a Pi-like image whose p2 was copied while mounted, after its new files were
 # fsynced (data in place, metadata in the journal only) and before the kernel wrote the
-# metadata home: its journal needs recovery and its bitmaps do not know the new files.
-# The files are kept in $tmp/orig to compare.
+# metadata home: its journal needs recovery and its bitmaps do not know the new files. The
+# image lives on a file system of its own, frozen right after the fsync: what the kernel
+# writes home after that waits, and the copy reads the state of the freeze. The files are
+# kept in $tmp/orig to compare.
 mkdirty() {
-	local img=$1 dev
-	mkimage "$tmp/base.img" dos 200 PARTUUID=0badc0de-02 || return 1
-	rm -rf "$tmp/orig" && mkdir -p "$tmp/orig" "$tmp/mnt"
+	local img=$1 dev outer
+	mkdir -p "$tmp/outer" "$tmp/mnt"
+	if ! mountpoint -q "$tmp/outer"; then
+		truncate -s 300M "$tmp/outer.img"
+		mke2fs -q -F -t ext4 "$tmp/outer.img" || return 1
+		outer=$(losetup -f --show "$tmp/outer.img") || return 1
+		cleanups=("loop_detach '$outer'" "${cleanups[@]}")
+		mount "$outer" "$tmp/outer" || return 1
+		cleanups=("fsfreeze -u '$tmp/outer'; umount '$tmp/outer'" "${cleanups[@]}")
+	fi
+	mkimage "$tmp/outer/base.img" dos 200 PARTUUID=0badc0de-02 || return 1
+	rm -rf "$tmp/orig" && mkdir -p "$tmp/orig"
 	for i in 1 2 3 4; do head -c $((i * 700000)) /dev/urandom >"$tmp/orig/f$i"; done
-	dev=$(losetup -f --show -o $p2 --sizelimit $(((200 << 20) - p2)) "$tmp/base.img") ||
+	dev=$(losetup -f --show -o $p2 --sizelimit $(((200 << 20) - p2)) "$tmp/outer/base.img") ||
 		return 1
 	cleanups=("loop_detach '$dev'" "${cleanups[@]}")
 	mount "$dev" "$tmp/mnt" || return 1
@@ -34,10 +45,13 @@ mkdirty() {
 		python3 -c 'import os, sys
 for n in sys.argv[1:]:
 	fd = os.open(n, os.O_RDONLY); os.fsync(fd); os.close(fd)' "$tmp"/mnt/new/f* "$tmp/mnt/new" &&
-		cp --sparse=always "$tmp/base.img" "$img"
+		fsfreeze -f "$tmp/outer" &&
+		cp --sparse=always "$tmp/outer/base.img" "$img"
 	local r=$?
+	fsfreeze -u "$tmp/outer" 2>/dev/null
 	umount "$tmp/mnt"
 	loop_detach "$dev"
+	rm -f "$tmp/outer/base.img"
 	return $r
 }
 
