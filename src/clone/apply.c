@@ -294,6 +294,17 @@ out:
 	return ret;
 }
 
+/* The copy's e2fsck failed: whether the source has the same errors, after why. */
+static void blame_source(struct clone_plan *p, const struct clone_part *cp, char *why,
+			 size_t whycap)
+{
+	char res[400];
+	size_t len = strlen(why);
+
+	if (clone_fsck_source(p, cp, res, sizeof(res)) >= 0)
+		str_fmt(why + len, whycap - len, "; %s", res);
+}
+
 /* The ext file system copied to p's target partition: checked, grown, new UUID, fstab. */
 static int ext_finish(struct clone_plan *p, struct clone_part *cp, char *why, size_t whycap)
 {
@@ -312,6 +323,8 @@ static int ext_finish(struct clone_plan *p, struct clone_part *cp, char *why, si
 
 		ret = tool("e2fsck -fp of the copy", fsck, 1, why, whycap);
 	}
+	if (ret == -EIO)
+		blame_source(p, cp, why, whycap);
 	if (!ret && cp->t_size > cp->size && !stopped(p)) {
 		const char *rs[] = { "resize2fs", lo.name, NULL };
 
@@ -417,7 +430,9 @@ static int copy_all(struct clone_plan *p, int sfd, int dfd, char *why, size_t wh
 		uint64_t t0 = time_now_ns();
 
 		c.part = cp;
-		if (cp->method == CLONE_BY_USED)
+		if (cp->method == CLONE_BY_USED && !strcmp(cp->fstype, "vfat"))
+			ret = clone_fat_copy_used(&c, why, whycap);
+		else if (cp->method == CLONE_BY_USED)
 			ret = clone_ext_copy_used(&c, why, whycap);
 		else if (cp->method == CLONE_BY_WHOLE)
 			ret = clone_copy_range(&c, cp->start, cp->t_start, cp->size, why, whycap);
@@ -485,7 +500,8 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 	for (i = 0; !ret && !p->whole && i < p->n_parts && !stopped(p); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		if (cp->method == CLONE_BY_USED)
+		if ((cp->method == CLONE_BY_USED || cp->method == CLONE_BY_WHOLE) &&
+		    str_starts(cp->fstype, "ext"))
 			ret = ext_finish(p, cp, why, whycap);
 		else if (cp->method == CLONE_BY_FILES)
 			ret = files_finish(p, cp, why, whycap);

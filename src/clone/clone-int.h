@@ -54,6 +54,9 @@ struct clone_extinfo {
 	char features[512];
 	unsigned inode_size, cluster_size;
 	uint64_t inodes, inodes_used;
+	bool needs_recovery;   /* a journal to replay: the bitmaps may be older than it */
+	bool has_errors;       /* the kernel or e2fsck recorded errors (s_state, s_error_count) */
+	unsigned error_count;
 };
 int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
 /* A file of the ext file system at off (path inside it, e.g. "/etc/fstab"), at most cap
@@ -96,6 +99,30 @@ int clone_fat_list(const char *image, uint64_t off, struct sbuf *out);
 /* The volume id of the FAT file system at off of fd (FAT12/16 and FAT32). */
 int clone_fat_set_id(int fd, uint64_t off, uint32_t id);
 
+/* Where a FAT12/16/32 file system keeps what it uses: the reserved sectors, the FATs and
+ * (FAT12/16) the root directory are the first data_off bytes, then the clusters. */
+#define CLONE_FAT_CLUSTER_MAX (64U * 1024)
+#define CLONE_FAT_READ_MAX    (64U << 20) /* a larger FAT: the partition is copied whole */
+struct clone_fatinfo {
+	unsigned bits, bps;
+	uint64_t cluster_bytes, fat_off, fat_bytes, data_off;
+	uint32_t clusters; /* data clusters the FAT has entries for, numbered from 2 */
+};
+/* The layout from the boot sector bs (len bytes, at least 512) of a partition of part_size
+ * bytes; every region inside it. 0, or -EINVAL when it is not a FAT this reads. */
+int clone_fat_layout(const unsigned char *bs, size_t len, uint64_t part_size,
+		     struct clone_fatinfo *fi);
+/* The next run of used clusters (in use or end of a chain; not free, not bad) from cluster
+ * *next on, in fat (the first FAT, fat_len bytes): its byte offset and length in the
+ * partition, *next past it. false when there is none left. */
+bool clone_fat_next_run(const struct clone_fatinfo *fi, const unsigned char *fat,
+			size_t fat_len, uint32_t *next, uint64_t *off, uint64_t *len);
+/* The bytes the FAT file system at off of path (a partition of size bytes) uses: its
+ * metadata and its used clusters. 0; -EINVAL not a FAT read here; -EFBIG its FAT too large. */
+int clone_fat_used(const char *path, uint64_t off, uint64_t size, uint64_t *used);
+/* Copy what the FAT file system of c->part uses (clone_fat_used's bytes), nothing else. */
+int clone_fat_copy_used(struct clone_copier *c, char *why, size_t whycap);
+
 /* Random bytes from getrandom(). */
 void clone_random(void *buf, size_t len);
 /* p's progress callback, if any, with done of total bytes copied since t0_ns (time_now_ns):
@@ -121,6 +148,19 @@ struct clone_tree {
 	uint64_t bytes; /* out: content bytes copied */
 };
 int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
+/* name under dirfd removed, a directory with everything in it (one file system). 0; -errno. */
+int clone_remove_tree(int dirfd, const char *name);
+
+/* e2fsck -fn or fsck.vfat -n of source partition cp (read-only), for a copy whose check
+ * failed: whose the errors are, in res. 0 clean, 1 errors, -errno when it could not be
+ * checked (-EBUSY mounted read-write). */
+int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res,
+		      size_t cap);
+
+/* The trees under the directories sroot (the source) and droot (the target) of partition
+ * part (an index in p) compared: each difference, a name on one side only too, in p->diffs
+ * (counted in p->n_diffs), the entries compared in p->n_compared. */
+void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bool full);
 
 /* Which bytes of which disks and files a path reaches (a device through its partitions, loop
  * devices and holders; a file, and the file system it is on; a path not there yet, the file

@@ -38,6 +38,9 @@ struct clone_part {
 	bool bootable;
 	bool has_used;
 	uint64_t used;	      /* bytes in use (ext2/3/4) */
+	bool journal_dirty;   /* ext: its journal needs recovery (copied whole, replayed on
+			       * the copy only) */
+	bool fs_errors;	      /* ext: errors recorded on the source */
 	bool mounted, mounted_rw;
 	char mountpoint[256];
 	bool is_root, is_boot;

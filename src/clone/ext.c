@@ -319,6 +319,9 @@ int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
 		       ? sizeof(fs->super->s_volume_name) : sizeof(ei->label) - 1);
 	str_sanitize(ei->label);
 	ext_features(fs->super, ei);
+	ei->needs_recovery = ext2fs_has_feature_journal_needs_recovery(fs->super);
+	ei->error_count = fs->super->s_error_count;
+	ei->has_errors = (fs->super->s_state & EXT2_ERROR_FS) || ei->error_count;
 	ext2fs_close_free(&fs);
 	return 0;
 }

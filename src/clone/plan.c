@@ -487,7 +487,7 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 		struct clone_part *r = &p->parts[last];
 		uint64_t min = r->has_used ? r->used + ROOT_SLACK_MIN : r->size;
 
-		if (r->method == CLONE_BY_USED)
+		if (r->method == CLONE_BY_USED || r->method == CLONE_BY_WHOLE)
 			min = r->size; /* its blocks keep their offsets: never smaller */
 		if (o->has_root_size) {
 			if (o->root_size < min) {
@@ -496,7 +496,7 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 				size_to_human(o->root_size, a, sizeof(a));
 				size_to_human(min, b, sizeof(b));
 				str_fmt(why, whycap, "--root-size %s is smaller than the root needs "
-					"(%s%s)", a, b, r->method == CLONE_BY_USED ?
+					"(%s%s)", a, b, r->method != CLONE_BY_FILES ?
 					", its file system's size: a block copy never shrinks" : "");
 				return -EINVAL;
 			}
@@ -529,7 +529,8 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 	/* grow the last partition to the end of the target: the root unless its size was
 	 * given, or an ext file system after it (a data partition) */
 	if ((p->root == (int)last && !o->has_root_size) ||
-	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED)) {
+	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED &&
+	     is_ext(p->parts[last].fstype))) {
 		struct clone_part *r = &p->parts[last];
 
 		end = (p->dst_size - tail) / (1U << 20) * (1U << 20);
@@ -594,12 +595,22 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
 				cp->has_used = true;
 				cp->used = ei.used;
-				cp->method = CLONE_BY_USED;
-				cp->copy_bytes = ei.used;
+				cp->fs_errors = ei.has_errors;
+				cp->journal_dirty = ei.needs_recovery;
+				/* a journal to replay may allocate blocks its bitmaps show free
+				 * (a card pulled after a crash): every byte, replayed on the copy */
+				cp->method = ei.needs_recovery ? CLONE_BY_WHOLE : CLONE_BY_USED;
+				cp->copy_bytes = ei.needs_recovery ? cp->size : ei.used;
 			} else {
 				cp->method = CLONE_BY_WHOLE;
 				cp->copy_bytes = cp->size;
 			}
+		} else if (!strcmp(cp->fstype, "vfat") &&
+			   clone_fat_used(p->src_path, cp->start, cp->size, &cp->used) == 0) {
+			/* its metadata and used clusters (a FAT it cannot read: whole) */
+			cp->has_used = true;
+			cp->method = CLONE_BY_USED;
+			cp->copy_bytes = cp->used;
 		} else {
 			cp->method = CLONE_BY_WHOLE;
 			cp->copy_bytes = cp->size;
@@ -607,6 +618,25 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 		p->copy_bytes += cp->copy_bytes;
 	}
 	return 0;
+}
+
+/* What the plan says of a source ext file system that was not cleanly unmounted or that
+ * recorded errors: the copy carries the errors, and it is the source that needs the repair. */
+static void plan_ext_warnings(struct clone_plan *p)
+{
+	for (size_t i = 0; i < p->n_parts && p->n_warnings < 4; i++) {
+		const struct clone_part *cp = &p->parts[i];
+
+		if (cp->journal_dirty && cp->method == CLONE_BY_WHOLE)
+			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+				"p%u's journal needs recovery (%s): copied whole, the journal "
+				"replayed on the copy only", cp->partno, cp->mounted_rw ?
+				"mounted read-write" : "not cleanly unmounted");
+		if (cp->fs_errors && p->n_warnings < 4)
+			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+				"p%u's file system recorded errors: the copy has them too; "
+				"repair the source first (e2fsck -f, unmounted)", cp->partno);
+	}
 }
 
 /* The source's extlinux.conf, where U-Boot's distro boot looks (each partition in turn,
@@ -789,6 +819,7 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	if (p->label_changed && p->n_warnings < 4)
 		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
 			"the target is over 2 TiB: it gets a GPT partition table, not DOS");
+	plan_ext_warnings(p);
 out:
 	if (!ret)
 		ret = clone_image_check_space(p, o->target, why, whycap);

@@ -12,9 +12,9 @@ clone_need
 mkimage "$tmp/src.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
 src_sum=$(sum_of "$tmp/src.img")
 
-# --- a full target: an image file on a 40 MiB tmpfs ---------------------------------------
+# --- a full target: an image file on an 8 MiB tmpfs (the copy writes about 20) ------------
 mkdir -p "$tmp/small"
-if mount -t tmpfs -o size=40m tmpfs "$tmp/small"; then
+if mount -t tmpfs -o size=8m tmpfs "$tmp/small"; then
 	cleanups=("umount '$tmp/small'" "${cleanups[@]}")
 	# refused by the plan (issue 26, 3), the dry run too, before anything is written
 	for apply in "" --apply; do
