@@ -11,64 +11,15 @@
 
 static const char *const ev_names[EV__COUNT] = {
 	[EV_NONE] = "none",
-	[EV_USB_NEW] = "usb-new",
-	[EV_USB_ID] = "usb-id",
-	[EV_USB_PRODUCT] = "usb-product",
-	[EV_USB_HUB] = "usb-hub",
-	[EV_USB_DISCONNECT] = "usb-disconnect",
-	[EV_USB_RESET] = "usb-reset",
-	[EV_USB_ENUM_ERR] = "usb-enum-error",
-	[EV_SCSI_HOST_UAS] = "scsi-host-uas",
-	[EV_SCSI_HOST_BOT] = "scsi-host-usb-storage",
-	[EV_UAS_IGNORED] = "uas-ignored",
-	[EV_UAS_UNSUPPORTED] = "uas-unsupported",
-	[EV_QUIRKS_MATCH] = "quirks-match",
-	[EV_UAS_ABORT] = "uas-abort",
-	[EV_UAS_RESET_START] = "uas-reset-start",
-	[EV_UAS_RESET_OK] = "uas-reset-success",
-	[EV_UAS_RESET_FAIL] = "uas-reset-failed",
-	[EV_UAS_CMD_ERR] = "uas-cmd-error",
-	[EV_UAS_DATA_ERR] = "uas-data-error",
-	[EV_XHCI_TRDEQ] = "xhci-set-tr-deq",
-	[EV_XHCI_STOP_EP] = "xhci-stop-endpoint",
-	[EV_XHCI_DEAD] = "xhci-dead",
-	[EV_XHCI_STREAMS] = "xhci-streams",
-	[EV_XHCI_EP_DISABLED] = "xhci-endpoint-disabled",
-	[EV_SD_MAP] = "sd-map",
-	[EV_IO_ERROR] = "io-error",
-	[EV_BUF_IO_ERROR] = "buffer-io-error",
-	[EV_FS_ERROR] = "fs-error",
-	[EV_CRIT_TARGET] = "critical-target-error",
-	[EV_READ_CAP_FAIL] = "read-capacity-failed",
-	[EV_SYNC_CACHE_FAIL] = "sync-cache-failed",
-	[EV_NOT_READY] = "not-ready",
-	[EV_SCSI_OFFLINED] = "scsi-offlined",
-	[EV_UNDERVOLT] = "undervoltage",
-	[EV_VOLT_OK] = "voltage-normal",
-	[EV_MMC_TIMEOUT] = "mmc-timeout",
-	[EV_MMC_HOST_ERR] = "mmc-host-error",
-	[EV_MMC_ERR] = "mmc-error",
-	[EV_MMC_INIT_ERR] = "mmc-init-error",
-	[EV_MMC_CARD_NEW] = "mmc-card-new",
-	[EV_MMC_BLK] = "mmc-blk",
-	[EV_MMC_REMOVED] = "mmc-removed",
-	[EV_NVME_TIMEOUT] = "nvme-timeout",
-	[EV_NVME_ABORT] = "nvme-abort",
-	[EV_NVME_DOWN] = "nvme-down",
-	[EV_NVME_NOT_READY] = "nvme-not-ready",
-	[EV_NVME_PS_HINT] = "nvme-power-state-hint",
-	[EV_NVME_REMOVED] = "nvme-removed",
-	[EV_NVME_IO_ERR] = "nvme-io-error",
-	[EV_NVME_PCI] = "nvme-pci",
-	[EV_PCIE_AER] = "pcie-aer",
-	[EV_PCIE_LINK_UP] = "pcie-link-up",
-	[EV_PCIE_LINK_DOWN] = "pcie-link-down",
-	[EV_PCIE_BW_LIMITED] = "pcie-bandwidth-limited",
-	[EV_QUIRKS_PARAM_BAD] = "quirks-param-rejected",
-	[EV_CMDLINE] = "cmdline",
-	[EV_MODEL] = "model",
-	[EV_ROOT_WAIT] = "root-wait",
-	[EV_BOOT] = "boot",
+#define X(kind, name, cat, flags) [EV_##kind] = name,
+	DIAG_EVENTS(X)
+#undef X
+};
+
+static const unsigned ev_flags[EV__COUNT] = {
+#define X(kind, name, cat, flags) [EV_##kind] = flags,
+	DIAG_EVENTS(X)
+#undef X
 };
 
 const char *diag_event_name(enum diag_ev_kind kind)
@@ -76,6 +27,11 @@ const char *diag_event_name(enum diag_ev_kind kind)
 	if ((unsigned)kind >= EV__COUNT || !ev_names[kind])
 		return "?";
 	return ev_names[kind];
+}
+
+unsigned diag_event_flags(enum diag_ev_kind kind)
+{
+	return (unsigned)kind < EV__COUNT ? ev_flags[kind] : 0;
 }
 
 static bool is_digit(char c)
@@ -601,10 +557,8 @@ static bool parse_other(const char *p, struct diag_event *ev)
 {
 	const char *r;
 
-	/* every message below starts with one of these letters: most lines stop here */
-	if (!strchr("IbepcBEXFJAUVuKMWrLO-", *p) || !*p)
+	if (!*p)
 		return false;
-
 	if (after(p, LIT("Booting Linux on physical CPU")) || after(p, LIT("Linux version ")) ||
 	    after(p, LIT("-- Boot "))) {
 		ev->kind = EV_BOOT;

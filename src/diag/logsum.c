@@ -331,7 +331,7 @@ static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag
 		str_copy(s->ctrl, sizeof(s->ctrl), c);
 		return s;
 	}
-	if (ev->kind >= EV_XHCI_TRDEQ && ev->kind <= EV_XHCI_EP_DISABLED)
+	if (diag_event_flags(ev->kind) & EVF_HOST)
 		kind = SUBJ_XHCI;
 	else
 		kind = SUBJ_PCI;
@@ -492,51 +492,20 @@ static struct diag_subject *subject_for(struct diag_log *log, const struct diag_
 		s = port_subject(log, ev->usb_port, lineno);
 		host_bind(log, ev->scsi_host, s);
 		return s;
-	case EV_UNDERVOLT:
-	case EV_VOLT_OK:
-	case EV_QUIRKS_PARAM_BAD:
-	case EV_CMDLINE:
-	case EV_MODEL:
-	case EV_ROOT_WAIT:
-	case EV_BOOT:
-		return log->sys;
 	default:
+		if (diag_event_flags(ev->kind) & EVF_SYSTEM)
+			return log->sys;
 		return resolve(log, ev, lineno);
 	}
 }
 
-/* The category each event counts in (plus one), for the events that need nothing more;
- * 0 for the others, handled in note_event(). */
-#define C(cat) ((unsigned char)((cat) + 1))
+/* The category each event counts in (plus one), from its row in DIAG_EVENTS; 0 for the
+ * events note_event() handles. */
+#define C(cat) ((unsigned char)((CAT_##cat) + 1))
 static const unsigned char ev_cat[EV__COUNT] = {
-	[EV_USB_ENUM_ERR] = C(CAT_USB),
-	[EV_XHCI_TRDEQ] = C(CAT_USB),
-	[EV_XHCI_STOP_EP] = C(CAT_USB),
-	[EV_XHCI_STREAMS] = C(CAT_USB),
-	[EV_XHCI_EP_DISABLED] = C(CAT_USB),
-	[EV_XHCI_DEAD] = C(CAT_HOSTDEAD),
-	[EV_UAS_CMD_ERR] = C(CAT_UAS),
-	[EV_UAS_DATA_ERR] = C(CAT_UAS),
-	[EV_IO_ERROR] = C(CAT_IO),
-	[EV_BUF_IO_ERROR] = C(CAT_IO),
-	[EV_FS_ERROR] = C(CAT_IO),
-	[EV_CRIT_TARGET] = C(CAT_IO),
-	[EV_READ_CAP_FAIL] = C(CAT_NOTREADY),
-	[EV_NOT_READY] = C(CAT_NOTREADY),
-	[EV_SCSI_OFFLINED] = C(CAT_NOTREADY),
-	[EV_NVME_NOT_READY] = C(CAT_NOTREADY),
-	[EV_NVME_REMOVED] = C(CAT_NOTREADY),
-	[EV_UNDERVOLT] = C(CAT_POWER),
-	[EV_MMC_TIMEOUT] = C(CAT_MMC),
-	[EV_MMC_ERR] = C(CAT_MMC),
-	[EV_MMC_HOST_ERR] = C(CAT_MMC),
-	[EV_MMC_INIT_ERR] = C(CAT_MMCINIT),
-	[EV_NVME_TIMEOUT] = C(CAT_NVME),
-	[EV_NVME_ABORT] = C(CAT_NVME),
-	[EV_NVME_DOWN] = C(CAT_NVME),
-	[EV_NVME_IO_ERR] = C(CAT_NVME),
-	[EV_PCIE_LINK_DOWN] = C(CAT_PCIE),
-	[EV_QUIRKS_PARAM_BAD] = C(CAT_QUIRKS),
+#define X(kind, name, cat, flags) [EV_##kind] = C(cat),
+	DIAG_EVENTS(X)
+#undef X
 };
 
 static void on_mmc_blk(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev)
@@ -578,7 +547,7 @@ static void on_mmc_card_new(struct diag_subject *s, const struct diag_event *ev,
 }
 
 /* What an event changes in its subject beyond a count in its category. */
-static void note_event(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev,
+static bool note_event(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev,
 		       const char *text, unsigned long lineno)
 {
 	switch (ev->kind) {
@@ -691,9 +660,17 @@ static void note_event(struct diag_log *log, struct diag_subject *s, const struc
 	case EV_ROOT_WAIT:
 		str_copy(log->root_disk, sizeof(log->root_disk), ev->disk);
 		break;
-	default:
+	case EV_BOOT:
+		boot_start(log, lineno);
 		break;
+	case EV_SD_MAP:
+	case EV_VOLT_OK:
+	case EV_NVME_PS_HINT:
+		break; /* resolve() linked the subject, or the rules read the count */
+	default:
+		return false;
 	}
+	return true;
 }
 
 void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const char *text,
@@ -702,7 +679,7 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	struct diag_subject *s;
 
 	if (ev->kind == EV_BOOT) {
-		boot_start(log, lineno);
+		note_event(log, log->sys, ev, text, lineno); /* before the boot's counts */
 		return;
 	}
 	log->boot_msgs++;
@@ -710,9 +687,9 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		log->host_dead_line[log->boot] = lineno;
 	s = subject_for(log, ev, lineno);
 	s->n_ev[ev->kind]++;
-	if (ev->kind >= EV_UAS_ABORT && ev->kind <= EV_UAS_DATA_ERR && !s->driver)
+	if ((diag_event_flags(ev->kind) & EVF_UAS) && !s->driver)
 		s->driver = USB_DRIVER_UAS;
-	if (ev->kind >= EV_MMC_TIMEOUT && ev->kind <= EV_MMC_INIT_ERR) {
+	if (diag_event_flags(ev->kind) & EVF_MMC) {
 		if (ev->err == -EILSEQ)
 			s->mmc_crc++;
 		else if (ev->err == -ETIMEDOUT)
@@ -726,12 +703,29 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		s->nvme_reset_failed++;
 	if (ev->kind == EV_NVME_TIMEOUT && strstr(text, "completion polled"))
 		s->nvme_polled++;
-	if (ev_cat[ev->kind] == C(CAT_NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
+	if (ev_cat[ev->kind] == C(NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
 		s->nvme_first_ts = log->cur_ts;
 	if (ev_cat[ev->kind])
 		cat_add(&s->cat[ev_cat[ev->kind] - 1], lineno, text);
 	else
 		note_event(log, s, ev, text, lineno);
+}
+
+bool logsum_event_handled(enum diag_ev_kind kind)
+{
+	struct diag_event ev = { .kind = kind, .scsi_host = -1, .arg = "" };
+	struct diag_log *log;
+	bool ok;
+
+	if ((unsigned)kind >= EV__COUNT)
+		return false;
+	if (ev_cat[kind])
+		return true;
+	if (diag_log_new(&log))
+		return false;
+	ok = note_event(log, log->sys, &ev, "", 1);
+	diag_log_free(log);
+	return ok;
 }
 
 int logsum_add_line(void *arg, const struct kmsg_line *line)

@@ -11,6 +11,7 @@
 #define CAT_KEEP 5
 
 enum diag_cat {
+	CAT_NONE = -1, /* an event handled by note_event() (logsum.c) alone */
 	CAT_UAS,      /* uas aborts, uas resets, uas command errors */
 	CAT_UASOFF,   /* uas not used: quirk, kernel table, host without streams */
 	CAT_LINK,     /* enumeration line (speed) */
@@ -116,6 +117,8 @@ int logsum_add_line(void *arg, const struct kmsg_line *line);
 /* Feed one parsed event (tests use it directly). */
 void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const char *text,
 		      unsigned long lineno);
+/* The event counts in a category or the summary handles it (tests ask it of every kind). */
+bool logsum_event_handled(enum diag_ev_kind kind);
 /* Human name of a subject: "sda", "2-1", "mmcblk0", "nvme0n1", "0000:01:00.0". */
 const char *logsum_subject_name(const struct diag_subject *s);
 

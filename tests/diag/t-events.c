@@ -4,6 +4,7 @@
 
 #include "t.h"
 #include "diag/events.h"
+#include "diag/logsum.h"
 #include "common/util.h"
 
 struct ev_case {
@@ -252,6 +253,21 @@ int main(void)
 			fprintf(stderr, "no case for %s\n", diag_event_name((enum diag_ev_kind)i));
 		T_CHECK(seen[i]);
 	}
+	/* every row of DIAG_EVENTS: a name of its own, and a category or a handler */
+	for (i = 1; i < EV__COUNT; i++) {
+		const char *name = diag_event_name((enum diag_ev_kind)i);
+		size_t j;
+
+		T_CHECK(name[0] >= 'a' && name[0] <= 'z' &&
+			strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(name));
+		for (j = 1; j < i; j++)
+			T_CHECK(strcmp(name, diag_event_name((enum diag_ev_kind)j)) != 0);
+		if (!logsum_event_handled((enum diag_ev_kind)i))
+			fprintf(stderr, "%s: no category and no handler\n", name);
+		T_CHECK(logsum_event_handled((enum diag_ev_kind)i));
+	}
+	T_CHECK(!logsum_event_handled(EV_NONE));
+	T_EQ_STR(diag_event_name(EV__COUNT), "?");
 	/* the numbers */
 	T_CHECK(diag_event_parse("usb 2-1: New USB device found, idVendor=152d, idProduct=0578",
 				 60, &ev));
