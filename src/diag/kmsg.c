@@ -99,6 +99,56 @@ static size_t ts_bracket(const char *p, const char *end, double *ts)
 	return (size_t)(s + 1 - p);
 }
 
+/* A CPU or caller tag after the time: "[c0]", "[C7]" (Hardkernel and Samsung vendor
+ * kernels), "[    T1]", "[  C3]" (CONFIG_PRINTK_CALLER). Its length, or 0. */
+static size_t cpu_tag(const char *p, const char *end)
+{
+	const char *s = p + 1;
+
+	if (end - p < 4 || *p != '[')
+		return 0;
+	while (s < end && *s == ' ')
+		s++;
+	if (s >= end || !strchr("cCtT", *s))
+		return 0;
+	s++;
+	if (s >= end || !is_digit(*s))
+		return 0;
+	while (s < end && is_digit(*s) && s - p < 16)
+		s++;
+	return s < end && *s == ']' ? (size_t)(s + 1 - p) : 0;
+}
+
+/* What people put in front of a quoted log line, none of it the log's: mail quotes ("> ",
+ * ">>"), a diff's "+" and "-" (not journalctl's "-- "), an editor's search results
+ * ("Line  528: "). The start of the line behind them. */
+static const char *quote_strip(const char *p, const char *end)
+{
+	for (;;) {
+		const char *q;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && (*p == '>' || *p == '+')) {
+			p++;
+		} else if (p + 1 < end && *p == '-' && p[1] != '-') {
+			p++;
+		} else if (end - p > 6 && !memcmp(p, "Line ", 5)) {
+			for (q = p + 5; q < end && *q == ' '; q++)
+				;
+			if (q >= end || !is_digit(*q))
+				return p;
+			while (q < end && is_digit(*q))
+				q++;
+			if (q >= end || *q != ':')
+				return p;
+			p = q + 1;
+		} else {
+			return p;
+		}
+	}
+}
+
 /* After the word "kernel" of a syslog prefix: ": ", "[]: ", "[0]: ", "] " (metalog's
  * "[kernel] ") or RFC 5424's " - - - " / " - - [meta ...] ". The message start or NULL. */
 static const char *kernel_tag_tail(const char *k, const char *end, bool bracketed)
@@ -259,6 +309,9 @@ const char *kmsg_line_parse(const char *line, size_t len, struct kmsg_prefix *ou
 			p += n;
 			if (ts >= 0)
 				out->ts = ts;
+			while (p < end && *p == ' ')
+				p++;
+			p += cpu_tag(p, end);
 		}
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -343,15 +396,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		r->skipped++;
 		return 0;
 	}
-	/* mail quoting: "> ", "> > ", ">>" */
-	for (;;) {
-		while (text < end && (*text == ' ' || *text == '\t'))
-			text++;
-		if (text < end && *text == '>')
-			text++;
-		else
-			break;
-	}
+	text = quote_strip(text, end);
 	if (text < end)
 		r->nonblank++;
 	msg = kmsg_line_parse(text, (size_t)(end - text), &pre);
