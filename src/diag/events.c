@@ -359,7 +359,8 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 		ev->kind = EV_NOT_READY;
 	} else if (strstr(p, "Sense Key : Medium Error") ||
 		   strstr(p, "Sense Key : Hardware Error") ||
-		   strstr(p, "rejecting I/O to offline device")) {
+		   strstr(p, "rejecting I/O to offline device") ||
+		   strstr(p, "Unhandled error code") || strstr(p, "Unhandled sense code")) {
 		ev->kind = EV_IO_ERROR;
 	} else if (strstr(p, "timing out command") || strstr(p, "not responding")) {
 		ev->kind = EV_NOT_READY;
@@ -418,6 +419,10 @@ static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
 		ev->arg = r;
 	} else if (after(p, LIT("card ")) && strstr(p, " removed")) {
 		ev->kind = EV_MMC_REMOVED;
+	} else if (strstr(p, "r/w command failed") || strstr(p, "tried to reset card")) {
+		/* core/block.c: the card refused the command; the host reset it */
+		ev->kind = EV_MMC_ERR;
+		ev->err = find_errno(p);
 	} else if (strstr(p, "card never left busy") || strstr(p, "command never completed") ||
 		   strstr(p, "Card stuck") || strstr(p, "never released inhibit") ||
 		   strstr(p, "recovery failed") ||
@@ -514,24 +519,68 @@ static bool parse_nvme(const char *p, struct diag_event *ev)
 	return true;
 }
 
-static bool parse_xhci(const char *p, struct diag_event *ev)
+/* What a USB host controller says, whoever its driver (xhci_hcd, xhci-hcd.1.auto, xhci-mtk,
+ * tegra-xusb, tegra-xhci, dwc3, ehci-platform, ohci-platform ...): keyed on the message. */
+static const struct {
+	const char *text;
+	enum diag_ev_kind kind;
+} host_msgs[] = {
+	{ "Set TR Deq Ptr", EV_XHCI_TRDEQ },
+	{ "not responding to stop endpoint", EV_XHCI_STOP_EP },
+	{ "assume dead", EV_XHCI_DEAD },
+	{ "Assuming host is dying", EV_XHCI_DEAD },
+	{ "HC died", EV_XHCI_DEAD },
+	{ "Host System Error", EV_XHCI_DEAD },
+	{ "Host controller not halted", EV_XHCI_DEAD },
+	{ "Transfer event for disabled endpoint", EV_XHCI_EP_DISABLED },
+	{ "Transfer event for unknown stream ring", EV_XHCI_EP_DISABLED },
+	{ "Can't disable streams", EV_XHCI_STREAMS },
+	{ "startup error -", EV_HOST_INIT_FAIL },
+	{ "can't setup: -", EV_HOST_INIT_FAIL },
+};
+
+/* "<driver> <device>: <message>" of a host controller. */
+static bool parse_host(const char *p, struct diag_event *ev)
 {
+	size_t i;
+
 	p = take_ctrl(p, ev);
-	if (strstr(p, "Set TR Deq Ptr"))
-		ev->kind = EV_XHCI_TRDEQ;
-	else if (strstr(p, "not responding to stop endpoint"))
-		ev->kind = EV_XHCI_STOP_EP;
-	else if (strstr(p, "assume dead") || strstr(p, "HC died") ||
-		 strstr(p, "Host System Error") || strstr(p, "Host controller not halted"))
-		ev->kind = EV_XHCI_DEAD;
-	else if (strstr(p, "Transfer event for disabled endpoint") ||
-		 strstr(p, "Transfer event for unknown stream ring"))
-		ev->kind = EV_XHCI_EP_DISABLED;
-	else if (strstr(p, "Can't disable streams"))
-		ev->kind = EV_XHCI_STREAMS;
-	else
+	if (!ev->ctrl[0])
 		return false;
-	return true;
+	for (i = 0; i < ARRAY_SIZE(host_msgs); i++) {
+		if (strstr(p, host_msgs[i].text)) {
+			ev->kind = host_msgs[i].kind;
+			ev->err = find_errno(p);
+			return true;
+		}
+	}
+	/* "init 0000:01:00.0 fail, -14" (hcd-pci.c and the ehci/ohci platform drivers) */
+	if (after(p, LIT("init ")) && strstr(p, " fail, -")) {
+		ev->kind = EV_HOST_INIT_FAIL;
+		ev->err = find_errno(p);
+		return true;
+	}
+	return false;
+}
+
+/* "xhci-hcd: probe of xhci-hcd.0.auto failed with error -110" (drivers/base/dd.c) from a
+ * USB host controller's driver: it never started. */
+static bool parse_probe_failed(const char *p, struct diag_event *ev)
+{
+	const char *r = strstr(p, ": probe of ");
+	char drv[DIAG_NAME_MAX];
+
+	if (!r || r - p >= (ptrdiff_t)sizeof(drv) || !strstr(r, " failed with error -"))
+		return false;
+	memcpy(drv, p, (size_t)(r - p));
+	drv[r - p] = '\0';
+	if (!strstr(drv, "hci") && !strstr(drv, "hcd") && !strstr(drv, "dwc") &&
+	    !strstr(drv, "xusb") && !strstr(drv, "musb"))
+		return false;
+	take(r + 11, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
+	ev->kind = EV_HOST_INIT_FAIL;
+	ev->err = find_errno(r);
+	return ev->ctrl[0] != '\0';
 }
 
 /* "EXT4-fs error (device sda1): ...", "EXT4-fs (sda1): I/O error ...", "XFS (sda1): ..." */
@@ -576,6 +625,12 @@ static bool parse_other(const char *p, struct diag_event *ev)
 	}
 	if (after(p, LIT("critical target error")) || after(p, LIT("critical medium error")))
 		return parse_io_error(p, ev, EV_CRIT_TARGET);
+	if ((r = after(p, LIT("lost page write due to I/O error on ")))) {
+		set_disk(ev, r); /* fs/buffer.c before 4.13 */
+		ev->kind = EV_BUF_IO_ERROR;
+		ev->is_write = true;
+		return true;
+	}
 	if ((r = after(p, LIT("Buffer I/O error on dev")))) {
 		r = strchr(r, ' ');
 		if (r)
@@ -725,29 +780,24 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 		if ((r = after(p, LIT("brcm-pcie "))))
 			return parse_pci(r, ev);
 		break;
-	case 't':
-		/* NVIDIA's xHCI: "tegra-xusb 3610000.usb: WARN Set TR Deq Ptr cmd failed ..." */
-		if ((r = after(p, LIT("tegra-xusb "))))
-			return parse_xhci(r, ev);
-		break;
-	case 'x':
-		/* xhci_hcd, xhci-hcd, xhci-mtk, xhci-plat-hcd ... */
-		if (!strncmp(p, "xhci", 4) && (r = strchr(p, ' ')) && r - p < 24)
-			return parse_xhci(r + 1, ev);
-		break;
 	default:
 		break;
 	}
 	r = strchr(p, ' ');
-	if (r && r - p < 32 && is_pci_address(r + 1)) {
-		/* other drivers' PCI functions: "<driver> 0000:01:00.0: ..." */
-		if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))
-			return parse_pci(r + 1, ev);
-		if (strstr(r, "Set TR Deq Ptr") || strstr(r, "HC died") ||
-		    strstr(r, "not responding") || strstr(r, "Host System Error") ||
-		    strstr(r, "Transfer event for"))
-			return parse_xhci(r + 1, ev);
-		return false;
+	if (r && r - p < 32) {
+		/* any driver's device: "<driver> <device>: ..." */
+		if (parse_host(r + 1, ev))
+			return true;
+		memset(ev, 0, sizeof(*ev));
+		ev->scsi_host = -1;
+		if (is_pci_address(r + 1)) {
+			/* other drivers' PCI functions: "<driver> 0000:01:00.0: ..." */
+			if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))
+				return parse_pci(r + 1, ev);
+			return false;
+		}
 	}
+	if (parse_probe_failed(p, ev))
+		return true;
 	return parse_other(p, ev);
 }

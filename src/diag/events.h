@@ -62,6 +62,8 @@
 	X(XHCI_STREAMS, "xhci-streams", USB, EVF_HOST) \
 	/* ERROR Transfer event for disabled endpoint or incorrect stream */ \
 	X(XHCI_EP_DISABLED, "xhci-endpoint-disabled", USB, EVF_HOST) \
+	/* init 0000:01:00.0 fail, -14 / startup error -19 / probe of ... failed with error */ \
+	X(HOST_INIT_FAIL, "usb-host-init-failed", HOSTFAIL, EVF_HOST) \
 	/* block layer and file systems */ \
 	/* any "sd H:C:T:L: [sdX]" line: maps the SCSI address to a disk */ \
 	X(SD_MAP, "sd-map", NONE, 0) \

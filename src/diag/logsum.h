@@ -26,6 +26,7 @@ enum diag_cat {
 	CAT_POWER,    /* under-voltage */
 	CAT_QUIRKS,   /* the quirks parameter rejected or malformed */
 	CAT_HOSTDEAD, /* the USB host controller died (HC died, Host System Error) */
+	CAT_HOSTFAIL, /* a USB host controller never started (init or probe failed) */
 	CAT__COUNT
 };
 

@@ -537,3 +537,34 @@ void rule_usb_host_died(struct rule_ctx *ctx)
 			       "sudo apt full-upgrade). A reboot brings the controller back.");
 	}
 }
+
+void rule_usb_host_failed(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_HOSTFAIL];
+		const char *name = s->ctrl[0] ? s->ctrl : "USB";
+		struct diag_finding *f;
+
+		if (!c->count)
+			continue;
+		f = rule_get(ctx, "usb-host-failed", DIAG_ERROR, s->ctrl, NULL);
+		if (!f)
+			return;
+		finding_title(f, "%s: a USB host controller never started", name);
+		finding_explain(f, "Its driver gave up while setting it up (init, startup or "
+				   "probe failed): no USB device on its ports, drives included, can "
+				   "appear until it starts.");
+		finding_explain(f, "The usual causes are a device tree or firmware that does not "
+				   "match the kernel (a vendor kernel on another board's image, an "
+				   "overlay that moves the controller), the controller's power or clock "
+				   "not enabled, or a PCIe USB card that did not come up.");
+		finding_evidence_cat(f, c);
+		finding_fix(f, "Boot the kernel and device tree made for this board (the vendor's "
+			       "image, or the distribution's kernel package with its matching "
+			       "firmware), then look again at the kernel log for the controller's "
+			       "name.");
+	}
+}

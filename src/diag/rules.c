@@ -145,6 +145,8 @@ static const struct diag_rule {
 	{ { "usb-errors", "USB resets, enumeration errors, xHCI trouble" }, rule_usb_errors },
 	{ { "usb-host-died", "the USB host controller died; what followed is its consequence" },
 	  rule_usb_host_died },
+	{ { "usb-host-failed", "a USB host controller never started (init or probe failed)" },
+	  rule_usb_host_failed },
 	{ { "pcie-link-degraded", "PCIe link below what both ends support" }, rule_pcie_link },
 	{ { "pcie-link-limited", "PCIe link at the slot's or board's ceiling" }, NULL },
 	{ { "pcie-errors", "PCIe AER reports" }, rule_pcie_errors },

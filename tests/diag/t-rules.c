@@ -101,6 +101,13 @@ static void test_log_rules(void)
 	f = run("[ 1.0] xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead\n",
 		NULL, "usb-host-died");
 	T_CHECK(f && f->sev == DIAG_ERROR && f->n_fix_cmds == 0);
+	/* a controller that never started is a finding, not "no problems" */
+	f = run("[ 1.0] xhci_hcd 0000:01:00.0: init 0000:01:00.0 fail, -14\n", NULL,
+		"usb-host-failed");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strcmp(f->device, "0000:01:00.0"));
+	f = run("[ 1.0] xhci-hcd: probe of xhci-hcd.0.auto failed with error -110\n", NULL,
+		"usb-host-failed");
+	T_CHECK(f && strstr(f->title, "xhci-hcd.0.auto"));
 
 	f = run("[ 1.0] nvme nvme0: pci function 0000:01:00.0\n"
 		"[ 1.1] pci 0000:01:00.0: 4.000 Gb/s available PCIe bandwidth, limited by 5.0 GT/s "
@@ -413,7 +420,7 @@ int main(void)
 	/* the table has exactly the fixed ids */
 	for (i = 0; (r = diag_rule_get(i)); i++)
 		T_CHECK(r->id && r->summary);
-	T_EQ_INT(i, 24); /* 20, and the four boot findings (rules-boot.c) */
+	T_EQ_INT(i, 25); /* 21, and the four boot findings (rules-boot.c) */
 	diag_findings_release(&fs);
 	test_linkage();
 	test_host_died();
