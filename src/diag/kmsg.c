@@ -363,6 +363,7 @@ static int deliver_pending(struct kmsg_reader *r)
 	l.prefixed = r->pend_prefixed;
 	l.nonblank = r->nonblank;
 	l.wrapped = r->pend_wrapped;
+	l.last_lineno = r->pend_last_lineno;
 	r->lines++;
 	return r->fn(r->arg, &l);
 }
@@ -411,6 +412,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		pend_append(r, " ", 1);
 		pend_append(r, text, (size_t)(end - text));
 		r->pend_wrapped++;
+		r->pend_last_lineno = r->lineno;
 		return 0;
 	}
 	ret = deliver_pending(r);
@@ -420,6 +422,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		r->seen_prefix = true;
 	r->pend_len = 0;
 	r->pend_lineno = r->lineno;
+	r->pend_last_lineno = r->lineno;
 	r->pend_ts = pre.ts;
 	r->pend_prefixed = prefixed;
 	r->pend_wrapped = 0;

@@ -149,7 +149,8 @@ static struct diag_subject *subj_new(struct diag_log *log, enum subj_kind kind,
 	return s;
 }
 
-static void cat_add(struct cat_stat *c, unsigned long lineno, const char *text)
+static void cat_add(const struct diag_log *log, struct cat_stat *c, unsigned long lineno,
+		    const char *text)
 {
 	struct diag_evidence *e;
 
@@ -159,6 +160,9 @@ static void cat_add(struct cat_stat *c, unsigned long lineno, const char *text)
 	c->last_line = lineno;
 	e = &c->ev[c->n < CAT_KEEP ? c->n++ : CAT_KEEP - 1];
 	e->line = lineno;
+	/* a wrapped message: its evidence cites every line it was read from */
+	e->last_line = log->cur_line == lineno && log->cur_last_line > lineno ?
+			       log->cur_last_line : 0;
 	str_copy(e->text, sizeof(e->text), text);
 	str_sanitize(e->text);
 }
@@ -412,9 +416,9 @@ static void on_usb_reset(struct diag_log *log, struct diag_subject *s, const cha
 		uas_reset = true;
 	}
 	if (uas_reset || (s->driver == USB_DRIVER_UAS && s->cat[CAT_UAS].count))
-		cat_add(&s->cat[CAT_UAS], lineno, text);
+		cat_add(log, &s->cat[CAT_UAS], lineno, text);
 	else
-		cat_add(&s->cat[CAT_USB], lineno, text);
+		cat_add(log, &s->cat[CAT_USB], lineno, text);
 }
 
 static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const char *text,
@@ -426,7 +430,7 @@ static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const 
 	log->quirks_problem = usbq_cmdline_check(ev->arg, value, sizeof(value));
 	str_copy(log->cmdline_quirks, sizeof(log->cmdline_quirks), value);
 	if (log->quirks_problem)
-		cat_add(&log->sys->cat[CAT_QUIRKS], lineno, text);
+		cat_add(log, &log->sys->cat[CAT_QUIRKS], lineno, text);
 	if (r && (r == ev->arg || r[-1] == ' ')) {
 		r += 5;
 		if (str_starts(r, PATH_DEV_PREFIX)) {
@@ -553,7 +557,7 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 	switch (ev->kind) {
 	case EV_USB_NEW:
 		s->speed_mbps = ev->speed_mbps;
-		cat_add(&s->cat[CAT_LINK], lineno, text);
+		cat_add(log, &s->cat[CAT_LINK], lineno, text);
 		break;
 	case EV_USB_ID:
 		s->id_line = lineno;
@@ -582,11 +586,11 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 		break;
 	case EV_UAS_IGNORED:
 		s->uas_ignored = true;
-		cat_add(&s->cat[CAT_UASOFF], lineno, text);
+		cat_add(log, &s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_UAS_UNSUPPORTED:
 		s->uas_unsupported = true;
-		cat_add(&s->cat[CAT_UASOFF], lineno, text);
+		cat_add(log, &s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_QUIRKS_MATCH:
 		/* the line names the port: the id is this very device's */
@@ -598,7 +602,7 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 			s->has_id = true;
 		}
 		if (ev->flags & US_FL_IGNORE_UAS)
-			cat_add(&s->cat[CAT_UASOFF], lineno, text);
+			cat_add(log, &s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_UAS_RESET_START:
 	case EV_UAS_ABORT:
@@ -610,12 +614,12 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 			log->pending_uas_reset_host = -1;
 		if (ev->kind == EV_UAS_ABORT && ev->is_write)
 			s->uas_write_aborts++;
-		cat_add(&s->cat[CAT_UAS], lineno, text);
+		cat_add(log, &s->cat[CAT_UAS], lineno, text);
 		break;
 	case EV_SYNC_CACHE_FAIL:
 		/* an unplugged drive cannot flush its cache: no error of its own */
 		if (!s->gone)
-			cat_add(&s->cat[CAT_IO], lineno, text);
+			cat_add(log, &s->cat[CAT_IO], lineno, text);
 		break;
 	case EV_MMC_CARD_NEW:
 		on_mmc_card_new(s, ev, lineno);
@@ -636,7 +640,7 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 		break;
 	}
 	case EV_PCIE_AER:
-		cat_add(&s->cat[CAT_AER], lineno, text);
+		cat_add(log, &s->cat[CAT_AER], lineno, text);
 		if (ev->aer_fatal)
 			s->aer_uncorrected++;
 		break;
@@ -648,7 +652,7 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 			s->cap_gts = ev->cap_gts;
 			s->cap_width = ev->cap_width;
 		}
-		cat_add(&s->cat[CAT_PCIE], lineno, text);
+		cat_add(log, &s->cat[CAT_PCIE], lineno, text);
 		break;
 	case EV_CMDLINE:
 		on_cmdline(log, ev, text, lineno);
@@ -706,7 +710,7 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	if (ev_cat[ev->kind] == C(NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
 		s->nvme_first_ts = log->cur_ts;
 	if (ev_cat[ev->kind])
-		cat_add(&s->cat[ev_cat[ev->kind] - 1], lineno, text);
+		cat_add(log, &s->cat[ev_cat[ev->kind] - 1], lineno, text);
 	else
 		note_event(log, s, ev, text, lineno);
 }
@@ -739,6 +743,8 @@ int logsum_add_line(void *arg, const struct kmsg_line *line)
 		log->lines = line->lineno;
 	log->nonblank = line->nonblank;
 	log->cur_ts = line->ts;
+	log->cur_line = line->lineno;
+	log->cur_last_line = line->last_lineno;
 	if (line->ts >= 0) {
 		/* the time since boot went back to (near) zero: the machine booted again */
 		if (line->ts + 1.0 < log->last_ts && line->ts < 10.0)

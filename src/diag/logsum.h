@@ -101,6 +101,7 @@ struct diag_log {
 	unsigned long host_dead_line[LOG_BOOTS_MAX]; /* a USB host controller died here */
 	double last_ts;
 	double cur_ts;              /* the time since boot of the line being read, -1 unknown */
+	unsigned long cur_line, cur_last_line; /* its first and last input line */
 	bool finished;
 };
 
