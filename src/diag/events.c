@@ -472,6 +472,11 @@ static bool pci_event(const char *p, struct diag_event *ev)
 			ev->cap_gts = parse_gts(r + 6, &ev->cap_width);
 		return true;
 	}
+	if (strstr(p, "can't change power state from D3")) {
+		/* pci/pci.c: the function did not answer when woken: gone from the bus */
+		ev->kind = EV_PCI_POWER_FAIL;
+		return true;
+	}
 	if ((r = after(p, LIT("link up, ")))) {
 		ev->kind = EV_PCIE_LINK_UP;
 		ev->gts = parse_gts(r, &ev->width);

@@ -115,6 +115,8 @@
 	X(NVME_REMOVED, "nvme-removed", NOTREADY, 0) \
 	/* nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc 0x71) */ \
 	X(NVME_IO_ERR, "nvme-io-error", NVME, 0) \
+	/* nvme 0000:01:00.0: can't change power state from D3cold to D0 (config space ...) */ \
+	X(PCI_POWER_FAIL, "pci-power-state-failed", NOTREADY, 0) \
 	/* nvme nvme0: pci function 0000:01:00.0 */ \
 	X(NVME_PCI, "nvme-pci", NONE, 0) \
 	/* AER: Corrected error received / PCIe Bus Error: severity=... */ \

@@ -101,6 +101,8 @@ static const struct ev_case cases[] = {
 	  EV_XHCI_STOP_EP, NULL, NULL, "fe800000.usb", -2, 0, 0 },
 	{ "xhci-hcd xhci-hcd.3.auto: WARNING: Host System Error", EV_XHCI_DEAD, NULL, NULL,
 	  "xhci-hcd.3.auto", -2, 0, 0 },
+	{ "nvme 0004:41:00.0: can't change power state from D3cold to D0 (config space "
+	  "inaccessible)", EV_PCI_POWER_FAIL, NULL, NULL, "0004:41:00.0", -2, 0, 0 },
 	/* a controller that never started */
 	{ "xhci_hcd 0000:01:00.0: init 0000:01:00.0 fail, -14", EV_HOST_INIT_FAIL, NULL, NULL,
 	  "0000:01:00.0", -2, 0, -14 },
