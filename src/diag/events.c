@@ -328,6 +328,18 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 	if (!hctl[0] || p[-1] != ':' || num_token(hctl, DIGITS, 10, &h) || h > 100000)
 		return false;
 	ev->scsi_host = (int)h;
+	{
+		/* the LUN: an enclosure with two disks shows 0:0:0:0 and 0:0:0:1 */
+		const char *l = strrchr(hctl, ':');
+		uint64_t lun;
+
+		if (l && l[1] == '\0') {
+			while (l > hctl && l[-1] != ':')
+				l--;
+			if (l > hctl && !num_token(l, DIGITS, 10, &lun) && lun < 1000)
+				ev->scsi_lun = (int)lun;
+		}
+	}
 	while (*p == ' ')
 		p++;
 	if (*p == '[') {
@@ -723,6 +735,7 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 	(void)len;
 	memset(ev, 0, sizeof(*ev));
 	ev->scsi_host = -1;
+	ev->scsi_lun = -1;
 	while (*p == ' ')
 		p++;
 	switch (*p) {
@@ -795,6 +808,7 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 			return true;
 		memset(ev, 0, sizeof(*ev));
 		ev->scsi_host = -1;
+		ev->scsi_lun = -1;
 		if (is_pci_address(r + 1)) {
 			/* other drivers' PCI functions: "<driver> 0000:01:00.0: ..." */
 			if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))

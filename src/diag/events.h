@@ -154,6 +154,7 @@ struct diag_event {
 	enum diag_ev_kind kind;
 	char usb_port[DIAG_NAME_MAX]; /* "2-1.4" */
 	int scsi_host;                /* -1 when not named */
+	int scsi_lun;                 /* the L of "sd H:C:T:L:", -1 when not named */
 	char disk[DIAG_NAME_MAX];     /* "sda", "mmcblk0", "nvme0n1": partitions folded */
 	char ctrl[DIAG_NAME_MAX];     /* "mmc0", "nvme0", "hwmon1", "0000:01:00.0" */
 	unsigned vid, pid;

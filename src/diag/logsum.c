@@ -143,6 +143,7 @@ static struct diag_subject *subj_new(struct diag_log *log, enum subj_kind kind,
 		return log->n_subj ? log->subj[log->n_subj - 1] : log->sys;
 	s->kind = kind;
 	s->scsi_host = -1;
+	s->disk_lun = -1;
 	s->first_line = lineno;
 	s->boot = log->boot;
 	log->subj[log->n_subj++] = s;
@@ -275,6 +276,34 @@ static enum subj_kind disk_kind(const char *disk)
 	return SUBJ_DISK;
 }
 
+static bool subj_has_lun_disk(const struct diag_subject *s, const char *disk)
+{
+	int i;
+
+	for (i = 0; i < s->n_lun_disks; i++)
+		if (!strcmp(s->lun_disk[i], disk))
+			return true;
+	return false;
+}
+
+/* Another LUN of the same enclosure (a second disk behind one bridge): one subject names
+ * both disks, "sdc and sdd". */
+static void subj_add_lun_disk(struct diag_subject *s, const char *disk)
+{
+	int i;
+
+	if (subj_has_lun_disk(s, disk) || s->n_lun_disks == LOG_LUNS_MAX)
+		return;
+	str_copy(s->lun_disk[s->n_lun_disks++], sizeof(s->lun_disk[0]), disk);
+	str_copy(s->disks_label, sizeof(s->disks_label), s->disk);
+	for (i = 0; i < s->n_lun_disks; i++) {
+		size_t n = strlen(s->disks_label);
+
+		str_fmt(s->disks_label + n, sizeof(s->disks_label) - n, "%s%s",
+			i == s->n_lun_disks - 1 ? " and " : ", ", s->lun_disk[i]);
+	}
+}
+
 /* A live subject holding the disk name, else the latest that held it, else a new one. */
 static struct diag_subject *disk_subject(struct diag_log *log, const char *disk,
 					 unsigned long lineno)
@@ -284,7 +313,7 @@ static struct diag_subject *disk_subject(struct diag_log *log, const char *disk,
 
 	for (i = log->n_subj; i-- > 0;) {
 		s = log->subj[i];
-		if (strcmp(s->disk, disk))
+		if (strcmp(s->disk, disk) && !(!s->gone && subj_has_lun_disk(s, disk)))
 			continue;
 		if (!s->gone)
 			return s;
@@ -372,6 +401,11 @@ static struct diag_subject *resolve(struct diag_log *log, const struct diag_even
 	if (ev->scsi_host >= 0) {
 		s = host_subject(log, ev->scsi_host);
 		if (s) {
+			if (ev->disk[0] && strcmp(s->disk, ev->disk) && s->disk[0] &&
+			    ev->scsi_lun >= 0 && s->disk_lun >= 0 && ev->scsi_lun != s->disk_lun) {
+				subj_add_lun_disk(s, ev->disk);
+				return s;
+			}
 			if (ev->disk[0] && strcmp(s->disk, ev->disk)) {
 				struct diag_subject *d = NULL;
 				size_t i;
@@ -383,11 +417,16 @@ static struct diag_subject *resolve(struct diag_log *log, const struct diag_even
 				if (d && d->kind == SUBJ_DISK && d->scsi_host < 0)
 					subj_merge(s, d);
 				str_copy(s->disk, sizeof(s->disk), ev->disk);
+				s->disk_lun = ev->scsi_lun;
+			} else if (ev->disk[0] && s->disk_lun < 0) {
+				s->disk_lun = ev->scsi_lun;
 			}
 			return s;
 		}
 		s = ev->disk[0] ? disk_subject(log, ev->disk, lineno) :
 				  subj_new(log, SUBJ_DISK, lineno);
+		if (ev->disk[0] && !strcmp(s->disk, ev->disk))
+			s->disk_lun = ev->scsi_lun;
 		host_bind(log, ev->scsi_host, s);
 		return s;
 	}

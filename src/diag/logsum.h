@@ -37,12 +37,18 @@ struct cat_stat {
 	struct diag_evidence ev[CAT_KEEP];   /* [CAT_KEEP-1] is replaced by the latest */
 };
 
+#define LOG_LUNS_MAX 4
+
 enum subj_kind { SUBJ_USB, SUBJ_DISK, SUBJ_MMC, SUBJ_NVME, SUBJ_PCI, SUBJ_XHCI, SUBJ_SYSTEM };
 
 struct diag_subject {
 	enum subj_kind kind;
 	char usb_port[DIAG_NAME_MAX];
 	char disk[DIAG_NAME_MAX];
+	int disk_lun;               /* the SCSI LUN of disk, -1 unknown */
+	char lun_disk[LOG_LUNS_MAX][DIAG_NAME_MAX]; /* the enclosure's other disks (LUNs) */
+	int n_lun_disks;
+	char disks_label[LOG_LUNS_MAX * (DIAG_NAME_MAX + 2) + 8]; /* "sdc and sdd" */
 	char ctrl[DIAG_NAME_MAX];   /* mmc0, nvme0, xHCI or PCI address */
 	char pci[DIAG_NAME_MAX];    /* an NVMe controller's PCI function */
 	unsigned vid, pid;

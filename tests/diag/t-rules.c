@@ -28,6 +28,26 @@ static const struct diag_finding *run(const char *log_text, const struct diag_in
 	return NULL;
 }
 
+static const struct diag_finding *find(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < fs.n; i++)
+		if (!strcmp(fs.v[i].id, id))
+			return &fs.v[i];
+	return NULL;
+}
+
+static int count_id(const char *id)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < fs.n; i++)
+		n += !strcmp(fs.v[i].id, id);
+	return n;
+}
+
 static bool has_id(const char *id)
 {
 	size_t i;
@@ -135,6 +155,22 @@ static void test_log_rules(void)
 	f = run("[ 1.0] usb 2-1: UAS is blacklisted for this device, using usb-storage "
 		"instead\n", NULL, "uas-disabled");
 	T_CHECK(f && strstr(f->explanation, "for this device. "));
+
+	/* one enclosure with two LUNs: one finding naming both disks */
+	f = run("[ 1.0] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		"[ 1.1] usb 2-1: New USB device found, idVendor=174c, idProduct=55aa\n"
+		"[ 1.2] scsi host0: uas\n"
+		"[ 1.3] sd 0:0:0:0: [sdc] Attached SCSI disk\n"
+		"[ 1.4] sd 0:0:0:1: [sdd] Attached SCSI disk\n"
+		"[ 9.0] sd 0:0:0:1: [sdd] tag#1 uas_eh_abort_handler 0 uas-tag 2 inflight: CMD OUT\n"
+		"[ 9.1] scsi host0: uas_eh_device_reset_handler start\n"
+		"[ 9.5] blk_update_request: I/O error, dev sdd, sector 2048 op 0x1:(WRITE)\n"
+		"[ 9.6] blk_update_request: I/O error, dev sdc, sector 2048 op 0x1:(WRITE)\n",
+		NULL, "uas-errors");
+	T_CHECK(f && strstr(f->title, "sdc and sdd") && strstr(f->title, "one USB enclosure"));
+	f = find("io-errors");
+	T_CHECK(f && strstr(f->title, "sdc and sdd") && strstr(f->title, "(2 lines)"));
+	T_EQ_INT(count_id("io-errors"), 1);
 
 	/* a controller that never started is a finding, not "no problems" */
 	f = run("[ 1.0] xhci_hcd 0000:01:00.0: init 0000:01:00.0 fail, -14\n", NULL,
