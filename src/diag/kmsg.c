@@ -56,7 +56,7 @@ static size_t record_prefix(const char *p, const char *end, uint64_t *usec)
  * *ts is the seconds since boot for the first form, -1 for the others. */
 static size_t ts_bracket(const char *p, const char *end, double *ts)
 {
-	const char *s;
+	const char *s, *at = NULL;
 	bool digit = false, sep = false, plain = true;
 
 	*ts = -1;
@@ -67,6 +67,12 @@ static size_t ts_bracket(const char *p, const char *end, double *ts)
 
 		if (c == ']')
 			break;
+		if (c == '@' && !at && digit && is_digit(s[1])) {
+			at = s; /* Amlogic vendor kernels: "[    4.476919@2]", the CPU after '@' */
+			continue;
+		}
+		if (at && !is_digit(c))
+			return 0;
 		if (is_digit(c)) {
 			digit = true;
 		} else if (c == '.' || c == ':' || c == ' ' || c == '+') {
@@ -93,7 +99,7 @@ static size_t ts_bracket(const char *p, const char *end, double *ts)
 		if (*q == '.')
 			for (q++; is_digit(*q); q++)
 				v += (*q - '0') * (scale /= 10);
-		if (q == s)
+		if (q == s || q == at)
 			*ts = v;
 	}
 	return (size_t)(s + 1 - p);

@@ -81,6 +81,7 @@ static void test_forms(void)
 		"[ 1394.014404] [C7] " ABORT "\n",
 		"[    5.100000][    T1] " ABORT "\n",
 		"[    5.100000][  C3] " ABORT "\n",
+		"[    4.476919@2] " ABORT "\n",
 		"Jan 29 16:41:37 odroid kernel: [ 1394.014404] [c0] " ABORT "\n",
 		/* lines quoted from a diff, from an editor's search results */
 		"+[ 1524.725084] " ABORT "\n",
@@ -133,6 +134,8 @@ static void test_forms(void)
 
 		T_CHECK(kmsg_line_parse("[ 1394.014404] [c0] x", 21, &pre) != NULL);
 		T_CHECK(pre.ts > 1394.01 && pre.ts < 1394.02);
+		T_CHECK(kmsg_line_parse("[    4.476919@2] x", 18, &pre) != NULL);
+		T_CHECK(pre.ts > 4.4769 && pre.ts < 4.4770);
 	}
 	/* a bracket that is no CPU tag stays: "[c0ffee]", "[cfg80211]" */
 	T_EQ_STR(run("[ 1.0] [cfg80211] x\n")->msg[0], "[cfg80211] x");
