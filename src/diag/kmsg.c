@@ -353,6 +353,24 @@ bool kmsg_looks_kernel(const char *msg)
 	return true;
 }
 
+/* "Jan 11 09:38:32 ..." or "2025-01-11T09:38:32 ...": another program's syslog line, dated,
+ * never the tail of a wrapped kernel message. */
+static bool dated(const char *p, const char *end)
+{
+	const char *lim = end - p > 24 ? p + 24 : end, *q;
+
+	if (end - p >= 10 && is_digit(p[0]) && is_digit(p[3]) && p[4] == '-' && p[7] == '-')
+		return true;
+	if (end - p < 15 || !isupper((unsigned char)p[0]) || !islower((unsigned char)p[1]) ||
+	    p[3] != ' ')
+		return false;
+	for (q = p + 4; q + 5 < lim; q++)
+		if (is_digit(q[0]) && is_digit(q[1]) && q[2] == ':' && is_digit(q[3]) &&
+		    is_digit(q[4]) && q[5] == ':')
+			return true;
+	return false;
+}
+
 static int deliver_pending(struct kmsg_reader *r)
 {
 	struct kmsg_line l;
@@ -413,7 +431,8 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		r->skipped++;
 		return deliver_pending(r);
 	}
-	if (!prefixed && r->seen_prefix && r->have_pend && r->pend_len >= WRAP_MIN_LEN) {
+	if (!prefixed && r->seen_prefix && r->have_pend && r->pend_len >= WRAP_MIN_LEN &&
+	    !dated(text, end)) {
 		/* the tail of a line a mail client wrapped */
 		pend_append(r, " ", 1);
 		pend_append(r, text, (size_t)(end - text));

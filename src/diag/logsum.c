@@ -778,8 +778,8 @@ int logsum_add_line(void *arg, const struct kmsg_line *line)
 
 	if (!log->messages++)
 		log->boot_line[0] = line->lineno;
-	if (line->lineno > log->lines)
-		log->lines = line->lineno;
+	if (line->last_lineno > log->lines)
+		log->lines = line->last_lineno; /* a wrapped message's last piece */
 	log->nonblank = line->nonblank;
 	log->cur_ts = line->ts;
 	log->cur_line = line->lineno;

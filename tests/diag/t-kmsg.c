@@ -183,6 +183,11 @@ static void test_wrapped(void)
 	/* a short line is not joined with the next: both are messages */
 	g = run("[ 1.0] usb 1-1: short\nplain text line\n");
 	T_EQ_INT(g->n, 2);
+	/* another program's dated syslog line after a long kernel line is no wrapped tail */
+	g = run("Jan 11 09:38:32 DietPi kernel: " ABORT "\n"
+		"Jan 11 09:38:32 DietPi systemd[1]: Created slice system-getty.slice - Slice\n");
+	T_EQ_INT(g->n, 2);
+	T_EQ_STR(g->msg[0], ABORT);
 	/* a log without any prefix: every line stands alone */
 	g = run(ABORT "\nIN\n");
 	T_EQ_INT(g->n, 2);
