@@ -106,15 +106,38 @@ static size_t ts_bracket(const char *p, const char *end, double *ts)
 }
 
 /* A CPU or caller tag after the time: "[c0]", "[C7]" (Hardkernel and Samsung vendor
- * kernels), "[    T1]", "[  C3]" (CONFIG_PRINTK_CALLER). Its length, or 0. */
+ * kernels), "[    T1]", "[  C3]" (CONFIG_PRINTK_CALLER), "[1:  swapper/0:    1]" (Samsung's
+ * Exynos kernels: CPU, task, pid), "(0)[123:kworker/0:1]" (MediaTek's: CPU, pid, task).
+ * Its length, or 0. */
 static size_t cpu_tag(const char *p, const char *end)
 {
-	const char *s = p + 1;
+	const char *s = p + 1, *close;
 
-	if (end - p < 4 || *p != '[')
+	if (end - p < 3)
+		return 0;
+	if (*p == '(') {
+		/* MediaTek: "(CPU)[PID:TASK]" */
+		while (s < end && is_digit(*s))
+			s++;
+		if (s == p + 1 || s + 1 >= end || s[0] != ')' || s[1] != '[' || !is_digit(s[2]))
+			return 0;
+		close = memchr(s, ']', (size_t)(end - s) < 48 ? (size_t)(end - s) : 48);
+		return close && memchr(s, ':', (size_t)(close - s)) ? (size_t)(close + 1 - p) : 0;
+	}
+	if (*p != '[')
 		return 0;
 	while (s < end && *s == ' ')
 		s++;
+	if (s < end && is_digit(*s)) {
+		/* Samsung: "[CPU:  TASK:  PID]" */
+		while (s < end && is_digit(*s))
+			s++;
+		if (s >= end || *s != ':')
+			return 0;
+		close = memchr(s, ']', (size_t)(end - s) < 48 ? (size_t)(end - s) : 48);
+		return close && memchr(s + 1, ':', (size_t)(close - s - 1)) ?
+			       (size_t)(close + 1 - p) : 0;
+	}
 	if (s >= end || !strchr("cCtT", *s))
 		return 0;
 	s++;

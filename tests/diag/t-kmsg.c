@@ -82,6 +82,8 @@ static void test_forms(void)
 		"[    5.100000][    T1] " ABORT "\n",
 		"[    5.100000][  C3] " ABORT "\n",
 		"[    4.476919@2] " ABORT "\n",
+		"[    1.234567] [1:  swapper/0:    1] " ABORT "\n",
+		"[  123.456789] (1)[1234:kworker/1:2]" ABORT "\n",
 		"Jan 29 16:41:37 odroid kernel: [ 1394.014404] [c0] " ABORT "\n",
 		/* lines quoted from a diff, from an editor's search results */
 		"+[ 1524.725084] " ABORT "\n",
@@ -139,6 +141,8 @@ static void test_forms(void)
 	}
 	/* a bracket that is no CPU tag stays: "[c0ffee]", "[cfg80211]" */
 	T_EQ_STR(run("[ 1.0] [cfg80211] x\n")->msg[0], "[cfg80211] x");
+	T_EQ_STR(run("[ 1.0] [12] x\n")->msg[0], "[12] x");
+	T_EQ_STR(run("[ 1.0] (1) x\n")->msg[0], "(1) x");
 	/* a journal marker is no diff line */
 	T_EQ_STR(run("-- Boot 1a2b3c --\n")->msg[0], "-- Boot 1a2b3c --");
 }
