@@ -554,11 +554,23 @@ static const struct {
 	{ "Can't disable streams", EV_XHCI_STREAMS },
 	{ "startup error -", EV_HOST_INIT_FAIL },
 	{ "can't setup: -", EV_HOST_INIT_FAIL },
+	{ "failed to initialize core", EV_HOST_INIT_FAIL }, /* dwc3/core.c */
 };
+
+/* A USB host controller's driver by its name: xhci-hcd, ehci-platform, dwc3, tegra-xusb. */
+static bool host_driver(const char *name)
+{
+	char drv[DIAG_NAME_MAX];
+
+	take(name, NAME_CHARS, drv, sizeof(drv));
+	return strstr(drv, "hci") || strstr(drv, "hcd") || strstr(drv, "dwc") ||
+	       strstr(drv, "xusb") || strstr(drv, "musb");
+}
 
 /* "<driver> <device>: <message>" of a host controller. */
 static bool parse_host(const char *p, struct diag_event *ev)
 {
+	const char *r;
 	size_t i;
 
 	p = take_ctrl(p, ev);
@@ -571,7 +583,14 @@ static bool parse_host(const char *p, struct diag_event *ev)
 			return true;
 		}
 	}
-	/* "init 0000:01:00.0 fail, -14" (hcd-pci.c and the ehci/ohci platform drivers) */
+	/* 6.x's driver core: "probe with driver xhci-hcd failed with error -110" */
+	if ((r = strstr(p, "probe with driver ")) && strstr(r, " failed with error -") &&
+	    host_driver(r + 18)) {
+		ev->kind = EV_HOST_INIT_FAIL;
+		ev->err = find_errno(r);
+		return true;
+	}
+		/* "init 0000:01:00.0 fail, -14" (hcd-pci.c and the ehci/ohci platform drivers) */
 	if (after(p, LIT("init ")) && strstr(p, " fail, -")) {
 		ev->kind = EV_HOST_INIT_FAIL;
 		ev->err = find_errno(p);
@@ -591,8 +610,7 @@ static bool parse_probe_failed(const char *p, struct diag_event *ev)
 		return false;
 	memcpy(drv, p, (size_t)(r - p));
 	drv[r - p] = '\0';
-	if (!strstr(drv, "hci") && !strstr(drv, "hcd") && !strstr(drv, "dwc") &&
-	    !strstr(drv, "xusb") && !strstr(drv, "musb"))
+	if (!host_driver(drv))
 		return false;
 	take(r + 11, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
 	ev->kind = EV_HOST_INIT_FAIL;

@@ -113,6 +113,12 @@ static const struct ev_case cases[] = {
 	{ "xhci-hcd: probe of xhci-hcd.0.auto failed with error -110", EV_HOST_INIT_FAIL, NULL,
 	  NULL, "xhci-hcd.0.auto", -2, 0, -110 },
 	{ "rtl8192cu: probe of 1-1:1.0 failed with error -5", EV_NONE, NULL, NULL, NULL, -2, 0, 0 },
+	{ "xhci-hcd xhci-hcd.0.auto: probe with driver xhci-hcd failed with error -110",
+	  EV_HOST_INIT_FAIL, NULL, NULL, "xhci-hcd.0.auto", -2, 0, -110 },
+	{ "dwc3 fe800000.usb: failed to initialize core: -110", EV_HOST_INIT_FAIL, NULL, NULL,
+	  "fe800000.usb", -2, 0, -110 },
+	{ "nvme 0000:01:00.0: probe with driver nvme failed with error -12", EV_NONE, NULL, NULL,
+	  NULL, -2, 0, 0 },
 	/* older kernels' wording */
 	{ "lost page write due to I/O error on sdb1", EV_BUF_IO_ERROR, NULL, "sdb", NULL, -2, 0,
 	  0 },
