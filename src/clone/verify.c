@@ -299,8 +299,8 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 	} else if (S_ISREG(a.st_mode)) {
 		bool rewritten = (w->part == w->p->root && !strcmp(rel, "/etc/fstab") &&
 				  w->p->fstab_new) ||
-				 (w->part == w->p->boot && !strcmp(rel, "/cmdline.txt") &&
-				  w->p->cmdline_new) ||
+				 (w->part == w->p->boot && w->p->cmdline_new &&
+				  !strcmp(rel + (rel[0] == '/'), w->p->cmdline_file)) ||
 				 (w->part == w->p->extlinux_part && w->p->extlinux_new &&
 				  !strcmp(rel, w->p->extlinux_path));
 
