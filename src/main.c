@@ -1,14 +1,18 @@
 /* main.c - parse the global options and dispatch through the command table; the command opens
  * the sysroot (cli_setup()) once its options are parsed, so that --help never needs it.
  * Global options may stand before or after the command name (`sbcdisk list --json`). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "build-version.h"
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "report/text.h"
 
 static void print_help(FILE *f)
 {
@@ -87,6 +91,28 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 	return 0;
 }
 
+/* The width tables are fitted to, as lsblk finds it: COLUMNS, then the terminal's size;
+ * 0 (full width) when stdout is not a terminal or the document is JSON. */
+static size_t terminal_width(const struct cli_ctx *ctx)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long v;
+
+	if (ctx->json || !isatty(STDOUT_FILENO))
+		return 0;
+	if (env && *env) {
+		errno = 0;
+		v = strtol(env, &end, 10);
+		if (!errno && !*end && v >= 20 && v <= 10000)
+			return (size_t)v;
+	}
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") };
@@ -117,6 +143,7 @@ int main(int argc, char **argv)
 		return cli_usage_error(cmd->name, "--json is not an option of this command");
 
 	ctx.cmd = cmd;
+	text_set_width(terminal_width(&ctx));
 	if (argc > 1)
 		ret = cmd->run(&ctx, argc - 1, argv + 1);
 	else

@@ -1,6 +1,7 @@
 /* text.c - plain-text layout: columns and wrapped text (text.h). */
 #include <string.h>
 
+#include "common/util.h"
 #include "report/text.h"
 
 size_t text_chars(const char *s, size_t n, size_t *cut_at)
@@ -18,10 +19,12 @@ size_t text_chars(const char *s, size_t n, size_t *cut_at)
 	return chars;
 }
 
-void text_put_col(FILE *f, const char *s, size_t width, bool last)
+void text_put_cell(FILE *f, const char *s, size_t width, bool right, size_t sep, bool last)
 {
 	size_t cut_at, chars = text_chars(s, width, &cut_at);
 
+	if (right && chars < width)
+		fprintf(f, "%*s", (int)(width - chars), "");
 	if (chars > width) {
 		fwrite(s, 1, cut_at, f);
 		fputs("…", f);
@@ -30,7 +33,108 @@ void text_put_col(FILE *f, const char *s, size_t width, bool last)
 		fputs(s, f);
 	}
 	if (!last)
-		fprintf(f, "%*s", (int)(width - chars + 2), "");
+		fprintf(f, "%*s", (int)((right ? 0 : width - chars) + sep), "");
+}
+
+void text_put_col(FILE *f, const char *s, size_t width, bool last)
+{
+	text_put_cell(f, s, width, false, 2, last);
+}
+
+static size_t term_cols;
+
+void text_set_width(size_t cols)
+{
+	term_cols = cols;
+}
+
+size_t text_width(void)
+{
+	return term_cols;
+}
+
+size_t text_cols(size_t pref)
+{
+	return term_cols && term_cols < pref ? term_cols : pref;
+}
+
+static size_t fit_total(const struct text_fit_col *c, size_t n, size_t sep)
+{
+	size_t i, total = 0, shown = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!c[i].width)
+			continue;
+		total += c[i].width;
+		shown++;
+	}
+	return total + (shown ? (shown - 1) * sep : 0);
+}
+
+/* The shown column of the highest rank (least important) for which ok() holds, or n. */
+static size_t fit_last(const struct text_fit_col *c, size_t n, bool cut)
+{
+	size_t i, best = n;
+
+	for (i = 0; i < n; i++) {
+		if (!c[i].width || (cut ? c[i].width <= c[i].min : c[i].keep))
+			continue;
+		if (best == n || c[i].rank >= c[best].rank)
+			best = i;
+	}
+	return best;
+}
+
+bool text_fit(struct text_fit_col *c, size_t n, size_t sep, size_t cols)
+{
+	size_t i, total, k;
+	bool more = true;
+
+	for (k = 0;; k++) {
+		for (i = 0; i < n; i++)
+			c[i].width = c[i].natural ? c[i].natural : 1;
+		/* the k least important columns dropped */
+		for (i = 0; i < k; i++) {
+			size_t d = fit_last(c, n, false);
+
+			if (d == n) {
+				more = false;
+				break;
+			}
+			c[d].width = 0;
+		}
+		if (!cols)
+			return true;
+		while ((total = fit_total(c, n, sep)) > cols) {
+			size_t t = fit_last(c, n, true);
+
+			if (t == n)
+				break;
+			if (c[t].width - c[t].min >= total - cols)
+				c[t].width -= total - cols;
+			else
+				c[t].width = c[t].min;
+		}
+		if (total <= cols || !more)
+			return total <= cols;
+	}
+}
+
+void text_cut(char *buf, size_t cap, const char *s, size_t width)
+{
+	size_t cut_at, chars = text_chars(s, width, &cut_at);
+
+	if (!cap)
+		return;
+	if (chars <= width || !width) {
+		if (buf != s)
+			str_copy_cut(buf, cap, s, false);
+		return;
+	}
+	if (cut_at + sizeof("…") > cap)
+		cut_at = 0;
+	memmove(buf, s, cut_at);
+	memcpy(buf + cut_at, "…", sizeof("…"));
 }
 
 void text_wrap(FILE *f, const char *indent, const char *first, const char *text, size_t cols)
