@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "build-version.h"
@@ -91,28 +90,6 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 	return 0;
 }
 
-/* The width tables are fitted to, as lsblk finds it: COLUMNS, then the terminal's size;
- * 0 (full width) when stdout is not a terminal or the document is JSON. */
-static size_t terminal_width(const struct cli_ctx *ctx)
-{
-	const char *env = getenv("COLUMNS");
-	struct winsize ws;
-	char *end;
-	long v;
-
-	if (ctx->json || !isatty(STDOUT_FILENO))
-		return 0;
-	if (env && *env) {
-		errno = 0;
-		v = strtol(env, &end, 10);
-		if (!errno && !*end && v >= 20 && v <= 10000)
-			return (size_t)v;
-	}
-	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") };
@@ -143,13 +120,15 @@ int main(int argc, char **argv)
 		return cli_usage_error(cmd->name, "--json is not an option of this command");
 
 	ctx.cmd = cmd;
-	text_set_width(terminal_width(&ctx));
+	text_set_width(cli_term_width(&ctx));
+	if (cli_term_fit_stdout(text_width()))
+		text_set_width(0);
 	if (argc > 1)
 		ret = cmd->run(&ctx, argc - 1, argv + 1);
 	else
 		ret = cmd->run(&ctx, 1, health_argv);
 	sysroot_free(ctx.sr);
-	if (fflush(stdout) || ferror(stdout)) {
+	if (fflush(stdout) || ferror(stdout) || cli_term_end()) {
 		log_error("cannot write the output: %s", strerror(errno));
 		return EXIT_FAIL;
 	}

@@ -90,6 +90,14 @@ int cli_option_error(const char *cmd, int c, char **argv);
 /* Print first, then text wrapped at CLI_WRAP_COLS on spaces, to stdout; continuation lines
  * start with indent. first should end with a space when text is to follow on the same line. */
 #define CLI_WRAP_COLS 92
+/* The width the output is fitted to: COLUMNS, then the terminal's size; 0 when stdout is no
+ * terminal or the output is JSON (then nothing is cut or folded). */
+size_t cli_term_width(const struct cli_ctx *ctx);
+/* On a terminal of cols (not 0): stdout through a filter that folds a line longer than cols
+ * at a space (the tables are fitted before; this is for the prose). 0 or -ENOMEM. */
+int cli_term_fit_stdout(size_t cols);
+/* The filter's last line out, stdout the real one again. 0 or -EIO. */
+int cli_term_end(void);
 void cli_wrap_print(const char *indent, const char *first, const char *text);
 /* Catch SIGINT and SIGTERM with fn, without SA_RESTART, so that a long read, write, sleep
  * or wait ends early and the command can clean up and say so. */

@@ -38,9 +38,40 @@ struct text_fit_col {
  * first. cols 0: every column at its natural width. True when the line fits. */
 bool text_fit(struct text_fit_col *c, size_t n, size_t sep, size_t cols);
 
+/* A table of fixed-width columns (history, bench): piped, each at its width; on a terminal,
+ * fitted by text_fit() and the last column shown takes what is left of the line. */
+#define TEXT_TABLE_COLS_MAX 24
+struct text_col {
+	const char *header;
+	size_t width; /* piped (the last column: its usual width; it is never cut piped) */
+	bool right;
+	int rank;     /* as in text_fit_col */
+	size_t min;   /* 0: never cut */
+};
+
+struct text_table {
+	const struct text_col *c;
+	size_t n, sep;
+	size_t w[TEXT_TABLE_COLS_MAX]; /* the widths shown, 0: dropped */
+	bool fitted;
+};
+
+void text_table_init(struct text_table *t, const struct text_col *c, size_t n, size_t sep);
+/* One row: cells[i] for column i (n of them). */
+void text_table_row(const struct text_table *t, FILE *f, const char *const *cells);
+void text_table_header(const struct text_table *t, FILE *f);
+/* The columns before from, then s over the rest of the line (cut at cap piped). */
+void text_table_span(const struct text_table *t, FILE *f, const char *const *cells, size_t from,
+		     const char *s, size_t cap);
+
 /* s cut to width characters with "…" into buf (UTF-8 aware; buf may be s); buf holds cap
  * bytes. width 0: not cut. */
 void text_cut(char *buf, size_t cap, const char *s, size_t width);
+
+/* s (one line, no newline) folded at a space into lines of at most cols characters (colour
+ * escapes not counted), the next lines indented two more than the first; ends with a
+ * newline. */
+void text_fold(FILE *f, const char *s, size_t cols);
 
 /* first, then text wrapped at cols on spaces; continuation lines start with indent. first
  * should end with a space when text is to follow on the same line. Ends with a newline. */

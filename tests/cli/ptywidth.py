@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ptywidth.py COLS OUT -- CMD...: CMD with stdout and stderr on a pseudo-terminal of COLS
 columns (set with TIOCSWINSZ, COLUMNS removed from its environment), what the terminal got in
-OUT (CR LF as LF, colour escapes removed); exits with CMD's status. A line longer than COLS
+OUT (CR LF as LF, terminal escapes removed); exits with CMD's status. A line longer than COLS
 characters is printed to stderr with its length, and the status is then 90."""
 import fcntl
 import os
@@ -30,10 +30,12 @@ while True:
         break
     got += chunk
 rc = p.wait()
-text = re.sub(r"\x1b\[[0-9;]*m", "", got.decode("utf-8", "replace").replace("\r\n", "\n"))
+text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "",
+              got.decode("utf-8", "replace").replace("\r\n", "\n"))
 with open(out, "w") as f:
     f.write(text)
-long_ = [l for l in text.split("\n") if len(l) > cols]
+# a progress line is rewritten in place after a CR: each piece is a line shown
+long_ = [l for line in text.split("\n") for l in line.split("\r") if len(l) > cols]
 for l in long_:
     sys.stderr.write("%d > %d: %s\n" % (len(l), cols, l))
 sys.exit(90 if long_ else rc)

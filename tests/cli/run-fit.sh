@@ -48,6 +48,48 @@ for cols in 80 120; do
 	done
 done
 
+# the stored results: the seed runs
+sb history --db "$tmp/r.db" --import "$src/data/seed-results/seed-runs.json"
+expect_rc 0 "import the seed runs"
+nruns=$(grep -c '"started_at"' "$src/data/seed-results/seed-runs.json")
+mkdir "$tmp/bd"
+for cols in 80 120; do
+	tty "$cols" history history --db "$tmp/r.db"
+	# one line a run
+	got=$(table_rows "$tmp/history.$cols")
+	[ "$got" = "$nruns" ] && ok || fail "history at $cols: $got rows for $nruns runs"
+	tty "$cols" compare compare --db "$tmp/r.db" 6 7 8 9
+	got=$(grep -c "^RND4K Q32T1 read IOPS .*x$" "$tmp/compare.$cols")
+	[ "$got" = 1 ] && ok || fail "compare at $cols: a row wrapped: $(cat "$tmp/compare.$cols")"
+	tty "$cols" bench bench "$tmp/bd" --engine null --runs 1 --time 100ms --interval 0 \
+		--size 8m --no-save
+	got=$(grep -c "^RND4K Q32T1 .*randread  *[0-9.]* " "$tmp/bench.$cols")
+	[ "$got" = 1 ] && ok || fail "bench at $cols: a row wrapped: $(cat "$tmp/bench.$cols")"
+	for t in pi4-sd-jms567-usb2 pi5-nvme-gen2; do
+		tty "$cols" "boot-$t" --sysroot "$tmp/$t" boot
+		tty "$cols" "boot-check-$t" --sysroot "$tmp/$t" boot check
+	done
+done
+# the bench table at 80 is CrystalDiskMark's: MB/s, IOPS and the latency, no MiB/s
+head -n 20 "$tmp/bench.80" | grep -q "^Test  *R/W  *MB/s  *IOPS  *mean us" && ok ||
+	fail "bench at 80: $(cat "$tmp/bench.80")"
+
+# a clone plan (image files: no root needed for a dry run, only the image tools)
+if command -v sfdisk >/dev/null && command -v mkfs.vfat >/dev/null && command -v mcopy \
+	>/dev/null && command -v mke2fs >/dev/null; then
+	export MTOOLS_SKIP_CHECK=1
+	. "$src/tests/clone/lib.sh"
+	mkimage "$tmp/src.img" dos 300 PARTUUID=0badc0de-02 >/dev/null 2>&1 ||
+		fail "mkimage"
+	for cols in 80 120; do
+		tty "$cols" clone clone "$tmp/src.img" "$tmp/dst.img"
+		got=$(grep -c "^p[12] .*->.*[0-9a-f]\{8\}-0[12]" "$tmp/clone.$cols")
+		[ "$got" = 2 ] && ok || fail "clone plan at $cols: $(cat "$tmp/clone.$cols")"
+	done
+else
+	echo "the clone plan not shown: sfdisk, mkfs.vfat, mcopy or mke2fs missing"
+fi
+
 # at 80 columns the attachment is the short form, at 120 the long one where it fits
 grep -q "usb2 uas JMS567 152d:0578 +hub" "$tmp/list-pi4-sd-jms567-usb2.80" && ok ||
 	fail "the short attachment at 80: $(cat "$tmp/list-pi4-sd-jms567-usb2.80")"
