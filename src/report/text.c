@@ -269,9 +269,10 @@ void text_table_row(const struct text_table *t, FILE *f, const char *const *cell
 
 		if (!t->w[i])
 			continue;
-		/* piped, the last column is as long as its text */
-		text_put_cell(f, cells[i], last && !t->fitted ? SIZE_MAX / 2 : t->w[i],
-			      t->c[i].right && !last, t->sep, last);
+		/* piped, a last column on the left is as long as its text */
+		text_put_cell(f, cells[i],
+			      last && !t->fitted && !t->c[i].right ? SIZE_MAX / 2 : t->w[i],
+			      t->c[i].right, t->sep, last);
 	}
 	fputc('\n', f);
 }
