@@ -172,7 +172,11 @@ static int attachment_line(struct sbuf *sb, const struct blkdev *d)
 	return 0;
 }
 
-int probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap)
+static int attachment_short(struct sbuf *sb, const struct blkdev *d);
+
+/* The line of d into buf by line(): "" for a partition. */
+static int attachment_text(const struct blkdev *d, char *buf, size_t cap,
+			   int (*line)(struct sbuf *sb, const struct blkdev *d))
 {
 	struct sbuf sb = SBUF_INIT(ATTACH_TEXT_MAX);
 	int ret = 0;
@@ -181,7 +185,7 @@ int probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap)
 		return -EINVAL;
 	buf[0] = '\0';
 	if (!d->is_partition)
-		ret = attachment_line(&sb, d);
+		ret = line(&sb, d);
 	if (ret && ret != -E2BIG) {
 		sbuf_release(&sb);
 		return ret;
@@ -190,6 +194,16 @@ int probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap)
 	str_copy_cut(buf, cap, sbuf_str(&sb), ret == -E2BIG);
 	sbuf_release(&sb);
 	return 0;
+}
+
+int probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap)
+{
+	return attachment_text(d, buf, cap, attachment_line);
+}
+
+int probe_blkdev_attachment_short(const struct blkdev *d, char *buf, size_t cap)
+{
+	return attachment_text(d, buf, cap, attachment_short);
 }
 
 /* "JMicron JMS567/JMS578" -> "JMS567": the chip's own name, the maker's left out */
@@ -288,34 +302,19 @@ static int mmc_short(struct sbuf *sb, const struct probe_mmc *m)
 	return ret ? ret : add_word(sb, timing ? timing + 1 : m->timing);
 }
 
-int probe_blkdev_attachment_short(const struct blkdev *d, char *buf, size_t cap)
+static int attachment_short(struct sbuf *sb, const struct blkdev *d)
 {
-	struct sbuf sb = SBUF_INIT(ATTACH_TEXT_MAX);
-	int ret = 0;
-
-	if (!cap)
-		return -EINVAL;
-	buf[0] = '\0';
-	if (d->is_partition)
-		ret = 0;
-	else if (d->usb)
-		ret = usb_short(&sb, d->usb);
-	else if (d->nvme || d->pcie)
-		ret = nvme_short(&sb, d->nvme, d->pcie);
-	else if (d->mmc)
-		ret = mmc_short(&sb, d->mmc);
-	else if (d->transport == PROBE_TRAN_SATA && d->has_sata_speed)
-		ret = sbuf_addf(&sb, "sata %.1fGb/s", d->sata_speed_gbps);
-	else if (d->transport == PROBE_TRAN_LOOP && d->backing_file[0])
-		ret = sbuf_addf(&sb, "loop %s", strrchr(d->backing_file, '/') ?
-						    strrchr(d->backing_file, '/') + 1 : d->backing_file);
-	else
-		ret = attachment_line(&sb, d);
-	if (ret && ret != -E2BIG) {
-		sbuf_release(&sb);
-		return ret;
-	}
-	str_copy_cut(buf, cap, sbuf_str(&sb), ret == -E2BIG);
-	sbuf_release(&sb);
-	return 0;
+	if (d->usb)
+		return usb_short(sb, d->usb);
+	if (d->nvme || d->pcie)
+		return nvme_short(sb, d->nvme, d->pcie);
+	if (d->mmc)
+		return mmc_short(sb, d->mmc);
+	if (d->transport == PROBE_TRAN_SATA && d->has_sata_speed)
+		return sbuf_addf(sb, "sata %.1fGb/s", d->sata_speed_gbps);
+	if (d->transport == PROBE_TRAN_LOOP && d->backing_file[0])
+		return sbuf_addf(sb, "loop %s", strrchr(d->backing_file, '/') ?
+							strrchr(d->backing_file, '/') + 1 :
+							d->backing_file);
+	return attachment_line(sb, d);
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # run-fit.sh - every table fits the terminal it is shown on: the commands run on a
-# pseudo-terminal of 80 and 120 columns (ptywidth.py) on the sysroot trees and a store of
+# pseudo-terminal of 80 and 120 columns (ptyrun.py --cols) on the sysroot trees and a store of
 # the seed results; no line is longer than the terminal, each device is one line of the
 # table, and the same commands through a pipe print the full width as before.
 set -u
@@ -17,9 +17,10 @@ tty() {
 	local cols=$1 name=$2
 	shift 2
 	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 120 python3 "$src/tests/cli/ptywidth.py" "$cols" "$tmp/$name.$cols" -- \
+	timeout 120 python3 "$src/tests/bench/ptyrun.py" "$tmp" --cols "$cols" -- \
 		$run "$bin" "$@" 2>"$tmp/err"
 	rc=$?
+	mv "$tmp/tty" "$tmp/$name.$cols"
 	if [ "$rc" = 90 ]; then
 		fail "$name at $cols columns: lines longer than the terminal"
 		sed 's/^/  /' "$tmp/err" | head -5
