@@ -81,6 +81,7 @@ int cmd_complete(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_metrics(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_move(struct cli_ctx *ctx, int argc, char **argv);
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

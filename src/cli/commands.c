@@ -30,6 +30,8 @@ const struct cli_command cli_commands[] = {
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "clone", cmd_clone, "move the system to another disk or an image (dry run by default)",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	{ "move", cmd_move, "clone to a faster disk and boot from it, every step (dry run by default)",
+	  CLI_NEED_SYSROOT | CLI_WRITES },
 	{ "boot", cmd_boot, "where the board boots from, will a disk boot, the boot order",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "metrics", cmd_metrics, "Prometheus text for node_exporter's textfile collector",
