@@ -31,6 +31,7 @@ enum cli_flags {
 	CLI_WRITES = 1 << 2,       /* may write files when asked (--apply, -o, --import, saves) */
 	CLI_DEFAULT = 1 << 3,      /* runs when no command is named; not found by name */
 	CLI_HIDDEN = 1 << 4,       /* for scripts (the completions): not in --help or the man page */
+	CLI_RAW_OUT = 1 << 5,      /* prints a document for programs: never fitted to a terminal */
 };
 
 struct cli_command;
@@ -92,7 +93,8 @@ int cli_option_error(const char *cmd, int c, char **argv);
  * start with indent. first should end with a space when text is to follow on the same line. */
 #define CLI_WRAP_COLS 92
 /* The width the output is fitted to: COLUMNS, then the terminal's size; 0 when stdout is no
- * terminal or the output is JSON (then nothing is cut or folded). */
+ * terminal, the output is JSON or the command's is for programs (then nothing is cut or
+ * folded). */
 size_t cli_term_width(const struct cli_ctx *ctx);
 /* On a terminal of cols (not 0): stdout through a filter that folds a line longer than cols
  * at a space (the tables are fitted before; this is for the prose). 0 or -ENOMEM. */

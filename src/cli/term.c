@@ -19,7 +19,7 @@ size_t cli_term_width(const struct cli_ctx *ctx)
 	char *end;
 	long v;
 
-	if (ctx->json || !isatty(STDOUT_FILENO))
+	if (ctx->json || (ctx->cmd && (ctx->cmd->flags & CLI_RAW_OUT)) || !isatty(STDOUT_FILENO))
 		return 0;
 	if (env && *env) {
 		errno = 0;
