@@ -177,13 +177,19 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 	if (!o.no_bench && source[0])
 		rc = bench_both(ctx, &o, source);
 	if (rc == EXIT_OK) {
-		const char *args[] = { "clone", source[0] ? source : o.target, o.target,
-				       o.apply ? "--apply" : NULL, NULL };
+		const char *args[MOVE_ARGS_MAX] = { "clone" };
+		int n = 1;
 
 		heading(o.apply ? "2. the clone" : "2. the clone's plan and checks");
-		if (!source[0]) {
-			args[1] = o.target;
-			args[2] = o.apply ? "--apply" : NULL;
+		if (source[0])
+			args[n++] = source;
+		args[n++] = o.target;
+		if (o.apply)
+			args[n++] = "--apply";
+		if (o.db) {
+			/* the benches of step 1 give the expected time */
+			args[n++] = "--db";
+			args[n++] = o.db;
 		}
 		rc = step(ctx, cmd_clone, args);
 	}
@@ -221,8 +227,6 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 			    "time trial yet)." :
 			    "The board starts from the target once its boot loader is set so.",
 		       o.target);
-		if (!o.apply)
-			printf("\ndry run: nothing written; --apply to do it\n");
 	}
 	probe_inventory_free(inv);
 	return rc;

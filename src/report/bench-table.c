@@ -78,7 +78,13 @@ static void print_row(const struct bench_test_result *r, int nw, const bool *sho
 
 	fprintf(f, "%-*s %-9s", nw, r->test.name, bench_rw_name(r->test.rw));
 	if (r->skipped) {
-		fprintf(f, " skipped: %s\n", r->skip_reason);
+		char why[512];
+
+		/* one line a test: on a terminal the reason is cut to its width */
+		str_fmt(why, sizeof(why), "skipped: %s", r->skip_reason);
+		if (text_width() > (size_t)nw + 12)
+			text_cut(why, sizeof(why), why, text_width() - (size_t)nw - 11);
+		fprintf(f, " %s\n", why);
 		return;
 	}
 	for (i = 0; i < bench_ncols; i++) {
