@@ -222,9 +222,10 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 		       "boot order back) and the board starts from it again. After the reboot, "
 		       "`sbcdisk` says where the board booted from; `sbcdisk bench %s --profile "
 		       "quick` and `sbcdisk compare` show the before and after.\n",
-		       pi ? "The bootloader tries the target first and falls back to the SD card "
-			    "when the target does not boot (sbcdisk does not set up tryboot's one-"
-			    "time trial yet)." :
+		       pi ? "The bootloader tries the target first; when it finds nothing to boot "
+			    "there it goes on to the SD card, but a copy that starts and then fails "
+			    "does not fall back (sbcdisk does not set up the firmware's one-time "
+			    "tryboot trial yet)." :
 			    "The board starts from the target once its boot loader is set so.",
 		       o.target);
 	}
