@@ -1,7 +1,9 @@
 /* main.c - parse the global options and dispatch through the command table; the command opens
  * the sysroot (cli_setup()) once its options are parsed, so that --help never needs it.
  * Global options may stand before or after the command name (`sbcdisk list --json`). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "report/text.h"
 
 static void print_help(FILE *f)
 {
@@ -117,12 +120,15 @@ int main(int argc, char **argv)
 		return cli_usage_error(cmd->name, "--json is not an option of this command");
 
 	ctx.cmd = cmd;
+	text_set_width(cli_term_width(&ctx));
+	if (cli_term_fit_stdout(text_width()))
+		text_set_width(0);
 	if (argc > 1)
 		ret = cmd->run(&ctx, argc - 1, argv + 1);
 	else
 		ret = cmd->run(&ctx, 1, health_argv);
 	sysroot_free(ctx.sr);
-	if (fflush(stdout) || ferror(stdout)) {
+	if (fflush(stdout) || ferror(stdout) || cli_term_end()) {
 		log_error("cannot write the output: %s", strerror(errno));
 		return EXIT_FAIL;
 	}

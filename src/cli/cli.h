@@ -31,6 +31,7 @@ enum cli_flags {
 	CLI_WRITES = 1 << 2,       /* may write files when asked (--apply, -o, --import, saves) */
 	CLI_DEFAULT = 1 << 3,      /* runs when no command is named; not found by name */
 	CLI_HIDDEN = 1 << 4,       /* for scripts (the completions): not in --help or the man page */
+	CLI_RAW_OUT = 1 << 5,      /* prints a document for programs: never fitted to a terminal */
 };
 
 struct cli_command;
@@ -81,6 +82,7 @@ int cmd_complete(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_metrics(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_move(struct cli_ctx *ctx, int argc, char **argv);
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -90,6 +92,15 @@ int cli_option_error(const char *cmd, int c, char **argv);
 /* Print first, then text wrapped at CLI_WRAP_COLS on spaces, to stdout; continuation lines
  * start with indent. first should end with a space when text is to follow on the same line. */
 #define CLI_WRAP_COLS 92
+/* The width the output is fitted to: COLUMNS, then the terminal's size; 0 when stdout is no
+ * terminal, the output is JSON or the command's is for programs (then nothing is cut or
+ * folded). */
+size_t cli_term_width(const struct cli_ctx *ctx);
+/* On a terminal of cols (not 0): stdout through a filter that folds a line longer than cols
+ * at a space (the tables are fitted before; this is for the prose). 0 or -ENOMEM. */
+int cli_term_fit_stdout(size_t cols);
+/* The filter's last line out, stdout the real one again. 0 or -EIO. */
+int cli_term_end(void);
 void cli_wrap_print(const char *indent, const char *first, const char *text);
 /* Catch SIGINT and SIGTERM with fn, without SA_RESTART, so that a long read, write, sleep
  * or wait ends early and the command can clean up and say so. */

@@ -25,16 +25,20 @@ const struct cli_command cli_commands[] = {
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "history", cmd_history, "the stored benchmark results", CLI_JSON | CLI_WRITES },
 	{ "compare", cmd_compare, "stored results side by side", CLI_JSON },
-	{ "report", cmd_report, "an HTML report with charts and verdicts", CLI_WRITES },
+	{ "report", cmd_report, "an HTML report with charts and verdicts",
+	  CLI_WRITES | CLI_RAW_OUT },
 	{ "verify", cmd_verify, "is the capacity real and does every byte read back",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "clone", cmd_clone, "move the system to another disk or an image (dry run by default)",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	{ "move", cmd_move, "clone to a faster disk and boot from it, every step (dry run by default)",
+	  CLI_NEED_SYSROOT | CLI_WRITES },
 	{ "boot", cmd_boot, "where the board boots from, will a disk boot, the boot order",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "metrics", cmd_metrics, "Prometheus text for node_exporter's textfile collector",
-	  CLI_NEED_SYSROOT | CLI_WRITES },
-	{ "__complete", cmd_complete, "the lists the shell completions offer", CLI_HIDDEN },
+	  CLI_NEED_SYSROOT | CLI_WRITES | CLI_RAW_OUT },
+	{ "__complete", cmd_complete, "the lists the shell completions offer",
+	  CLI_HIDDEN | CLI_RAW_OUT },
 	{ NULL, NULL, NULL, 0 },
 };
 
@@ -124,7 +128,7 @@ void cli_catch_stop_signals(void (*fn)(int sig))
 
 void cli_wrap_print(const char *indent, const char *first, const char *text)
 {
-	text_wrap(stdout, indent, first, text, CLI_WRAP_COLS);
+	text_wrap(stdout, indent, first, text, text_cols(CLI_WRAP_COLS));
 }
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_ctx *ctx)
