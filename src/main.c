@@ -11,7 +11,6 @@
 #include "cli/cli.h"
 #include "common/log.h"
 #include "common/util.h"
-#include "report/text.h"
 
 static void print_help(FILE *f)
 {
@@ -120,9 +119,7 @@ int main(int argc, char **argv)
 		return cli_usage_error(cmd->name, "--json is not an option of this command");
 
 	ctx.cmd = cmd;
-	text_set_width(cli_term_width(&ctx));
-	if (cli_term_fit_stdout(text_width()))
-		text_set_width(0);
+	cli_term_setup(&ctx);
 	if (argc > 1)
 		ret = cmd->run(&ctx, argc - 1, argv + 1);
 	else

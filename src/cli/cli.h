@@ -101,6 +101,9 @@ size_t cli_term_width(const struct cli_ctx *ctx);
 int cli_term_fit_stdout(size_t cols);
 /* The filter's last line out, stdout the real one again. 0 or -EIO. */
 int cli_term_end(void);
+/* Before a command runs: the renderers' width (report/text.c) and, on a terminal, the filter
+ * on stdout; without the filter (no memory) nothing is fitted. */
+void cli_term_setup(const struct cli_ctx *ctx);
 void cli_wrap_print(const char *indent, const char *first, const char *text);
 /* Catch SIGINT and SIGTERM with fn, without SA_RESTART, so that a long read, write, sleep
  * or wait ends early and the command can clean up and say so. */

@@ -34,6 +34,13 @@ size_t cli_term_width(const struct cli_ctx *ctx)
 
 static FILE *term_real; /* stdout before the filter */
 
+void cli_term_setup(const struct cli_ctx *ctx)
+{
+	text_set_width(cli_term_width(ctx));
+	if (cli_term_fit_stdout(text_width()))
+		text_set_width(0);
+}
+
 struct term_out {
 	FILE *to;
 	size_t cols, len;
