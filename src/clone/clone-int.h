@@ -32,6 +32,10 @@ int clone_loop_attach(const char *path, uint64_t off, uint64_t size, bool readon
 		      struct clone_loop *lo);
 void clone_loop_detach(struct clone_loop *lo);
 
+/* From here on, the mounts this process makes are seen by it and its children only, and
+ * vanish when they all end, however they end. Before any thread is started (unshare).
+ * 0 or -errno (EPERM in a container that forbids it: the mounts are then the system's). */
+int clone_mounts_private(void);
 /* A private mount of a loop device on a fresh directory (dir); readonly mounts use noload
  * for ext so no journal is replayed. */
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sched.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -139,6 +140,18 @@ void clone_loop_detach(struct clone_loop *lo)
 	}
 	lo->fd = -1;
 	lo->name[0] = '\0';
+}
+
+int clone_mounts_private(void)
+{
+	/* a mount namespace of our own, whose mounts do not go back to the system's (slave:
+	 * the system's still come in); it dies with the last of our processes, SIGKILL too,
+	 * and its mounts with it, and so the autoclear loop devices under them */
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
+		return -errno;
+	return 0;
 }
 
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
