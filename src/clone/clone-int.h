@@ -26,11 +26,27 @@ void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap);
  * descriptor in *fd. It goes away when *fd is closed (and nothing else holds it). */
 struct clone_loop {
 	int fd;
-	char name[32];
+	char name[64];
 };
 int clone_loop_attach(const char *path, uint64_t off, uint64_t size, bool readonly,
 		      struct clone_loop *lo);
 void clone_loop_detach(struct clone_loop *lo);
+/* Can a loop device be had (/dev/loop-control there and answering)? 0 or -errno. */
+int clone_loop_usable(void);
+
+/* Partition cp of the target (or the source) as a device: its kernel partition device when
+ * there is one (t_dev, s_dev; fd -1, nothing to detach), else a loop device over its bytes. */
+int clone_part_attach(const struct clone_plan *p, const struct clone_part *cp, bool target,
+		      bool readonly, struct clone_loop *lo);
+/* The target disk's partitions as the kernel's devices before its table is written (BLKPG,
+ * the old ones taken away first): each t_dev set, p->t_kparts. -EOPNOTSUPP for an image,
+ * -EINVAL for a disk that has no partitions (then loop devices serve), or -errno. */
+int clone_kparts_add(struct clone_plan *p, int dfd);
+/* Once the table is written: the kernel re-reads it (BLKRRPART) or is given its partitions
+ * (BLKPG), and each node is there; 0, or -errno with why. Nothing to do without t_kparts. */
+int clone_kparts_reread(struct clone_plan *p, int dfd, char *why, size_t whycap);
+/* A stopped clone: the partitions given to the kernel taken away again. */
+void clone_kparts_drop(struct clone_plan *p, int dfd);
 
 /* From here on, the mounts this process makes are seen by it and its children only, and
  * vanish when they all end, however they end. Before any thread is started (unshare).
