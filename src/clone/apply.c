@@ -520,6 +520,8 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		if (!ret)
 			ret = clone_kparts_reread(p, dfd, why, whycap);
 	}
+	if (!ret && p->whole && !stopped(p))
+		clone_kparts_reread(p, dfd, why, whycap);
 	if (!ret && stopped(p))
 		ret = -EINTR;
 	if (!ret) {

@@ -43,7 +43,7 @@ int clone_part_attach(const struct clone_plan *p, const struct clone_part *cp, b
  * -EINVAL for a disk that has no partitions (then loop devices serve), or -errno. */
 int clone_kparts_add(struct clone_plan *p, int dfd);
 /* Once the table is written: the kernel re-reads it (BLKRRPART) or is given its partitions
- * (BLKPG), and each node is there; 0, or -errno with why. Nothing to do without t_kparts. */
+ * (BLKPG), and each node is there; 0, or -errno with why. --whole: BLKRRPART only. */
 int clone_kparts_reread(struct clone_plan *p, int dfd, char *why, size_t whycap);
 /* A stopped clone: the partitions given to the kernel taken away again. */
 void clone_kparts_drop(struct clone_plan *p, int dfd);

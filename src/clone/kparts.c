@@ -191,6 +191,9 @@ void clone_kparts_drop(struct clone_plan *p, int dfd)
 
 int clone_kparts_reread(struct clone_plan *p, int dfd, char *why, size_t whycap)
 {
+	/* --whole: the source's table came with the copy; whatever the kernel makes of it */
+	if (p->whole && !p->dst_is_file)
+		ioctl(dfd, BLKRRPART);
 	if (!p->t_kparts)
 		return 0;
 	/* the kernel reads the new table itself where it can (the partitions must be closed:

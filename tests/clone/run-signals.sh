@@ -28,11 +28,7 @@ leftovers() {
 }
 
 mkimage "$tmp/src.img" dos 400 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
-loop_attach "$tmp/src.img"; srcloop=$loopdev
-p2off=$((139264 * 512))
-part=$(losetup -f --show -o $p2off --sizelimit $((400 * 1048576 - p2off)) "$srcloop") ||
-	{ fail "losetup"; finish; }
-cleanups=("loop_detach '$part'" "${cleanups[@]}")
+live_part "$tmp/src.img" 400 || { fail "losetup"; finish; }
 mnt=$tmp/mnt
 mkdir -p "$mnt" "$tmp/mnts"
 mount "$part" "$mnt" || { fail "mount the source"; finish; }
