@@ -1,12 +1,14 @@
 #!/bin/bash
-# run-clone.sh - case 4: clone on a real kernel's partition devices. A Raspberry Pi OS-like
+# clone.sh - case 4 of the kernel suite: clone on a real kernel's partition devices. A Raspberry Pi OS-like
 # SD card (FAT + ext4, cmdline.txt and fstab by PARTUUID) on QEMU's sd-card, cloned in the
 # guest to a UAS disk on xHCI: exit 0, the kernel shows the new partitions at once (no
 # re-plug, no partprobe), e2fsck clean, the same tree, the new ids in cmdline.txt and fstab,
 # the card unchanged, `boot check` of the copy. Then the loop driver is unloaded (a module
 # whose node only systemd makes): a clone to a second UAS disk needs none, and one to an
 # image says so in one line before writing anything. One boot, about 1 to 3 minutes.
+# shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/clone/lib.sh
 . "$src/tests/clone/lib.sh"
 kernel_prepare
 for t in sfdisk mkfs.vfat mke2fs mcopy; do
@@ -23,8 +25,8 @@ printf 'label: dos\nstart=2048, size=200000, type=83\nstart=202048, type=83\n' |
 	sfdisk -q "$tmp/uas1.img" >/dev/null || fail "sfdisk uas1"
 q_sd card "$tmp/card.img"
 q_xhci x
-q_uas uas1 x "$tmp/uas1.img" "" "port=1,serial=uas1"
-q_uas uas2 x "$tmp/uas2.img" "" "port=2,serial=uas2"
+q_uas uas1 x "$tmp/uas1.img" "" port=1
+q_uas uas2 x "$tmp/uas2.img" "" port=2
 
 mkdir -p "$tmp/clone"
 cat >"$tmp/clone/run.sh" <<'EOF'
