@@ -511,8 +511,10 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 	if (!ret && !p->whole && !stopped(p)) {
 		/* what went through the partitions' devices is not in the disk's own cache,
 		 * which the boot check reads: its stale pages go */
-		if (!p->dst_is_file && (fsync(dfd) || ioctl(dfd, BLKFLSBUF, 0)))
+		if (!p->dst_is_file && (fsync(dfd) || ioctl(dfd, BLKFLSBUF, 0))) {
 			ret = -errno;
+			str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
+		}
 		if (!ret)
 			ret = clone_table_write(p, why, whycap);
 		if (!ret)
