@@ -62,7 +62,8 @@ kparts_same "$u1" "at once"
 t "the old disk's second partition is no more at its old start" \
 	sh -c "! grep -qx 202048 /sys/block/$u1/${u1}2/start"
 e2fsck -fn "/dev/${u1}2" >"$K/fsck.out" 2>&1
-t "e2fsck -fn of the copy's root clean ($(tail -1 "$K/fsck.out"))" test $? = 0
+rc=$?
+t "e2fsck -fn of the copy's root clean (exit $rc: $(tail -1 "$K/fsck.out"))" test $rc = 0
 pu1=$(python3 -c "import json; d=json.load(open('$K/c1.json')); print(d['partitions'][0]['target_partuuid'])")
 pu2=$(python3 -c "import json; d=json.load(open('$K/c1.json')); print(d['partitions'][1]['target_partuuid'])")
 t "the kernel's view: PARTUUID of ${u1}2 is the new one" \
@@ -70,32 +71,35 @@ t "the kernel's view: PARTUUID of ${u1}2 is the new one" \
 mkdir -p /tmp/s1 /tmp/s2 /tmp/d1 /tmp/d2
 # vfat's character sets: the kernel's own request for them runs this root's modprobe
 modprobe -d "$kmods" -a nls_cp437 nls_ascii nls_utf8 2>/dev/null
-mount -o ro "/dev/${card}p1" /tmp/s1 && mount -o ro,noload "/dev/${card}p2" /tmp/s2 &&
-	mount -o ro "/dev/${u1}1" /tmp/d1 && mount -o ro "/dev/${u1}2" /tmp/d2 ||
-	{ no "mount the card's and the copy's partitions"; exit 1; }
-echo "time: $SECONDS s, the copy mounted"
-t "cmdline.txt names the new root" grep -q "root=PARTUUID=$pu2 " /tmp/d1/cmdline.txt
-t "fstab names the new boot partition" grep -q "^PARTUUID=$pu1 " /tmp/d2/etc/fstab
-t "fstab names the new root" grep -q "^PARTUUID=$pu2 " /tmp/d2/etc/fstab
-t "the same boot files" diff -r -x cmdline.txt /tmp/s1 /tmp/d1
-# tree DIR: every name with its type, owner, mode, links and link target; the files' sums
-tree() {
-	(cd "$1" && find . -path ./lost+found -prune -o -printf '%p %y %U %G %m %n %l\n' | sort &&
-		find . -path ./lost+found -prune -o -path ./etc/fstab -prune -o -type f -print0 |
-		sort -z | xargs -0 sha256sum)
-}
-tree /tmp/s2 >/tmp/s2.tree
-tree /tmp/d2 >/tmp/d2.tree
-t "the same root tree: names, types, owners, modes, links, contents ($(wc -l </tmp/s2.tree) lines)" \
-	cmp -s /tmp/s2.tree /tmp/d2.tree
-diff /tmp/s2.tree /tmp/d2.tree | head -5
-umount /tmp/s1 /tmp/s2 /tmp/d1 /tmp/d2
-"$SBCDISK" boot check "$u1" >"$K/boot.out" 2>&1
-rc=$?
-t "boot check of the copy passes (exit $rc: $(grep -m1 FAIL "$K/boot.out"))" test $rc = 0
+if mount -o ro "/dev/${card}p1" /tmp/s1 && mount -o ro,noload "/dev/${card}p2" /tmp/s2 &&
+	mount -o ro "/dev/${u1}1" /tmp/d1 && mount -o ro "/dev/${u1}2" /tmp/d2; then
+	echo "time: $SECONDS s, the copy mounted"
+	t "cmdline.txt names the new root" grep -q "root=PARTUUID=$pu2 " /tmp/d1/cmdline.txt
+	t "fstab names the new boot partition" grep -q "^PARTUUID=$pu1 " /tmp/d2/etc/fstab
+	t "fstab names the new root" grep -q "^PARTUUID=$pu2 " /tmp/d2/etc/fstab
+	t "the same boot files" diff -r -x cmdline.txt /tmp/s1 /tmp/d1
+	# tree DIR: every name with its type, owner, mode, links and link target; the files' sums
+	tree() {
+		(cd "$1" && find . -path ./lost+found -prune -o -printf '%p %y %U %G %m %n %l\n' | sort &&
+			find . -path ./lost+found -prune -o -path ./etc/fstab -prune -o -type f -print0 |
+			sort -z | xargs -0 sha256sum)
+	}
+	tree /tmp/s2 >/tmp/s2.tree
+	tree /tmp/d2 >/tmp/d2.tree
+	t "the same root tree: names, types, owners, modes, links, contents ($(wc -l </tmp/s2.tree) lines)" \
+		cmp -s /tmp/s2.tree /tmp/d2.tree
+	diff /tmp/s2.tree /tmp/d2.tree | head -5
+	umount /tmp/s1 /tmp/s2 /tmp/d1 /tmp/d2
+	"$SBCDISK" boot check "$u1" >"$K/boot.out" 2>&1
+	rc=$?
+	t "boot check of the copy passes (exit $rc: $(grep -m1 FAIL "$K/boot.out"))" test $rc = 0
+else
+	no "mount the card's and the copy's partitions: the trees not compared"
+	umount /tmp/s1 /tmp/s2 /tmp/d1 /tmp/d2 2>/dev/null
+fi
+echo "time: $SECONDS s, the copy checked"
 
 # --- the loop driver unloaded ----------------------------------------------------------------
-echo "time: $SECONDS s, the copy checked"
 rmmod loop 2>/dev/null
 t "no loop driver now" test ! -e /dev/loop-control -a ! -d /sys/module/loop
 "$SBCDISK" clone "/dev/$card" "/dev/$u2" --apply >"$K/c2.out" 2>"$K/c2.err"
@@ -103,7 +107,8 @@ rc=$?
 t "no loop driver: clone to the second UAS disk: exit 0 (got $rc: $(head -c 300 "$K/c2.err"))" test $rc = 0
 kparts_same "$u2" "no loop driver"
 e2fsck -fn "/dev/${u2}2" >/dev/null 2>&1
-t "no loop driver: e2fsck -fn clean" test $? = 0
+rc=$?
+t "no loop driver: e2fsck -fn clean (exit $rc)" test $rc = 0
 t "no loop driver: still none loaded" test ! -d /sys/module/loop
 "$SBCDISK" clone "/dev/$card" /tmp/card-copy.img --apply >"$K/c3.out" 2>"$K/c3.err"
 rc=$?
