@@ -475,8 +475,6 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 	int sfd = -1, dfd, ret;
 	size_t i;
 
-	/* best effort: without it a clean stop still unmounts; only a SIGKILL would leak */
-	clone_mounts_private();
 	dfd = open_target(p, why, whycap);
 	if (dfd < 0)
 		return dfd;

@@ -48,14 +48,16 @@ int clone_kparts_reread(struct clone_plan *p, int dfd, char *why, size_t whycap)
 /* A stopped clone: the partitions given to the kernel taken away again. */
 void clone_kparts_drop(struct clone_plan *p, int dfd);
 
-/* From here on, the mounts this process makes are seen by it and its children only, and
- * vanish when they all end, however they end. Before any thread is started (unshare).
- * 0 or -errno (EPERM in a container that forbids it: the mounts are then the system's). */
-int clone_mounts_private(void);
-/* A private mount of a loop device on a fresh directory (dir); readonly mounts use noload
- * for ext so no journal is replayed. */
+/* A private mount of dev, reached at the path dir ("/proc/self/fd/7"): a detached mount
+ * (fsopen, fsmount) in no mount table, which goes with its descriptor, when this process
+ * ends however it ends (SIGKILL too), and with it an autoclear loop device under it; on a
+ * kernel before 5.2 a mount on a fresh directory. readonly mounts use noload for ext so
+ * no journal is replayed. clone_umount() takes it away. */
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
 void clone_umount(char *dir);
+/* The same on a fresh directory with mount(2) (the fallback), and its unmount. */
+int clone_mount_dir(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
+void clone_umount_dir(char *dir);
 
 /* ext2/3/4 at off of path: the block size, the used blocks' bytes, its UUID and label; what
  * mke2fs needs to make another like it: its features as mke2fs -O takes them ("none,

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sched.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -142,19 +141,7 @@ void clone_loop_detach(struct clone_loop *lo)
 	lo->name[0] = '\0';
 }
 
-int clone_mounts_private(void)
-{
-	/* a mount namespace of our own, whose mounts do not go back to the system's (slave:
-	 * the system's still come in); it dies with the last of our processes, SIGKILL too,
-	 * and its mounts with it, and so the autoclear loop devices under them */
-	if (unshare(CLONE_NEWNS))
-		return -errno;
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
-		return -errno;
-	return 0;
-}
-
-int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
+int clone_mount_dir(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
 {
 	const char *data = readonly && str_starts(fstype, "ext") ? "noload" : NULL;
 	const char *tmp = getenv("TMPDIR");
@@ -173,7 +160,7 @@ int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, s
 	return 0;
 }
 
-void clone_umount(char *dir)
+void clone_umount_dir(char *dir)
 {
 	if (!dir[0])
 		return;
