@@ -105,8 +105,8 @@ int cli_term_end(void);
  * on stdout; without the filter (no memory) nothing is fitted. */
 void cli_term_setup(const struct cli_ctx *ctx);
 void cli_wrap_print(const char *indent, const char *first, const char *text);
-/* Catch SIGINT and SIGTERM with fn, without SA_RESTART, so that a long read, write, sleep
- * or wait ends early and the command can clean up and say so. */
+/* Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE with fn, without SA_RESTART, so that
+ * a long read, write, sleep or wait ends early and the command can clean up and say so. */
 void cli_catch_stop_signals(void (*fn)(int sig));
 
 /* The one-line progress of a long command (clone, verify) on standard error: only on a

@@ -124,6 +124,10 @@ void cli_catch_stop_signals(void (*fn)(int sig))
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* an ssh session that drops, ^\, a reader of our output gone: the same clean stop */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 void cli_wrap_print(const char *indent, const char *first, const char *text)
