@@ -6,7 +6,7 @@
 # command line is that file's line; the kernel's quirks parameter is exactly the merged list,
 # the kernel says "UAS is ignored" for 46f4:0003 and no other device, the BOT disk is still
 # there, the UAS disk is gone (usb-uas has no BOT interface for usb-storage to take), and
-# doctor reports uas-disabled for 46f4:0003.
+# doctor reports uas-disabled for 46f4:0003 and that its disk is gone.
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
@@ -87,13 +87,16 @@ check "the UAS disk is gone ($(cat "$tmp/fix2/lsblk" | tr '\n' ' '))" grep -qx '
 cp "$tmp/fix2/doctor.json" "$tmp/out"
 json "[f for f in d['findings'] if f['id'] == 'uas-disabled' and f['usb_id'] == '46f4:0003']" \
 	"doctor reports uas-disabled for 46f4:0003"
+json "[f for f in d['findings'] if f['id'] == 'uas-disabled' and 'its disk is gone' in f['title']]" \
+	"... which says that its disk is gone (usb-uas has no Bulk-Only interface)"
 json "not [f for f in d['findings'] if f['id'] == 'uas-disabled' and f['usb_id'] != '46f4:0003']" \
 	"... and for no other device"
 echo "--- doctor after the fix"
 cat "$tmp/fix2/doctor.txt"
+echo "--- the second boot's log of USB and storage"
+grep -i 'usb\|uas\|storage\|scsi\|sd[a-z]' "$tmp/fix2/dmesg.txt" | grep -v 'usbcore\|usbserial\|hub\|xhci' | tail -30
 if [ "$failures" -ne 0 ]; then
 	echo "--- the fix"; cat "$tmp/fix1/fix.out"
-	echo "--- the second boot's log"; grep -i 'usb\|uas\|storage' "$tmp/fix2/dmesg.txt" | tail -30
 fi
 echo "fix-boot: $(($(date +%s) - start)) s"
 finish
