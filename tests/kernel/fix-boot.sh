@@ -80,8 +80,15 @@ check "the kernel's quirks are the merged list ($(cat "$tmp/fix2/quirks"))" \
 	[ "$(cat "$tmp/fix2/quirks")" = "$q" ]
 ign=$(grep -c 'UAS is ignored for this device' "$tmp/fix2/dmesg.txt")
 check "the kernel ignores UAS once ($ign)" [ "$ign" = 1 ]
-check "... for 46f4:0003: $(grep -B3 'UAS is ignored' "$tmp/fix2/dmesg.txt" | tr '\n' '|')" \
-	grep -B3 'UAS is ignored' "$tmp/fix2/dmesg.txt" | grep -q 'idVendor=46f4, idProduct=0003'
+# ignored_id: the USB id of the device whose "UAS is ignored" line the kernel printed
+ignored_id() {
+	local port
+	port=$(sed -n 's/.*usb \([0-9.-]*\): UAS is ignored for this device.*/\1/p' \
+		"$tmp/fix2/dmesg.txt")
+	[ -n "$port" ] && sed -n "s/.*usb $port: New USB device found, idVendor=\([0-9a-f]*\), idProduct=\([0-9a-f]*\),.*/\1:\2/p" \
+		"$tmp/fix2/dmesg.txt"
+}
+check "... for 46f4:0003 ($(ignored_id))" [ "$(ignored_id)" = 46f4:0003 ]
 check "the BOT disk is still there" grep -q '^bot1=sd' "$tmp/fix2/serials"
 check "the UAS disk is gone ($(cat "$tmp/fix2/lsblk" | tr '\n' ' '))" grep -qx 'uas1=' "$tmp/fix2/serials"
 cp "$tmp/fix2/doctor.json" "$tmp/out"
