@@ -203,6 +203,26 @@ static bool quirks_name_id(const struct rule_ctx *ctx, const char *id)
 	return ctx->inv && ctx->inv->quirks_param && strcasestr(ctx->inv->quirks_param, id);
 }
 
+/*
+ * The live log says UAS is ignored for the device, but usb-storage never took it (no
+ * "Quirks match", no usb-storage SCSI host) and no disk of the running system sits at its
+ * port: a device with no Bulk-Only interface (a UAS-only bridge) is left without a driver.
+ * Only for this system's own log, whose devices the inventory holds.
+ */
+static bool uas_off_no_driver(const struct rule_ctx *ctx, const struct diag_subject *s)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	size_t i;
+
+	if (!inv || !inv->log_is_local || !s->uas_ignored || !s->usb_port[0] ||
+	    s->driver == USB_DRIVER_STORAGE || s->has_quirk_flags)
+		return false;
+	for (i = 0; i < inv->n; i++)
+		if (inv->devs[i].has_usb && !strcmp(inv->devs[i].usb_port, s->usb_port))
+			return false;
+	return true;
+}
+
 void rule_uas_disabled(struct rule_ctx *ctx)
 {
 	struct diag_subject *s;
@@ -220,6 +240,17 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 		f = rule_get(ctx, "uas-disabled", DIAG_INFO, rule_dev_name(ctx, s), id);
 		if (!f)
 			return;
+		if (uas_off_no_driver(ctx, s)) {
+			finding_title(f, "%s: uas is ignored and usb-storage did not take it: "
+					 "its disk is gone", label);
+			finding_explain(f, "The kernel was told to ignore UAS for this device, but "
+					   "usb-storage did not take it either: the device offers no "
+					   "Bulk-Only interface, so no driver drives it and its disk "
+					   "is not there. Take %s:u out of usb-storage.quirks (sbcdisk "
+					   "fix undo, if a fix put it there) and reboot.", id);
+			finding_evidence_cat(f, &s->cat[CAT_UASOFF]);
+			continue;
+		}
 		finding_title(f, "%s: uas is not used, usb-storage is", label);
 		if (s->uas_unsupported) {
 			finding_explain(f, "The USB host controller lacks what uas needs (bulk "

@@ -1,5 +1,5 @@
-# facts.sh - run in the guest (sourced by a case's run.sh): what the kernel says about every
 # shellcheck shell=bash
+# facts.sh - run in the guest (sourced by a case's run.sh): what the kernel says about every
 # disk, read with the shell and the usual tools, never with sbcdisk, into $K/facts/:
 # lsblk.json (lsblk -J -b), lsusb-t.txt, and DISK.txt per disk with KEY=VALUE lines from
 # sysfs: the USB device (port, ids, speed, bcdUSB, the interface's driver, the SCSI host's

@@ -1,5 +1,5 @@
-# guest-init.sh - run in the guest's chroot by kinit (tests/kernel/lib.sh copies it into the
 # shellcheck shell=bash
+# guest-init.sh - run in the guest's chroot by kinit (tests/kernel/lib.sh copies it into the
 # case's share, /run/k): load the storage drivers with modprobe from the unpacked module
 # tree (module options on the kernel command line apply, as modprobe reads them there), then
 # the case's run.sh, its output in out and its exit status in rc.

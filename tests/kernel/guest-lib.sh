@@ -1,5 +1,5 @@
-# guest-lib.sh - helpers for the guest scripts of the kernel cases (sourced from $K/run.sh)
 # shellcheck shell=bash
+# guest-lib.sh - helpers for the guest scripts of the kernel cases (sourced from $K/run.sh)
 
 # wait_blocks N [SECONDS]: until N disks are there (sd*, nvme*n*, mmcblk*), 60 s at most
 wait_blocks() {

@@ -36,6 +36,27 @@ def strip(s):
     return s.strip() if isinstance(s, str) and s.strip() else None
 
 
+# (sbcdisk's key, the fact's key, the fact's conversion)
+USB_FIELDS = [("port", "usb_port", str), ("vid", "usb_vid", str), ("pid", "usb_pid", str),
+              ("serial", "usb_serial", str), ("product", "usb_product", str),
+              ("speed_mbps", "usb_speed", int), ("usb_version", "usb_version", str),
+              ("driver", "usb_interface_driver", str),
+              ("root_hub_speed_mbps", "usb_root_hub_speed", int)]
+PCIE_FIELDS = [("address", "pcie_address", str), ("link_speed_gts", "pcie_speed", gts),
+               ("link_width", "pcie_width", int), ("max_link_speed_gts", "pcie_max_speed", gts),
+               ("max_link_width", "pcie_max_width", int),
+               ("port_max_link_speed_gts", "pcie_port_max_speed", gts),
+               ("port_max_link_width", "pcie_port_max_width", int)]
+
+MMC_FIELDS = [(a, "mmc_" + a, str) for a in ("type", "name", "manfid", "oemid", "date", "serial")]
+
+
+def compare(what, obj, fact, fields):
+    for key, fkey, conv in fields:
+        v = fact.get(fkey)
+        same(f"{what} {key}", obj[key], None if v is None else conv(v))
+
+
 def lsusb_tree(path):
     """{'BUS-PORT.PORT': (driver, speed)} from lsusb -t's indentation"""
     out, bus, stack = {}, None, []
@@ -83,20 +104,12 @@ for name in sorted(sb):
         if u is None:
             fails.append(f"{w}: sbcdisk has no USB attachment, the kernel has {f['usb_port']}")
             continue
-        same(f"{w} usb port", u["port"], f["usb_port"])
-        same(f"{w} usb vid", u["vid"], f["usb_vid"])
-        same(f"{w} usb pid", u["pid"], f["usb_pid"])
-        same(f"{w} usb serial", u["serial"], f["usb_serial"])
-        same(f"{w} usb product", u["product"], f["usb_product"])
-        same(f"{w} usb speed", u["speed_mbps"], int(f["usb_speed"]))
-        same(f"{w} usb version", u["usb_version"], f["usb_version"])
-        same(f"{w} usb driver (interface)", u["driver"], f["usb_interface_driver"])
+        compare(w, u, f, USB_FIELDS)
         # uas sets no proc_name in its host template ("(null)"); the host's parent then
         host = f["scsi_host_proc_name"]
         if host == "(null)":
             host = f["scsi_host_parent_driver"]
         same(f"{w} usb driver (SCSI host)", u["driver"], host)
-        same(f"{w} root hub speed", u["root_hub_speed_mbps"], int(f["usb_root_hub_speed"]))
         hubs = [h.split(":") for h in (f["usb_hubs"] or "").split()]
         same(f"{w} hubs", [(h["port"], h["vid"], h["pid"], h["speed_mbps"]) for h in u["hubs"]],
              [(p, v, i, int(s)) for p, v, i, s in hubs])
@@ -104,29 +117,14 @@ for name in sorted(sb):
         same(f"{w} lsusb -t driver and speed", (u["driver"], u["speed_mbps"]), t)
     else:
         same(f"{w} usb", u, None)
-    p = d["pcie"]
-    if "pcie_speed" in f:
-        if p is None:
-            fails.append(f"{w}: sbcdisk has no PCIe link, the kernel has {f['pcie_address']}")
-            continue
-        same(f"{w} pcie address", p["address"], f["pcie_address"])
-        same(f"{w} pcie link speed", p["link_speed_gts"], gts(f["pcie_speed"]))
-        same(f"{w} pcie link width", p["link_width"], int(f["pcie_width"]))
-        same(f"{w} pcie max speed", p["max_link_speed_gts"], gts(f["pcie_max_speed"]))
-        same(f"{w} pcie max width", p["max_link_width"], int(f["pcie_max_width"]))
-        same(f"{w} port max speed", p["port_max_link_speed_gts"], gts(f["pcie_port_max_speed"]))
-        same(f"{w} port max width", p["port_max_link_width"], int(f["pcie_port_max_width"]))
-    else:
-        same(f"{w} pcie", p, None)
-    m = d["mmc"]
-    if "mmc_type" in f:
-        if m is None:
-            fails.append(f"{w}: sbcdisk has no card facts, the kernel has {f['mmc_type']}")
-            continue
-        for a in ("type", "name", "manfid", "oemid", "date", "serial"):
-            same(f"{w} card {a}", m[a], f["mmc_" + a])
-    else:
-        same(f"{w} mmc", m, None)
+    p, m = d["pcie"], d["mmc"]
+    for key, fkey, fields in (("pcie", "pcie_speed", PCIE_FIELDS), ("mmc", "mmc_type", MMC_FIELDS)):
+        if fkey not in f:
+            same(f"{w} {key}", d[key], None)
+        elif d[key] is None:
+            fails.append(f"{w}: sbcdisk has no {key} facts, the kernel has {f[fkey]}")
+        else:
+            compare(w, d[key], f, fields)
     print(f"{name}: {d['transport']} "
           + (f"{u['speed_mbps']}M {u['driver']} {u['port']}" if u else "")
           + (f"{p['link_speed_gts']} GT/s x{p['link_width']}" if p else "")

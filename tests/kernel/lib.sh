@@ -1,14 +1,16 @@
-# lib.sh - shared by the kernel cases: boot Debian's own amd64 kernel under qemu-system-x86_64
 # shellcheck shell=bash
+# lib.sh - shared by the kernel cases: boot Debian's own amd64 kernel under qemu-system-x86_64
 # (TCG) with chosen storage devices, run a script in the guest and get its output back.
-# Sourced after tests/bench/lib.sh's helpers (tmp, src, bin, check, fail, finish).
+# Sources tests/bench/lib.sh (tmp, src, bin, check, fail, json, finish).
 #
-# The guest: the kernel from linux-image-amd64's package and an initramfs made here from
-# busybox-static and the 9p modules (kinit-initramfs); it mounts this machine's root read-only
-# over 9p, chroots into it (so the build's own sbcdisk, fio, lsblk and lsusb run there against
-# the guest kernel's sysfs and /dev/kmsg), loads the storage drivers with this machine's
-# modprobe from the unpacked modules (so module options on the command line apply as on a
-# real system), runs the case's guest script and powers off.
+# The guest: the kernel from linux-image-amd64's package and an initramfs made from
+# busybox-static and the 9p modules (kinit-prepare; kinit is its /init); it mounts this
+# machine's root read-only over 9p, chroots into it (so the build's own sbcdisk, fio, lsblk
+# and lsusb run there against the guest kernel's sysfs and /dev/kmsg), loads the storage
+# drivers with this machine's modprobe from the unpacked modules (so module options on the
+# command line apply as on a real system), runs the case's guest script and powers off.
+# There is no udev in the guest: /dev is devtmpfs, /run/udev is empty, /tmp and /run are
+# tmpfs; guest-lib.sh has helpers for the guest script (wait_blocks, blk_serial).
 #
 #   kernel_prepare             download and unpack once into $SBCDISK_BUILDDIR/kernel-cache
 #                              (a SKIP when qemu or the package cannot be had)
@@ -16,7 +18,8 @@
 #   q_xhci ID, q_ehci ID, q_hub BUS PORT (a device behind it: DEV-OPTS port=PORT.N),
 #   q_bot ID BUS IMG [DRIVE-OPTS] [DEV-OPTS],
 #   q_uas ID BUS IMG [DRIVE-OPTS] [DEV-OPTS], q_nvme ID IMG [SPEED WIDTH] [DRIVE-OPTS],
-#   q_sd ID IMG [DRIVE-OPTS]  the usual devices (ID also their serial number)
+#   q_sd ID IMG [DRIVE-OPTS]  the usual devices (ID also their serial number, but for
+#                              the SD card, which has QEMU's own)
 #   kboot NAME [APPEND]        boot with the devices added since the last boot; the guest
 #                              runs $tmp/NAME/run.sh (write it before) with $K=/run/k (=
 #                              $tmp/NAME on this side, writable) and $SBCDISK; its stdout and
@@ -31,7 +34,7 @@ kdir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 skip() { echo "SKIP: $*"; exit 77; }
 
-# boot_timeout: seconds a boot with its guest script may take; ~40 s alone, more when the
+# kboot_timeout: seconds a boot with its guest script may take; ~40 s alone, more when the
 # machine is busy (TCG on two shared cores)
 kboot_timeout=${SBCDISK_KBOOT_TIMEOUT:-420}
 # the guest's memory, MiB (a machine runs at most two of them at once)
