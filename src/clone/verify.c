@@ -297,12 +297,15 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 		if (na != nb || (na > 0 && memcmp(la, lb, (size_t)na)))
 			diff_add(w->p, rel, "link target differs");
 	} else if (S_ISREG(a.st_mode)) {
-		bool rewritten = (w->part == w->p->root && !strcmp(rel, "/etc/fstab") &&
+		/* the files clone rewrote, where it wrote them (symbolic links resolved) */
+		const char *fstab = w->p->fstab_at[0] ? w->p->fstab_at : "/etc/fstab";
+		const char *extl = w->p->extlinux_at[0] ? w->p->extlinux_at : w->p->extlinux_path;
+		bool rewritten = (w->part == w->p->root && !strcmp(rel, fstab) &&
 				  w->p->fstab_new) ||
 				 (w->part == w->p->boot && w->p->cmdline_new &&
 				  !strcmp(rel + (rel[0] == '/'), w->p->cmdline_file)) ||
 				 (w->part == w->p->extlinux_part && w->p->extlinux_new &&
-				  !strcmp(rel, w->p->extlinux_path));
+				  !strcmp(rel, extl));
 
 		if (rewritten)
 			return false;
