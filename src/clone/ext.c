@@ -534,18 +534,27 @@ int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
 int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
 			struct sbuf *out)
 {
-	char spec[PATH_MAX + 32], cmd[300];
-	int ret, status;
+	char spec[80], cmd[300];
+	int fd, ret, status;
 
-	if (str_fmt(spec, sizeof(spec), "%s?offset=%llu", dev, (unsigned long long)off) ||
-	    str_fmt(cmd, sizeof(cmd), "cat %s", file))
+	/* debugfs takes "NAME?offset=N": a '?' in dev would end its name there, so it gets a
+	 * name of digits only, our descriptor of dev (open while it runs; not inherited) */
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (str_fmt(spec, sizeof(spec), "/proc/%ld/fd/%d?offset=%llu", (long)getpid(), fd,
+		    (unsigned long long)off) ||
+	    str_fmt(cmd, sizeof(cmd), "cat %s", file)) {
+		close(fd);
 		return -ENAMETOOLONG;
+	}
 	{
 		const char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
 
 		out->cap = cap;
 		ret = clone_run(argv, out, false, &status);
 	}
+	close(fd);
 	return ret ? ret : status ? -ENOENT : 0;
 }
 

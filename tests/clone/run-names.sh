@@ -1,0 +1,15 @@
+#!/bin/bash
+# run-names.sh - paths that a child program could misread: an image in a directory whose
+# name holds '?' (debugfs reads "NAME?offset=N" in a build without libext2fs, which reads
+# the source's fstab through it) is planned as any other.
+. "$(dirname "$0")/../bench/lib.sh"
+. "$(dirname "$0")/lib.sh"
+clone_need
+command -v debugfs >/dev/null || { echo "skip: debugfs missing"; exit 77; }
+
+mkdir -p "$tmp/q?offset=0"
+mkimage "$tmp/q?offset=0/src.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+sbc clone "$tmp/q?offset=0/src.img" "$tmp/t.img"
+expect_rc 0 "a source in a directory named 'q?offset=0'"
+grep_out "/etc/fstab:3" out "'?' in the source's path: its fstab read and rewritten"
+finish
