@@ -94,7 +94,7 @@ int clone_fat_write(const char *image, uint64_t off, const char *file, const cha
 	if (str_fmt(name, sizeof(name), "::%s", file) ||
 	    str_fmt(tmp, sizeof(tmp), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp"))
 		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (done < len) {

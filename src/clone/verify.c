@@ -329,7 +329,7 @@ static void target_only(struct walk *w, int sdir, int ddir, const char *rel, siz
 {
 	struct dirent *e;
 	size_t n = 0;
-	int fd = dup(ddir);
+	int fd = fcntl(ddir, F_DUPFD_CLOEXEC, 0);
 	DIR *d;
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
@@ -364,7 +364,7 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 
 	if (depth > WALK_DEPTH_MAX)
 		return;
-	sfd = dup(sdir);
+	sfd = fcntl(sdir, F_DUPFD_CLOEXEC, 0);
 	if (sfd < 0 || !(d = fdopendir(sfd))) {
 		if (sfd >= 0)
 			close(sfd);
