@@ -116,6 +116,8 @@ int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap
 		   struct sbuf *out);
 int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
 		    size_t len);
+/* Every file of the FAT file system at off of image copied into the directory to ("DIR/"). */
+int clone_fat_copy_out(const char *image, uint64_t off, const char *to);
 /* Every path of the FAT file system at off of image, one "::/path" a line (mdir -/ -b). */
 int clone_fat_list(const char *image, uint64_t off, struct sbuf *out);
 /* The volume id of the FAT file system at off of fd (FAT12/16 and FAT32). */

@@ -81,6 +81,15 @@ int clone_fat_list(const char *image, uint64_t off, struct sbuf *out)
 	return ret ? ret : status ? -EIO : 0;
 }
 
+int clone_fat_copy_out(const char *image, uint64_t off, const char *to)
+{
+	const char *argv[] = { "mcopy", "-s", "-p", "-m", "-n", "-i", NULL, "::/", to, NULL };
+	int ret, status;
+
+	ret = fat_run(image, off, false, argv, 6, NULL, false, &status);
+	return ret ? ret : status ? -EIO : 0;
+}
+
 int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
 		    size_t len)
 {

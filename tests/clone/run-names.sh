@@ -1,7 +1,8 @@
 #!/bin/bash
 # run-names.sh - paths that a child program could misread: an image in a directory whose
 # name holds '?' (debugfs reads "NAME?offset=N" in a build without libext2fs, which reads
-# the source's fstab through it) is planned as any other.
+# the source's fstab through it) is planned as any other; one whose name holds '@@' (mtools
+# read "FILE@@OFFSET") is verified as any other.
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
@@ -12,4 +13,18 @@ mkimage "$tmp/q?offset=0/src.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimag
 sbc clone "$tmp/q?offset=0/src.img" "$tmp/t.img"
 expect_rc 0 "a source in a directory named 'q?offset=0'"
 grep_out "/etc/fstab:3" out "'?' in the source's path: its fstab read and rewritten"
+
+# '@@' in the source's path, which mtools read as "FILE@@OFFSET": the FAT tree still compared
+# by verify (it copies both sides out with mcopy), without MTOOLS_SKIP_CHECK from outside
+mkdir -p "$tmp/a@@0"
+mkimage "$tmp/plain.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+mv "$tmp/plain.img" "$tmp/a@@0/src.img"
+env -u MTOOLS_SKIP_CHECK "$bin" clone "$tmp/a@@0/src.img" "$tmp/t2.img" --apply \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc 0 "a source in a directory named 'a@@0'"
+if grep -q "PASS *tree p1" "$tmp/out"; then ok; else
+	fail "'@@' in the source's path: the FAT tree not compared:"
+	grep "tree p1" "$tmp/out" | sed 's/^/  out: /'
+fi
 finish
