@@ -2,7 +2,8 @@
 # run-names.sh - paths that a child program could misread: an image in a directory whose
 # name holds '?' (debugfs reads "NAME?offset=N" in a build without libext2fs, which reads
 # the source's fstab through it) is planned as any other; one whose name holds '@@' (mtools
-# read "FILE@@OFFSET") is verified as any other.
+# read "FILE@@OFFSET") is verified as any other. A missing file is missing, not empty.
+# Run it in a build without libext2fs too (meson setup -Dext2fs=disabled).
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
@@ -27,4 +28,12 @@ if grep -q "PASS *tree p1" "$tmp/out"; then ok; else
 	fail "'@@' in the source's path: the FAT tree not compared:"
 	grep "tree p1" "$tmp/out" | sed 's/^/  out: /'
 fi
+
+# a source with no /etc/fstab: debugfs (which reads it in a build without libext2fs) exits 0
+# when a file is not found, printing nothing, as for an empty file; the check must not pass
+mkimage "$tmp/nofstab.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+debugfs -w -R "rm /etc/fstab" "$tmp/nofstab.img?offset=$((139264 * 512))" >/dev/null 2>&1
+sbc clone "$tmp/nofstab.img" "$tmp/t3.img" --apply
+expect_rc 0 "a source without /etc/fstab"
+grep_out "WARN *fstab-resolves" out "no /etc/fstab on the source: fstab-resolves warns"
 finish
