@@ -435,11 +435,11 @@ static int fat_finish(struct clone_plan *p, struct clone_part *cp, int dfd, bool
 		return -errno;
 	if (is_boot && p->cmdline_new)
 		ret = rewrite_result(p, cp, p->cmdline_file,
-				     clone_fat_write(p->dst_path, cp->t_start, p->cmdline_file,
+				     clone_fat_write(clone_dst(p), cp->t_start, p->cmdline_file,
 						     p->cmdline_new, p->cmdline_len), why, whycap);
 	if (!ret && cp - p->parts == p->extlinux_part && p->extlinux_new)
 		ret = rewrite_result(p, cp, p->extlinux_path,
-				     clone_fat_write(p->dst_path, cp->t_start, p->extlinux_path,
+				     clone_fat_write(clone_dst(p), cp->t_start, p->extlinux_path,
 						     p->extlinux_new, p->extlinux_len), why, whycap);
 	return ret;
 }
@@ -579,7 +579,7 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 		goto out;
 	}
 	p->dst_touched = true;
-	ret = clone_target_wipe(p->dst_path);
+	ret = clone_target_wipe(clone_dst(p));
 	if (ret) {
 		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
 		goto out;
@@ -628,7 +628,7 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 out:
 	if (ret && ret != -EINTR && !stopped(p) && target_gone(p, dfd, why, whycap))
 		ret = -ENODEV;
-	if ((ret == -EINTR || stopped(p)) && clone_target_wipe(p->dst_path) == 0) {
+	if ((ret == -EINTR || stopped(p)) && clone_target_wipe(clone_dst(p)) == 0) {
 		p->wiped = true;
 		ret = -EINTR;
 	}

@@ -217,6 +217,12 @@ int clone_path_dir(const char *path, char *dir, size_t cap);
  * first when it is not there, open and locked (flock) in p->dst_fd (-EBUSY with why when
  * another clone holds it); removed when clone_image_hold made it and the name is still
  * that file (true when removed); closed, the lock with it. */
+/* The target to open for reading or writing: the held image (its name may have been made to
+ * point elsewhere since), else the device's path. */
+static inline const char *clone_dst(const struct clone_plan *p)
+{
+	return p->dst_io[0] ? p->dst_io : p->dst_path;
+}
 int clone_image_check_space(struct clone_plan *p, const char *shown, char *why, size_t whycap);
 int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t whycap);
 bool clone_image_remove(struct clone_plan *p);

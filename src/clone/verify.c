@@ -462,7 +462,7 @@ static void compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 			break;
 		}
 		/* through clone_fat_*: a "@@" in the image's path is not read as its offset */
-		ret = clone_fat_copy_out(side ? p->dst_path : p->src_path,
+		ret = clone_fat_copy_out(side ? clone_dst(p) : p->src_path,
 					 side ? cp->t_start : cp->start, to);
 	}
 	if (!ret) {
@@ -566,9 +566,9 @@ static int target_read(void *arg, const struct blkdev *b, const char *name, size
 	if (!cp)
 		ret = -ENOENT;
 	else if (!strcmp(cp->fstype, "vfat"))
-		ret = clone_fat_read(tv->p->dst_path, cp->t_start, name, cap, out);
+		ret = clone_fat_read(clone_dst(tv->p), cp->t_start, name, cap, out);
 	else if (part_is_ext(cp))
-		ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, cap, out);
+		ret = clone_ext_read_file(clone_dst(tv->p), cp->t_start, name, cap, out);
 	else
 		ret = -ENOENT;
 	if (ret)
@@ -606,14 +606,14 @@ static bool target_exists(void *arg, const struct blkdev *b, const char *name)
 		if (!tv->listed[i]) {
 			tv->listed[i] = true;
 			sbuf_init(&tv->listing[i], 1 << 20);
-			if (clone_fat_list(tv->p->dst_path, cp->t_start, &tv->listing[i]))
+			if (clone_fat_list(clone_dst(tv->p), cp->t_start, &tv->listing[i]))
 				tv->listing[i].len = 0;
 		}
 		return listing_has(sbuf_str(&tv->listing[i]), name);
 	}
 	if (part_is_ext(cp)) {
 		struct sbuf tmp = SBUF_INIT(1);
-		int ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, 0, &tmp);
+		int ret = clone_ext_read_file(clone_dst(tv->p), cp->t_start, name, 0, &tmp);
 
 		sbuf_release(&tmp);
 		return ret == 0 || ret == -EFBIG;
