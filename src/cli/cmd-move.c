@@ -1,5 +1,6 @@
 /* cmd-move.c - `sbcdisk move`: the journey from one disk to a faster one as one command, by
  * the commands that do each step (bench, clone, boot check, boot order): dry run by default. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 #include "common/log.h"
 #include "common/util.h"
 #include "probe/probe.h"
+#include "report/list.h"
+#include "store/store.h"
 
 #define MOVE_ARGS_MAX 16
 
@@ -121,6 +124,48 @@ static const char *pi_media(const struct inventory *inv, const char *target)
 	return d && d->transport == PROBE_TRAN_NVME ? "nvme,sd" : "usb,sd";
 }
 
+static struct json_object *device_json(const struct inventory *inv, const char *path)
+{
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct blkdev *d = probe_inventory_find(inv, name);
+
+	return d ? list_device_to_json(d) : NULL;
+}
+
+/* Keep the move in the result store, for the health check after the reboot. */
+static int record_move(const struct move_opts *o, const struct inventory *inv,
+		       const char *source, bool tryboot)
+{
+	struct json_object *src = device_json(inv, source), *dst = device_json(inv, o->target);
+	struct store_move m = { .tryboot = tryboot };
+	struct store *st = NULL;
+	char def[4096], why[256];
+	const char *db = o->db;
+	int ret;
+
+	if (!db)
+		db = store_default_path(def, sizeof(def)) ? NULL : def;
+	ret = db ? store_open(db, STORE_WRITE, STORE_BUSY_MS, &st, why, sizeof(why)) : -ENOENT;
+	if (!ret) {
+		store_move_set_device(&m, false, src);
+		store_move_set_device(&m, true, dst);
+		ret = store_move_add(st, &m);
+		if (ret)
+			str_copy(why, sizeof(why), store_strerror(st));
+		store_close(st);
+	} else if (!db) {
+		str_copy(why, sizeof(why), "no result database path");
+	}
+	if (ret)
+		log_error("move: the move was not recorded: %s", why);
+	else
+		printf("Recorded as move #%lld (%s -> %s): after the reboot, `sbcdisk` says whether "
+		       "it took.\n", (long long)m.id, m.src_name, m.dst_name);
+	json_object_put(src);
+	json_object_put(dst);
+	return ret;
+}
+
 static int bench_both(struct cli_ctx *ctx, const struct move_opts *o, const char *source)
 {
 	const char *paths[] = { source, o->target };
@@ -216,6 +261,8 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 			       "entry of the copy), and keep the old disk in place until the new one "
 			       "has booted.\n", o.target);
 	}
+	if (rc == EXIT_OK && o.apply && source[0])
+		record_move(&o, inv, source, false);
 	if (rc == EXIT_OK) {
 		heading("5. at the reboot");
 		printf("%s The old disk is left as it was: take the new one out (or put the old "
