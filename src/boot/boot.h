@@ -325,4 +325,23 @@ struct boot_time {
  * has not finished yet; -ENOMEM. Only for the running system. */
 int boot_time_read(struct boot_time *bt);
 
+/*
+ * The firmware's tryboot for a move (raspberrypi/documentation: config_txt "tryboot.txt" and
+ * the [tryboot] filter, raspberry-pi bootflow-2711 "Fail-safe OS updates (TRYBOOT)"): after
+ * `reboot '0 tryboot'` the firmware reads tryboot.txt instead of config.txt once; the flag is
+ * cleared before the firmware starts, so a crash or reset reads config.txt again. The trial
+ * boots the same firmware and kernel from the running boot partition with root= on the copy.
+ */
+#define BOOT_TRYBOOT_FILE "tryboot.txt"
+#define BOOT_TRYBOOT_CMDLINE "cmdline-sbcdisk-trial.txt"
+/* Whether this bootloader has tryboot: a Pi 4 or 5 whose published capabilities have the
+ * tryboot bit. When not, why says so. */
+bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap);
+/* The contents of tryboot.txt (include config.txt, then cmdline= the trial command line) and
+ * of the trial command line: cmdline[0..len) (one line) with root= set to root and panic=10
+ * added unless a panic= is there. 0, -EINVAL (no root=, more than one line, a bad root),
+ * -ENOMEM, -E2BIG. */
+int boot_tryboot_files(const char *cmdline, size_t len, const char *root, struct sbuf *tryboot,
+		       struct sbuf *trial);
+
 #endif

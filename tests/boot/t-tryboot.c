@@ -1,0 +1,56 @@
+/* t-tryboot.c - whether a bootloader has tryboot (the SoC and the capabilities bit), and the
+ * tryboot.txt and trial command line a move writes. */
+#include <errno.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "common/sbuf.h"
+#include "t.h"
+
+static void test_offered(void)
+{
+	struct boot_facts f = { .soc = BOOT_SOC_2711, .has_caps = true, .caps = 0x7f };
+	char why[256];
+
+	T_CHECK(boot_tryboot_offered(&f, why, sizeof(why)));
+	f.caps = 0x77; /* everything but tryboot */
+	T_CHECK(!boot_tryboot_offered(&f, why, sizeof(why)));
+	T_CHECK(strstr(why, "lack tryboot") != NULL);
+	f.has_caps = false;
+	T_CHECK(!boot_tryboot_offered(&f, why, sizeof(why)));
+	T_CHECK(strstr(why, "no capabilities") != NULL);
+	f = (struct boot_facts){ .soc = BOOT_SOC_OLDER_PI, .has_caps = true, .caps = 0xff };
+	T_CHECK(!boot_tryboot_offered(&f, why, sizeof(why)));
+	f.soc = BOOT_SOC_2712;
+	T_CHECK(boot_tryboot_offered(&f, why, sizeof(why)));
+}
+
+static void test_files(void)
+{
+	static const char line[] = "console=tty1 root=PARTUUID=b07e1308-02 rootfstype=ext4 "
+				   "rootwait quiet\n";
+	static const char quoted[] = "root=/dev/mmcblk0p2 panic=5 root=\"PARTUUID=aa-02\"";
+	struct sbuf t = SBUF_INIT(4096), c = SBUF_INIT(4096);
+
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "PARTUUID=5487497e-02", &t, &c), 0);
+	T_EQ_STR(sbuf_str(&c), "console=tty1 root=PARTUUID=5487497e-02 rootfstype=ext4 "
+			       "rootwait quiet panic=10\n");
+	T_CHECK(strstr(sbuf_str(&t), "\ninclude config.txt\n[all]\ncmdline=" BOOT_TRYBOOT_CMDLINE
+				     "\n") != NULL);
+	/* the kernel takes the last root=; a panic= of the user's is kept */
+	T_EQ_INT(boot_tryboot_files(quoted, strlen(quoted), "PARTUUID=bb-02", &t, &c), 0);
+	T_EQ_STR(sbuf_str(&c), "root=/dev/mmcblk0p2 panic=5 root=PARTUUID=bb-02\n");
+	/* refused: no root=, two lines, a root with a blank */
+	T_EQ_INT(boot_tryboot_files("quiet", 5, "PARTUUID=bb-02", &t, &c), -EINVAL);
+	T_EQ_INT(boot_tryboot_files("root=x\nroot=y", 13, "PARTUUID=bb-02", &t, &c), -EINVAL);
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "PARTUUID=bb 02", &t, &c), -EINVAL);
+	sbuf_release(&t);
+	sbuf_release(&c);
+}
+
+int main(void)
+{
+	test_offered();
+	test_files();
+	return t_done();
+}
