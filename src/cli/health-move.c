@@ -200,7 +200,10 @@ void health_move_print(struct cli_ctx *ctx, const struct inventory *inv, FILE *o
 	switch (v.state) {
 	case MOVE_DONE:
 		str_fmt(line, sizeof(line), "The move is complete: the root file system is on %s, "
-			"the move's target.", v.root_disk);
+			"the move's target.%s", v.root_disk, v.m.tryboot && v.has_mode &&
+			v.mode == BOOT_MODE_SD ? " The firmware and kernel still came from the SD "
+			"card (the tryboot trial): `sbcdisk boot order usb,sd --apply` (nvme,sd for "
+			"an NVMe drive) makes the board start from the target for good." : "");
 		break;
 	case MOVE_NOT_TAKEN:
 		str_fmt(line, sizeof(line), "The move did not take: the board started from %s, the "

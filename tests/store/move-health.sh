@@ -59,7 +59,7 @@ run --sysroot "$tmp/done"
 grep -q "^Move: mmcblk0 -> sda (move --apply 2026-11-20T10:05:00Z, first boot as a tryboot trial)$" \
 	"$tmp/out" || fail "done: the move line: $(cat "$tmp/out")"
 grep -q "^Booted from: SD card; root on sda$" "$tmp/out" || fail "done: where it booted from"
-grep -q "^The move is complete: the root file system is on sda, the move's target\.$" \
+grep -q "^The move is complete: the root file system is on sda, the move's target\. The firmware and kernel still came from the SD card (the tryboot trial): \`sbcdisk boot order usb,sd --apply\`" \
 	"$tmp/out" || fail "done: complete: $(cat "$tmp/out")"
 grep -Eq "^  SEQ1M Q8T1 read +43\.9 MB/s +380\.0 MB/s  x8\.7$" "$tmp/out" ||
 	fail "done: the sequential read side by side"
