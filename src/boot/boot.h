@@ -337,11 +337,11 @@ int boot_time_read(struct boot_time *bt);
 /* Whether this bootloader has tryboot: a Pi 4 or 5 whose published capabilities have the
  * tryboot bit. When not, why says so. */
 bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap);
-/* The contents of tryboot.txt (include config.txt, then cmdline= the trial command line) and
- * of the trial command line: cmdline[0..len) (one line) with root= set to root and panic=10
- * added unless a panic= is there. 0, -EINVAL (no root=, more than one line, a bad root),
- * -ENOMEM, -E2BIG. */
-int boot_tryboot_files(const char *cmdline, size_t len, const char *root, struct sbuf *tryboot,
-		       struct sbuf *trial);
+/* The contents of tryboot.txt (config[0..clen), config.txt as it is, then [all] and cmdline=
+ * the trial command line) and of the trial command line: cmdline[0..len) (one line) with
+ * root= set to root and panic=10 added unless a panic= is there. 0, -EINVAL (no root=, more
+ * than one line, a bad root), -ENOMEM, -E2BIG. */
+int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size_t clen,
+		       const char *root, struct sbuf *tryboot, struct sbuf *trial);
 
 #endif

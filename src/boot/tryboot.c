@@ -25,8 +25,8 @@ bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap)
 	return !no;
 }
 
-int boot_tryboot_files(const char *cmdline, size_t len, const char *root, struct sbuf *tryboot,
-		       struct sbuf *trial)
+int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size_t clen,
+		       const char *root, struct sbuf *tryboot, struct sbuf *trial)
 {
 	size_t off, vlen, end = strnlen(cmdline, len);
 	int ret;
@@ -54,13 +54,19 @@ int boot_tryboot_files(const char *cmdline, size_t len, const char *root, struct
 		ret = sbuf_adds(trial, " panic=10");
 	if (!ret)
 		ret = sbuf_addch(trial, '\n');
+	/* config.txt copied, not included: the EEPROM bootloader, which reads the file itself
+	 * on a Pi 5, has no include */
 	if (!ret)
-		ret = sbuf_addf(tryboot,
+		ret = sbuf_adds(tryboot,
 				"# sbcdisk move: one trial boot with the root file system on the copy.\n"
 				"# The firmware reads this file instead of config.txt only on the boot\n"
 				"# after reboot '0 tryboot'; any later boot reads config.txt again.\n"
-				"include config.txt\n"
-				"[all]\n"
-				"cmdline=%s\n", BOOT_TRYBOOT_CMDLINE);
+				"# Below: config.txt as it was, then the trial's command line.\n");
+	if (!ret)
+		ret = sbuf_add(tryboot, config, clen);
+	if (!ret && clen && config[clen - 1] != '\n')
+		ret = sbuf_addch(tryboot, '\n');
+	if (!ret)
+		ret = sbuf_addf(tryboot, "[all]\ncmdline=%s\n", BOOT_TRYBOOT_CMDLINE);
 	return ret;
 }

@@ -114,7 +114,7 @@ int move_tryboot(struct cli_ctx *ctx, const char *root, bool apply, char *why, s
 	struct sbuf diff = SBUF_INIT(TRYBOOT_FILE_MAX);
 	struct tb_file f[2] = { { .want = &trial }, { .want = &tryboot } };
 	struct fix_msgs m = { 0 };
-	struct boot_file cmdline = { 0 };
+	struct boot_file cmdline = { 0 }, config = { 0 };
 	struct boot_loc loc;
 	size_t i;
 	int ret;
@@ -135,8 +135,13 @@ int move_tryboot(struct cli_ctx *ctx, const char *root, bool apply, char *why, s
 		str_fmt(why, cap, "cannot read '%s': %s", loc.cmdline, m.why);
 		goto out;
 	}
-	ret = boot_tryboot_files(sbuf_str(&cmdline.data), cmdline.data.len, root, &tryboot,
-				 &trial);
+	ret = boot_file_read(ctx->sr, loc.config, TRYBOOT_FILE_MAX, &config, &m);
+	if (ret) {
+		str_fmt(why, cap, "cannot read '%s': %s", loc.config, m.why);
+		goto out;
+	}
+	ret = boot_tryboot_files(sbuf_str(&cmdline.data), cmdline.data.len,
+				 sbuf_str(&config.data), config.data.len, root, &tryboot, &trial);
 	if (ret) {
 		str_fmt(why, cap, "'%s' is not one line with a root=", loc.cmdline);
 		goto out;
@@ -164,6 +169,7 @@ out:
 	for (i = 0; i < 2; i++)
 		boot_file_release(&f[i].bf);
 	boot_file_release(&cmdline);
+	boot_file_release(&config);
 	sbuf_release(&tryboot);
 	sbuf_release(&trial);
 	sbuf_release(&diff);

@@ -42,10 +42,14 @@ sb move /dev/sda --no-copy --apply --db "$tmp/db"
 [ "$rc" = 0 ] || fail "--apply: exit $rc: $(cat "$tmp/err")"
 has "^Written: /boot/firmware/cmdline-sbcdisk-trial.txt and /boot/firmware/tryboot.txt\.$" \
 	"--apply: what was written"
-printf '%s\n' "# sbcdisk move: one trial boot with the root file system on the copy." \
-	"# The firmware reads this file instead of config.txt only on the boot" \
-	"# after reboot '0 tryboot'; any later boot reads config.txt again." \
-	"include config.txt" "[all]" "cmdline=cmdline-sbcdisk-trial.txt" >"$tmp/want"
+{
+	printf '%s\n' "# sbcdisk move: one trial boot with the root file system on the copy." \
+		"# The firmware reads this file instead of config.txt only on the boot" \
+		"# after reboot '0 tryboot'; any later boot reads config.txt again." \
+		"# Below: config.txt as it was, then the trial's command line."
+	cat "$fw/config.txt"
+	printf '%s\n' "[all]" "cmdline=cmdline-sbcdisk-trial.txt"
+} >"$tmp/want"
 cmp -s "$tmp/want" "$fw/tryboot.txt" || fail "tryboot.txt: $(cat "$fw/tryboot.txt")"
 want_cmd="$(sed 's/root=PARTUUID=[^ ]*/root=PARTUUID=6d1f3ab2-02/' "$fw/cmdline.txt") panic=10"
 [ "$(cat "$fw/cmdline-sbcdisk-trial.txt")" = "$want_cmd" ] ||
