@@ -193,8 +193,10 @@ void health_move_print(struct cli_ctx *ctx, const struct inventory *inv, FILE *o
 	if (!inv || view_load(ctx, inv, &v))
 		return;
 	words = v.has_mode ? boot_mode_words(v.mode) : NULL;
-	fprintf(out, "\nMove: %s -> %s (move --apply %s%s)\n", v.m.src_name, v.m.dst_name,
+	str_fmt(line, sizeof(line), "%s -> %s (move --apply %s%s)", v.m.src_name, v.m.dst_name,
 		v.m.moved_at, v.m.tryboot ? ", first boot as a tryboot trial" : "");
+	fputc('\n', out);
+	text_wrap(out, "  ", "Move: ", line, text_cols(SIZE_MAX));
 	fprintf(out, "Booted from: %s; root on %s\n", words ? words : "not known",
 		v.root_disk[0] ? v.root_disk : "-");
 	switch (v.state) {

@@ -75,6 +75,13 @@ assert m["target"] == "sda" and m["root_disk"] == "sda" and m["boot_mode"] == "s
 assert m["tryboot"] is True and m["source_run_id"] == 1 and m["target_run_id"] == 2, m
 ' "$tmp/out" || fail "done: the JSON move object"
 
+# on a terminal of 80 columns: no line longer
+timeout 60 python3 "$src/tests/bench/ptyrun.py" "$tmp" --cols 80 -- ${SBCDISK_RUN:-} "$SBCDISK" \
+	--sysroot "$tmp/done" >/dev/null 2>"$tmp/err"
+pty_rc=$?
+[ "$pty_rc" != 90 ] || fail "at 80 columns: lines longer than the terminal: $(cat "$tmp/err")"
+grep -q "^The move is complete" "$tmp/tty" || fail "at 80 columns: $(cat "$tmp/tty")"
+
 # the root still on the SD card: the move did not take
 tree back pi4-sd-jms567-usb2 || finish
 run --sysroot "$tmp/back"
