@@ -2,6 +2,7 @@
 /* tryboot.c - the firmware's one-shot trial boot for a move: whether this bootloader has it,
  * and the two files on the running boot partition that make one boot start the copy's root. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "boot/boot.h"
@@ -25,8 +26,28 @@ bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap)
 	return !no;
 }
 
+/* Append text[0..n) to out with a bare "rootwait" word made "rootwait=wait_s" (wait_s > 0). */
+static int add_rootwait(struct sbuf *out, const char *text, size_t n, unsigned wait_s)
+{
+	size_t i = 0, w;
+	int ret = 0;
+
+	while (i < n && !ret) {
+		for (w = i; w < n && text[w] != ' '; w++)
+			;
+		if (wait_s && w - i == 8 && !memcmp(text + i, "rootwait", 8))
+			ret = sbuf_addf(out, "rootwait=%u", wait_s);
+		else
+			ret = sbuf_add(out, text + i, w - i);
+		if (!ret && w < n)
+			ret = sbuf_addch(out, ' ');
+		i = w + 1;
+	}
+	return ret;
+}
+
 int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size_t clen,
-		       const char *root, struct sbuf *tryboot, struct sbuf *trial)
+		       const char *root, unsigned wait_s, struct sbuf *tryboot, struct sbuf *trial)
 {
 	size_t off, vlen, end = strnlen(cmdline, len);
 	int ret;
@@ -44,11 +65,11 @@ int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size
 	}
 	sbuf_reset(tryboot);
 	sbuf_reset(trial);
-	ret = sbuf_add(trial, cmdline, off);
+	ret = add_rootwait(trial, cmdline, off, wait_s);
 	if (!ret)
 		ret = sbuf_adds(trial, root);
 	if (!ret)
-		ret = sbuf_add(trial, cmdline + off + vlen, end - off - vlen);
+		ret = add_rootwait(trial, cmdline + off + vlen, end - off - vlen, wait_s);
 	/* a root that does not come up stops the kernel: it restarts, and the flag is gone */
 	if (!ret && !strstr(sbuf_str(trial), "panic="))
 		ret = sbuf_adds(trial, " panic=10");
@@ -69,4 +90,13 @@ int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size
 	if (!ret)
 		ret = sbuf_addf(tryboot, "[all]\ncmdline=%s\n", BOOT_TRYBOOT_CMDLINE);
 	return ret;
+}
+
+unsigned boot_tryboot_rootwait(const char *osrelease)
+{
+	unsigned major, minor;
+
+	if (sscanf(osrelease, "%u.%u", &major, &minor) != 2)
+		return 0;
+	return major > 6 || (major == 6 && minor >= 5) ? 30 : 0;
 }

@@ -223,7 +223,7 @@ static int step_trial(struct cli_ctx *ctx, const struct move_opts *o,
 		printf("Beside config.txt on %s's boot partition (with --apply; the clone sets the "
 		       "copy's PARTUUID, shown here as a placeholder):\n", source);
 	}
-	ret = move_tryboot(ctx, root, o->apply, why, sizeof(why));
+	ret = move_tryboot(ctx, inv->board.kernel, root, o->apply, why, sizeof(why));
 	if (ret == -EINVAL || (ret && !o->apply)) {
 		printf("No trial boot: %s.\n", why);
 		return EXIT_OK;
@@ -343,7 +343,8 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 			printf("Reboot with:  sudo reboot '0 tryboot'\n"
 			       "That one boot reads tryboot.txt instead of config.txt: the firmware and "
 			       "kernel of %s, the root file system of the copy on %s. If it fails - "
-			       "the root does not come up (the kernel stops and restarts after 10 s), "
+			       "the root does not come up (the kernel stops and restarts after 10 s; "
+			       "a kernel before 6.5 waits for the root for ever: switch it off and on), "
 			       "a crash, a reset, a power cut - the next start reads config.txt and the "
 			       "board is on %s as before: the firmware clears the tryboot flag before it "
 			       "starts. A plain reboot is no trial. If the trial works, `sbcdisk` says "

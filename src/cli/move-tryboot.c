@@ -108,7 +108,8 @@ static int tb_write(struct cli_ctx *ctx, const char *dir, struct tb_file *f, siz
 	return ret;
 }
 
-int move_tryboot(struct cli_ctx *ctx, const char *root, bool apply, char *why, size_t cap)
+int move_tryboot(struct cli_ctx *ctx, const char *kernel, const char *root, bool apply,
+		 char *why, size_t cap)
 {
 	struct sbuf tryboot = SBUF_INIT(TRYBOOT_FILE_MAX), trial = SBUF_INIT(TRYBOOT_FILE_MAX);
 	struct sbuf diff = SBUF_INIT(TRYBOOT_FILE_MAX);
@@ -141,7 +142,8 @@ int move_tryboot(struct cli_ctx *ctx, const char *root, bool apply, char *why, s
 		goto out;
 	}
 	ret = boot_tryboot_files(sbuf_str(&cmdline.data), cmdline.data.len,
-				 sbuf_str(&config.data), config.data.len, root, &tryboot, &trial);
+				 sbuf_str(&config.data), config.data.len, root,
+				 boot_tryboot_rootwait(kernel), &tryboot, &trial);
 	if (ret) {
 		str_fmt(why, cap, "'%s' is not one line with a root=", loc.cmdline);
 		goto out;

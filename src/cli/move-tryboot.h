@@ -13,10 +13,12 @@ unsigned move_root_partn(const struct inventory *inv);
 int move_copy_root(struct cli_ctx *ctx, const char *name, unsigned partn, char *buf, size_t cap);
 
 /*
- * Set up the trial boot with root (the copy's root=): the diff of the two files, then with
+ * Set up the trial boot with root (the copy's root=) for the running kernel (its osrelease):
+ * the diff of the two files, then with
  * apply the files written (a backup of any that existed). Prints what it does. 0; -errno
  * when it cannot (why says it in words: then no file was changed).
  */
-int move_tryboot(struct cli_ctx *ctx, const char *root, bool apply, char *why, size_t cap);
+int move_tryboot(struct cli_ctx *ctx, const char *kernel, const char *root, bool apply,
+		 char *why, size_t cap);
 
 #endif

@@ -35,21 +35,32 @@ static void test_files(void)
 	static const char config[] = "[pi4]\narm_boost=1\n[all]\narm_64bit=1";
 
 	T_EQ_INT(boot_tryboot_files(line, strlen(line), config, strlen(config),
-				    "PARTUUID=5487497e-02", &t, &c), 0);
+				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
 	T_EQ_STR(sbuf_str(&c), "console=tty1 root=PARTUUID=5487497e-02 rootfstype=ext4 "
 			       "rootwait quiet panic=10\n");
+	/* a kernel with rootwait=<seconds> gives up on a root that never comes */
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), config, strlen(config),
+				    "PARTUUID=5487497e-02", 30, &t, &c), 0);
+	T_EQ_STR(sbuf_str(&c), "console=tty1 root=PARTUUID=5487497e-02 rootfstype=ext4 "
+			       "rootwait=30 quiet panic=10\n");
+	T_EQ_INT(boot_tryboot_rootwait("6.6.51+rpt-rpi-v8"), 30);
+	T_EQ_INT(boot_tryboot_rootwait("6.5.0"), 30);
+	T_EQ_INT(boot_tryboot_rootwait("6.1.21-v8+"), 0);
+	T_EQ_INT(boot_tryboot_rootwait("5.15.84-v8+"), 0);
+	T_EQ_INT(boot_tryboot_rootwait(""), 0);
 	/* config.txt copied (the EEPROM bootloader has no include), then the trial's cmdline= for
 	 * every model */
 	T_CHECK(strstr(sbuf_str(&t), "\n[pi4]\narm_boost=1\n[all]\narm_64bit=1\n[all]\ncmdline="
 				     BOOT_TRYBOOT_CMDLINE "\n") != NULL);
 	T_CHECK(strstr(sbuf_str(&t), "include") == NULL);
 	/* the kernel takes the last root=; a panic= of the user's is kept */
-	T_EQ_INT(boot_tryboot_files(quoted, strlen(quoted), "", 0, "PARTUUID=bb-02", &t, &c), 0);
+	T_EQ_INT(boot_tryboot_files(quoted, strlen(quoted), "", 0, "PARTUUID=bb-02", 0, &t, &c), 0);
 	T_EQ_STR(sbuf_str(&c), "root=/dev/mmcblk0p2 panic=5 root=PARTUUID=bb-02\n");
 	/* refused: no root=, two lines, a root with a blank */
-	T_EQ_INT(boot_tryboot_files("quiet", 5, "", 0, "PARTUUID=bb-02", &t, &c), -EINVAL);
-	T_EQ_INT(boot_tryboot_files("root=x\nroot=y", 13, "", 0, "PARTUUID=bb-02", &t, &c), -EINVAL);
-	T_EQ_INT(boot_tryboot_files(line, strlen(line), "", 0, "PARTUUID=bb 02", &t, &c), -EINVAL);
+	T_EQ_INT(boot_tryboot_files("quiet", 5, "", 0, "PARTUUID=bb-02", 0, &t, &c), -EINVAL);
+	T_EQ_INT(boot_tryboot_files("root=x\nroot=y", 13, "", 0, "PARTUUID=bb-02", 0, &t, &c),
+		 -EINVAL);
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "", 0, "PARTUUID=bb 02", 0, &t, &c), -EINVAL);
 	sbuf_release(&t);
 	sbuf_release(&c);
 }
