@@ -340,13 +340,13 @@ bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap);
 /* The contents of tryboot.txt (config[0..clen), config.txt as it is, then [all] and cmdline=
  * the trial command line) and of the trial command line: cmdline[0..len) (one line) with
  * root= set to root, panic=10 added unless a panic= is there and, with wait_s > 0, a bare
- * rootwait made rootwait=wait_s (a kernel of 6.5 or later then gives up on a root that never
+ * rootwait made rootwait=wait_s (a kernel of 6.6 or later then gives up on a root that never
  * appears; a bare rootwait waits for ever). 0, -EINVAL (no root=, more than one line, a bad
  * root), -ENOMEM, -E2BIG. */
 int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size_t clen,
 		       const char *root, unsigned wait_s, struct sbuf *tryboot,
 		       struct sbuf *trial);
-/* The rootwait= timeout for the running kernel (osrelease "6.6.51+rpt-rpi-v8"): 30 from 6.5
+/* The rootwait= timeout for the running kernel (osrelease "6.6.51+rpt-rpi-v8"): 30 from 6.6
  * on, which has rootwait=<seconds>; 0 before it or when the release cannot be read. */
 unsigned boot_tryboot_rootwait(const char *osrelease);
 

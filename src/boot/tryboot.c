@@ -98,5 +98,5 @@ unsigned boot_tryboot_rootwait(const char *osrelease)
 
 	if (sscanf(osrelease, "%u.%u", &major, &minor) != 2)
 		return 0;
-	return major > 6 || (major == 6 && minor >= 5) ? 30 : 0;
+	return major > 6 || (major == 6 && minor >= 6) ? 30 : 0;
 }

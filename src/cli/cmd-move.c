@@ -344,7 +344,7 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 			       "That one boot reads tryboot.txt instead of config.txt: the firmware and "
 			       "kernel of %s, the root file system of the copy on %s. If it fails - "
 			       "the root does not come up (the kernel stops and restarts after 10 s; "
-			       "a kernel before 6.5 waits for the root for ever: switch it off and on), "
+			       "a kernel before 6.6 waits for the root for ever: switch it off and on), "
 			       "a crash, a reset, a power cut - the next start reads config.txt and the "
 			       "board is on %s as before: the firmware clears the tryboot flag before it "
 			       "starts. A plain reboot is no trial. If the trial works, `sbcdisk` says "

@@ -44,7 +44,8 @@ static void test_files(void)
 	T_EQ_STR(sbuf_str(&c), "console=tty1 root=PARTUUID=5487497e-02 rootfstype=ext4 "
 			       "rootwait=30 quiet panic=10\n");
 	T_EQ_INT(boot_tryboot_rootwait("6.6.51+rpt-rpi-v8"), 30);
-	T_EQ_INT(boot_tryboot_rootwait("6.5.0"), 30);
+	T_EQ_INT(boot_tryboot_rootwait("6.6.0"), 30);
+	T_EQ_INT(boot_tryboot_rootwait("6.5.13"), 0);
 	T_EQ_INT(boot_tryboot_rootwait("6.1.21-v8+"), 0);
 	T_EQ_INT(boot_tryboot_rootwait("5.15.84-v8+"), 0);
 	T_EQ_INT(boot_tryboot_rootwait(""), 0);
