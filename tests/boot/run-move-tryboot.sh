@@ -5,12 +5,7 @@
 # line beside config.txt (root= on the copy, panic=10), backs up what was there on a second
 # run, and records the move as a trial; without the bit it says why and sets the boot order.
 # No Pi here: the firmware's side (reading tryboot.txt once) is the documentation's word.
-set -u
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
-tmp=$(mktemp -d) || exit 1
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+. "${SBCDISK_SRCDIR:?}/tests/boot/lib.sh"
 root=$tmp/root fw=$tmp/root/boot/firmware
 
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi5-usb-asm-sandisk.desc" "$root" \

@@ -16,23 +16,8 @@ tree() {
 	python3 "$src/tools/mksysroot" "$src/tests/sysroots/$2.desc" "$root" >/dev/null ||
 		{ fail "mksysroot $2"; return 1; }
 	mkdir -p "${db%/*}"
-	python3 - "$root" <<'PY' || { fail "runs for $2"; return 1; }
-import json, os, subprocess, sys
-root = sys.argv[1]
-run = os.environ.get("SBCDISK_RUN", "").split()
-lst = json.loads(subprocess.run(run + [os.environ["SBCDISK"], "--sysroot", root, "list",
-                                       "--json"], capture_output=True, check=True).stdout)
-runs = []
-for name, seq, rnd in (("mmcblk0", 43.9, 10.1), ("sda", 380.0, 23.0)):
-    dev = next(d for d in lst["devices"] if d["name"] == name)
-    runs.append({"started_at": "2026-11-20T10:00:00Z", "profile": "quick",
-                 "board": lst["board"]["model"], "device": dev, "tests": [
-                     {"name": "SEQ1M Q8T1", "rw": "read", "block_bytes": 1048576,
-                      "queue_depth": 8, "bw_bytes_per_s": seq * 1e6},
-                     {"name": "RND4K Q1T1", "rw": "randread", "block_bytes": 4096,
-                      "queue_depth": 1, "bw_bytes_per_s": rnd * 1e6}]})
-json.dump({"schema": 1, "runs": runs}, open(root + "/../runs.json", "w"))
-PY
+	python3 "$src/tests/store/mkruns.py" "$tmp/runs.json" quick "$root:mmcblk0:43.9:10.1" \
+		"$root:sda:380.0:23.0" || { fail "runs for $2"; return 1; }
 	run history --db "$db" --import "$tmp/runs.json"
 	expect_rc 0
 	python3 - "$db" "$root" <<'PY' || fail "the move for $2"
