@@ -1,5 +1,6 @@
-/* main.c - parse the global options and dispatch through the command table; the command opens
- * the sysroot (cli_setup()) once its options are parsed, so that --help never needs it.
+/* main.c - parse the global options and dispatch through the command table; a command's own
+ * options are parsed by its table, and the sysroot opened when its flags say so, after that
+ * (as git.c's run_builtin does), so that --help and usage errors never need it.
  * Global options may stand before or after the command name (`sbcdisk list --json`). */
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "build-version.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "common/util.h"
 
@@ -21,15 +23,9 @@ static void print_help(FILE *f)
 	for (c = cli_commands; c->name; c++)
 		if (!(c->flags & (CLI_DEFAULT | CLI_HIDDEN)))
 			fprintf(f, "  %-10s %s\n", c->name, c->summary);
-	fprintf(f, "\nGlobal options:\n"
-		   "  --sysroot DIR   read /sys, /proc, /dev, /run and /boot below DIR\n"
-		   "  --json          print JSON (the documented contract) instead of tables\n"
-		   "  --no-color      no colour, even on a terminal\n"
-		   "  -q, --quiet     print only results and errors\n"
-		   "  -v, --verbose   say more (twice: debug)\n"
-		   "  -h, --help      this help; 'sbcdisk COMMAND --help' for a command\n"
-		   "  -V, --version   the version\n"
-		   "\nExit codes: 0 ok, 1 failure, 2 usage, 3 doctor found problems (--fail-on).\n");
+	fprintf(f, "\nGlobal options:\n");
+	cli_options_help(f, cli_global_options, 18);
+	fprintf(f, "\nExit codes: 0 ok, 1 failure, 2 usage, 3 doctor found problems (--fail-on).\n");
 }
 
 /* Takes global options out of argv (in place). Returns 0, an exit code to stop with, or
@@ -87,6 +83,35 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 	return 0;
 }
 
+/* Parse the command's options by its table, check its operands, open what its flags ask
+ * for, run it. argv[0] is the command name. */
+static int run_command(struct cli_ctx *ctx, const struct cli_command *cmd, int argc, char **argv)
+{
+	const struct cli_spec *spec = cmd->spec;
+	int first, ret;
+
+	if (!spec)
+		return cmd->run(ctx, argc, argv);
+	ret = cli_options_parse(cmd->name, spec, argc, argv, &first);
+	if (ret)
+		return ret == CLI_DONE ? EXIT_OK : ret;
+	/* the operands follow the command name */
+	argv[first - 1] = argv[0];
+	argc -= first - 1;
+	argv += first - 1;
+	if (spec->args_max >= 0 && argc - 1 > spec->args_max)
+		return cli_usage_error(cmd->name, "unexpected argument '%s'",
+				       argv[spec->args_max + 1]);
+	if (spec->check) {
+		ret = spec->check(cmd->name, argc, argv);
+		if (ret)
+			return ret == CLI_DONE ? EXIT_OK : ret;
+	}
+	if (cli_setup(ctx))
+		return EXIT_FAIL;
+	return cmd->run(ctx, argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") };
@@ -118,9 +143,9 @@ int main(int argc, char **argv)
 
 	ctx.cmd = cmd;
 	if (argc > 1)
-		ret = cmd->run(&ctx, argc - 1, argv + 1);
+		ret = run_command(&ctx, cmd, argc - 1, argv + 1);
 	else
-		ret = cmd->run(&ctx, 1, health_argv);
+		ret = run_command(&ctx, cmd, 1, health_argv);
 	sysroot_free(ctx.sr);
 	if (fflush(stdout) || ferror(stdout)) {
 		log_error("cannot write the output: %s", strerror(errno));

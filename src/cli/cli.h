@@ -45,12 +45,19 @@ struct cli_ctx {
 	struct sysroot *sr;      /* opened by cli_setup(), for CLI_NEED_SYSROOT commands */
 };
 
+struct cli_spec;
+
 struct cli_command {
 	const char *name;
-	/* argv[0] is the command name; getopt_long may be used on it. Returns an exit code. */
+	/*
+	 * With a spec, main.c parses the options by its table, checks the operands and opens
+	 * the sysroot first: argv[0] is the command name, argv[1..argc) the operands. Without
+	 * one, argv is the command's own to parse. Returns an exit code.
+	 */
 	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 	const char *summary;
 	unsigned flags; /* enum cli_flags */
+	const struct cli_spec *spec; /* its help and option table (cli/options.h) */
 };
 
 /* The one command table (cli/commands.c). The entry with name NULL ends it. */
@@ -81,6 +88,9 @@ int cmd_complete(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_metrics(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv);
+
+/* Their help and option tables, for the converted ones (cli/options.h). */
+extern const struct cli_spec list_spec;
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -8,15 +8,28 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "common/util.h"
 #include "report/text.h"
+
+#define GLOBAL(s, l, a, h) { CLI_OPT_GLOBAL, (s), (l), (a), NULL, NULL, (h), 0 }
+const struct cli_option cli_global_options[] = {
+	GLOBAL(0, "sysroot", "DIR", "read /sys, /proc, /dev, /run and /boot below DIR"),
+	GLOBAL(0, "json", NULL, "print JSON (the documented contract) instead of tables"),
+	GLOBAL(0, "no-color", NULL, "no colour, even on a terminal"),
+	GLOBAL('q', "quiet", NULL, "print only results and errors"),
+	GLOBAL('v', "verbose", NULL, "say more (twice: debug)"),
+	GLOBAL('h', "help", NULL, "this help; 'sbcdisk COMMAND --help' for a command"),
+	GLOBAL('V', "version", NULL, "the version"),
+	OPT_END(),
+};
 
 const struct cli_command cli_commands[] = {
 	{ "(none)", cmd_health, "the devices, how they are attached, and what is wrong",
 	  CLI_DEFAULT | CLI_NEED_SYSROOT | CLI_JSON },
 	{ "list", cmd_list, "every block device and how it is attached",
-	  CLI_NEED_SYSROOT | CLI_JSON },
+	  CLI_NEED_SYSROOT | CLI_JSON, &list_spec },
 	{ "bench", cmd_bench, "measure a directory, a file or a block device",
 	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
 	{ "doctor", cmd_doctor, "find what is wrong: kernel log, links, bridges, power",
