@@ -90,7 +90,8 @@ int cmd_boot(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv);
 
 /* Their help and option tables, for the converted ones (cli/options.h). */
-extern const struct cli_spec list_spec;
+extern const struct cli_spec list_spec, doctor_spec, compare_spec, report_spec, metrics_spec,
+	history_spec;
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

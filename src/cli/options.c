@@ -70,7 +70,7 @@ void cli_spec_help(FILE *f, const struct cli_spec *spec)
 {
 	fputs(spec->usage, f);
 	if (opts_count(spec->options))
-		fputs("\nOptions:\n", f);
+		fputs(spec->options_title ? spec->options_title : "\nOptions:\n", f);
 	cli_options_help(f, spec->options, spec->help_col);
 	if (spec->after)
 		fputs(spec->after, f);
@@ -155,6 +155,8 @@ int cli_options_parse(const char *cmd, const struct cli_spec *spec, int argc, ch
 				o = &opts[i];
 		if (!o)
 			return cli_option_error(cmd, c, argv);
+		if (spec->given && o - opts < 32)
+			*spec->given |= 1u << (o - opts);
 		ret = opt_take(cmd, spec, o, optarg);
 		if (ret)
 			return ret;
@@ -182,13 +184,4 @@ int cli_opt_last(const char *cmd, void *value, const char *arg)
 				       cf->last_max);
 	cf->f->limit = (size_t)n;
 	return 0;
-}
-
-const struct cli_subcommand *cli_subcommand_find(const struct cli_subcommand *subs,
-						 const char *name)
-{
-	for (; subs->name; subs++)
-		if (!strcmp(subs->name, name))
-			return subs;
-	return NULL;
 }

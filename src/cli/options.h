@@ -36,6 +36,10 @@ struct cli_option {
 	unsigned flags;
 };
 
+/* A number's digits in a help string: CLI_STR(COMPARE_RUNS_MAX) */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+
 #define OPT_BOOL(s, l, v, h) { CLI_OPT_BOOL, (s), (l), NULL, (v), NULL, (h), 0 }
 #define OPT_STRING(s, l, a, v, h) { CLI_OPT_STRING, (s), (l), (a), (v), NULL, (h), 0 }
 #define OPT_CALLBACK(s, l, a, v, cb, h) { CLI_OPT_CALLBACK, (s), (l), (a), (v), (cb), (h), 0 }
@@ -57,20 +61,12 @@ struct cli_filter {
 int cli_opt_device(const char *cmd, void *value, const char *arg);
 int cli_opt_last(const char *cmd, void *value, const char *arg);
 
-/* A subcommand ("boot check", "fix uas"): its name, what runs it, its summary. */
-struct cli_subcommand {
-	const char *name;
-	int (*run)(void *arg, int argc, char **argv);
-};
-/* The entry named name, or NULL. */
-const struct cli_subcommand *cli_subcommand_find(const struct cli_subcommand *subs,
-						 const char *name);
-
 /* A command's help and options: the text before "Options:", the table (printed with the
  * help lines at column help_col), the text after it. */
 struct cli_spec {
 	const char *usage;   /* "Usage: ...\n\nWhat it does.\n" */
 	const struct cli_option *options;
+	const char *options_title; /* before the option list; NULL: "\nOptions:\n" */
 	int help_col;        /* the column of the help lines */
 	const char *after;   /* after the option list ("\nWith the global --json: ...\n"), or NULL */
 	void (*after_fn)(FILE *f); /* printed after that, or NULL */
@@ -78,6 +74,7 @@ struct cli_spec {
 	/* After the options, before the system is opened: the operands argv[1..argc) (argv[0]
 	 * the command). 0 or an exit code after a message; NULL: none. */
 	int (*check)(const char *cmd, int argc, char **argv);
+	unsigned *given;     /* when set: bit i for the table's entry i that was given */
 };
 
 /* The global options, for the help and the completion (main.c parses them). */
