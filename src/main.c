@@ -90,8 +90,6 @@ static int run_command(struct cli_ctx *ctx, const struct cli_command *cmd, int a
 	const struct cli_spec *spec = cmd->spec;
 	int first, ret;
 
-	if (!spec)
-		return cmd->run(ctx, argc, argv);
 	ret = cli_options_parse(cmd->name, spec, argc, argv, &first);
 	if (ret)
 		return ret == CLI_DONE ? EXIT_OK : ret;
@@ -107,8 +105,14 @@ static int run_command(struct cli_ctx *ctx, const struct cli_command *cmd, int a
 		if (ret)
 			return ret == CLI_DONE ? EXIT_OK : ret;
 	}
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
+	if (cmd->flags & CLI_NEED_SYSROOT) {
+		ret = sysroot_open(ctx->sysroot_dir, &ctx->sr);
+		if (ret) {
+			log_error("cannot use sysroot '%s': %s",
+				  ctx->sysroot_dir ? ctx->sysroot_dir : "/", strerror(-ret));
+			return EXIT_FAIL;
+		}
+	}
 	return cmd->run(ctx, argc, argv);
 }
 

@@ -17,14 +17,14 @@ static struct {
 	bool bytes;
 	int ids[LIST_COLUMNS_MAX];
 	size_t n;
-} o;
+} opt;
 
 static const struct cli_option options[] = {
-	OPT_STRING('o', "output", "COLS", &o.output,
+	OPT_STRING('o', "output", "COLS", &opt.output,
 		   "columns to show (comma list; +COLS adds to the defaults;\n"
 		   "'-o help' lists them). Not used with --json.\n"
 		   "HEALTH, WEAR and TEMP ask smartctl (smartmontools)."),
-	OPT_BOOL('b', "bytes", &o.bytes, "sizes in bytes"),
+	OPT_BOOL('b', "bytes", &opt.bytes, "sizes in bytes"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -37,21 +37,21 @@ static int check(const char *cmd, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	o.n = list_columns_default(o.ids, LIST_COLUMNS_MAX);
-	if (!o.output)
+	opt.n = list_columns_default(opt.ids, LIST_COLUMNS_MAX);
+	if (!opt.output)
 		return 0;
-	if (!strcasecmp(o.output, "help")) {
+	if (!strcasecmp(opt.output, "help")) {
 		list_columns_help(stdout);
 		return CLI_DONE;
 	}
-	ret = list_columns_parse(o.output, o.ids, LIST_COLUMNS_MAX, &o.n, &bad);
+	ret = list_columns_parse(opt.output, opt.ids, LIST_COLUMNS_MAX, &opt.n, &bad);
 	if (ret == -EINVAL)
 		return cli_usage_error(cmd, "unknown column '%s' (see '-o help')",
-				       bad ? bad : o.output);
+				       bad ? bad : opt.output);
 	if (ret == -ENODATA)
-		return cli_usage_error(cmd, "no column in '%s' (see '-o help')", o.output);
+		return cli_usage_error(cmd, "no column in '%s' (see '-o help')", opt.output);
 	if (ret)
-		return cli_usage_error(cmd, "too many columns in '%s'", o.output);
+		return cli_usage_error(cmd, "too many columns in '%s'", opt.output);
 	return 0;
 }
 
@@ -69,9 +69,9 @@ const struct cli_spec list_spec = {
 int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct inventory *inv = NULL;
-	int *ids = o.ids, ret;
-	size_t n = o.n;
-	bool bytes = o.bytes;
+	int *ids = opt.ids, ret;
+	size_t n = opt.n;
+	bool bytes = opt.bytes;
 
 	(void)argc;
 	ret = probe_inventory_load(ctx->sr, &inv);

@@ -92,6 +92,31 @@ void cli_options_list(FILE *f, const struct cli_option *opts, bool with_value)
 	}
 }
 
+/*
+ * getopt_long's opterr is 0, so getopt never prints (its messages would echo
+ * argv raw); this says what it found. A short option is named by optopt: in a bundle ("-zb")
+ * optind still points at the bundle, so argv[optind - 1] would be the wrong word.
+ */
+static int option_error(const char *cmd, int c, char **argv)
+{
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	size_t len = strcspn(word, "=");
+	char shortopt[3] = { '-', (char)optopt, '\0' };
+	bool is_long = word[0] == '-' && word[1] == '-';
+
+	if (!is_long && optopt > 0 && optopt < 0x80) {
+		word = shortopt;
+		len = 2;
+	} else if (!is_long) {
+		len = strlen(word);
+	}
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%.*s' needs a value", (int)len, word);
+	if (is_long && word[len] == '=' && optopt > 0)
+		return cli_usage_error(cmd, "option '%.*s' takes no value", (int)len, word);
+	return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, word);
+}
+
 static int opt_take(const char *cmd, const struct cli_spec *spec, const struct cli_option *o,
 		    const char *arg)
 {
@@ -154,7 +179,7 @@ int cli_options_parse(const char *cmd, const struct cli_spec *spec, int argc, ch
 			if (opts[i].short_name == c)
 				o = &opts[i];
 		if (!o)
-			return cli_option_error(cmd, c, argv);
+			return option_error(cmd, c, argv);
 		if (spec->given && o - opts < 32)
 			*spec->given |= 1u << (o - opts);
 		ret = opt_take(cmd, spec, o, optarg);
