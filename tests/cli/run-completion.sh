@@ -72,6 +72,12 @@ exactly "bench --profile sd<tab>" sdcard
 
 comp doctor --fail-on ""
 exactly "doctor --fail-on <tab>" error warning info
+comp bench --engine ""
+exactly "bench --engine <tab>" io_uring psync null
+# metrics --textfile takes a directory (nothing was offered)
+mkdir "$tmp/textfile-dir"
+comp metrics --textfile "$tmp/textfile-d"
+exactly "metrics --textfile DIR<tab>" "$tmp/textfile-dir"
 comp doctor --fail-on w
 exactly "doctor --fail-on w<tab>" warning
 
