@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/engine.h"
 #include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -116,10 +117,11 @@ static int opt_size(const char *cmd, void *value, const char *arg)
 	return 0;
 }
 
+/* the help of --profile and --engine: the names of the profile and engine tables */
+static char profile_help[256], engine_help[128];
+
 static const struct cli_option options[] = {
-	OPT_STRING(0, "profile", "NAME", &bo.profile,
-		   "default, peak, real, nvme, hdparm, extended, sdcard, dd,\n"
-		   "sustained, quick ('--profile help' describes them)"),
+	OPT_STRING(0, "profile", "NAME", &bo.profile, profile_help),
 	OPT_CALLBACK(0, "test", "SPEC", &bo, opt_test,
 		     "a custom test, repeatable: rw=randread,bs=4k,qd=32,threads=1,\n"
 		     "time=5s,size=1g,runs=3,direct=1"),
@@ -129,8 +131,7 @@ static const struct cli_option options[] = {
 		     "pause between tests (hdparm: before each disk read, 3 s)"),
 	OPT_CALLBACK(0, "size", "SIZE", &bo, opt_size,
 		     "test file size (dd, sustained: how much to write)"),
-	OPT_STRING(0, "engine", "NAME", &bo.engine,
-		   "io_uring, psync or null (default: io_uring where it works)"),
+	OPT_STRING(0, "engine", "NAME", &bo.engine, engine_help),
 	OPT_BOOL(0, "destructive", &bo.destructive,
 		 "allow write tests on a named, unused block device"),
 	OPT_DB(&opt.db, "the result database the run is saved in (default:\n"
@@ -156,6 +157,28 @@ static int check(const char *cmd, int argc, char **argv)
 	return 0;
 }
 
+static void help_names(void)
+{
+	const struct bench_engine_ops *e;
+	const struct bench_profile *p;
+	size_t i, n = 0;
+
+	for (p = bench_profiles; p->name && n < sizeof(profile_help); p++)
+		n += (size_t)snprintf(profile_help + n, sizeof(profile_help) - n, "%s, ",
+				      p->name);
+	if (n >= 2 && n < sizeof(profile_help))
+		snprintf(profile_help + n - 2, sizeof(profile_help) - n + 2,
+			 " ('--profile help' describes them)");
+	cli_help_wrap(profile_help, CLI_HELP_COLS - bench_spec.help_col);
+	n = 0;
+	for (i = 0; (e = bench_engine_get(i)) && n < sizeof(engine_help); i++)
+		n += (size_t)snprintf(engine_help + n, sizeof(engine_help) - n, "%s%s",
+				      !i ? "" : bench_engine_get(i + 1) ? ", " : " or ", e->name);
+	if (n < sizeof(engine_help))
+		snprintf(engine_help + n, sizeof(engine_help) - n,
+			 " (default: io_uring where it works)");
+}
+
 const struct cli_spec bench_spec = {
 	.usage = "Usage: sbcdisk bench [TARGET] [options]\n"
 		 "\nMeasure a directory (a test file is made there), an existing file (read only)\n"
@@ -168,6 +191,7 @@ const struct cli_spec bench_spec = {
 		 "progress line.\n",
 	.args_max = -1,
 	.check = check,
+	.prepare = help_names,
 };
 
 static int print_result(struct cli_ctx *ctx, const struct bench_run *run)

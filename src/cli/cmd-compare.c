@@ -34,9 +34,7 @@ static int check(const char *cmd, int argc, char **argv)
 	(void)argv;
 	if (argc == 1 && !filter.device && !filter.limit)
 		return cli_usage_error(cmd, "name runs, or use --device or --last");
-	if (argc > 1 && (filter.device || filter.limit))
-		return cli_usage_error(cmd, "run ids exclude --device and --last");
-	return 0;
+	return cli_filter_check(cmd, &opt.runs, argc - 1);
 }
 
 const struct cli_spec compare_spec = {

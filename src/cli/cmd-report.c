@@ -30,9 +30,7 @@ static const struct cli_option options[] = {
 static int check(const char *cmd, int argc, char **argv)
 {
 	(void)argv;
-	if (argc > 1 && (filter.device || filter.limit))
-		return cli_usage_error(cmd, "run ids exclude --device and --last");
-	return 0;
+	return cli_filter_check(cmd, &opt.runs, argc - 1);
 }
 
 const struct cli_spec report_spec = {

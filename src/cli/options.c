@@ -66,8 +66,30 @@ void cli_options_help(FILE *f, const struct cli_option *opts, int col)
 			print_option(f, o, col);
 }
 
+void cli_help_wrap(char *s, int width)
+{
+	char *line = s, *sp = NULL, *p;
+
+	for (p = s; *p; p++) {
+		if (*p == '\n') {
+			line = p + 1;
+			sp = NULL;
+			continue;
+		}
+		if (*p == ' ')
+			sp = p;
+		if (p - line >= width && sp) {
+			*sp = '\n';
+			line = sp + 1;
+			sp = NULL;
+		}
+	}
+}
+
 void cli_spec_help(FILE *f, const struct cli_spec *spec)
 {
+	if (spec->prepare)
+		spec->prepare();
 	fputs(spec->usage, f);
 	if (opts_count(spec->options))
 		fputs(spec->options_title ? spec->options_title : "\nOptions:\n", f);
@@ -196,6 +218,13 @@ int cli_opt_device(const char *cmd, void *value, const char *arg)
 
 	(void)cmd;
 	cf->f->device = arg;
+	return 0;
+}
+
+int cli_filter_check(const char *cmd, const struct cli_filter *cf, int nids)
+{
+	if (nids > 0 && (cf->f->device || cf->f->limit))
+		return cli_usage_error(cmd, "run ids exclude --device and --last");
 	return 0;
 }
 

@@ -59,6 +59,8 @@ struct cli_filter {
 	size_t last_max;
 };
 int cli_opt_device(const char *cmd, void *value, const char *arg);
+/* Run ids (nids of them) and --device or --last exclude each other: 0 or EXIT_USAGE. */
+int cli_filter_check(const char *cmd, const struct cli_filter *cf, int nids);
 int cli_opt_last(const char *cmd, void *value, const char *arg);
 
 /* A command's help and options: the text before "Options:", the table (printed with the
@@ -75,7 +77,13 @@ struct cli_spec {
 	 * the command). 0 or an exit code after a message; NULL: none. */
 	int (*check)(const char *cmd, int argc, char **argv);
 	unsigned *given;     /* when set: bit i for the table's entry i that was given */
+	void (*prepare)(void); /* fills help lines made from other tables, before the help */
 };
+
+/* The width of a help text; cli_help_wrap() breaks s at spaces into lines of width at most
+ * (a word longer than that stays whole). */
+#define CLI_HELP_COLS 80
+void cli_help_wrap(char *s, int width);
 
 /* The global options, for the help and the completion (main.c parses them). */
 extern const struct cli_option cli_global_options[];

@@ -6,21 +6,7 @@
 # every command. A new command or option fails here until its table, help and completion
 # agree.
 . "$(dirname "$0")/lib.sh"
-if [ -n "$run" ]; then
-	echo "SKIP: the completion runs the binary itself, not through $run"
-	exit 77
-fi
-# shellcheck source=../../data/completion/sbcdisk.bash
-. "$src/data/completion/sbcdisk.bash"
-
-# the bash completion of `sbcdisk WORD...`, one offer a line, in $tmp/comp
-comp() {
-	COMP_WORDS=("$bin" "$@")
-	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-	COMPREPLY=()
-	_sbcdisk
-	printf '%s\n' "${COMPREPLY[@]}" | sort -u >"$tmp/comp"
-}
+completion_setup
 
 # usage_error WHAT MESSAGE: exit 2, and standard error is exactly the message and the hint
 usage_error() {
@@ -42,8 +28,7 @@ for c in "${cmds[@]}"; do
 	check "$c: its table has options" [ "${#opts[@]}" -ge 1 ]
 	sb "$c" --help
 	expect_rc 0 "$c --help"
-	awk '/^  -/ { for (i = 1; i <= NF; i++) { w = $i; sub(/,$/, "", w)
-		if (w !~ /^--?[A-Za-z0-9]/) break; print w } }' "$tmp/out" | sort -u >"$tmp/help"
+	help_opts "$tmp/out" >"$tmp/help"
 	comp "$c" -
 	for o in "${opts[@]}"; do
 		grep -qxF -- "$o" "$tmp/help" && ok || fail "$c: '$o' is in its table but not in --help"
@@ -77,6 +62,16 @@ for c in "${cmds[@]}"; do
 	grep -qxF -- --db "$tmp/out" || continue
 	sb "$c" --db ''
 	usage_error "$c --db ''" "$c: option '--db' needs a value"
+done
+
+# bench's --help names every profile and engine of their tables
+sb bench --help
+sed -n '/^  --profile/,/^  --[a-oq-z]/p; /^  --engine/p' "$tmp/out" | tr -s ' \n,' '\n' >"$tmp/names"
+for list in profiles engines; do
+	sb __complete $list
+	while read -r n; do
+		grep -qxF -- "$n" "$tmp/names" && ok || fail "bench --help does not name the $list entry '$n'"
+	done <"$tmp/out"
 done
 
 done_checks
