@@ -29,9 +29,11 @@ static int digest_line(void *arg, const struct kmsg_line *l)
 
 	check(strlen(l->msg) == l->msg_len && l->msg_len <= KMSG_LINE_MAX);
 	check(l->msg >= l->text && l->msg <= l->text + strlen(l->text));
+	check(l->last_lineno >= l->lineno && l->last_lineno - l->lineno <= l->wrapped);
 	for (i = 0; i < l->msg_len; i++)
 		d->h = (d->h ^ (unsigned char)l->msg[i]) * 1099511628211ULL;
 	d->h = (d->h ^ l->lineno) * 1099511628211ULL;
+	d->h = (d->h ^ l->last_lineno) * 1099511628211ULL;
 	d->n++;
 	return 0;
 }
@@ -71,8 +73,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(i == 0 || fs.v[i - 1].earlier_boot < f->earlier_boot ||
 		      (fs.v[i - 1].earlier_boot == f->earlier_boot && fs.v[i - 1].sev >= f->sev));
 		check(f->n_evidence >= 0 && f->n_evidence <= DIAG_EVID_MAX);
-		for (j = 0; j < f->n_evidence; j++)
-			check(f->evidence[j].line <= diag_log_lines(log));
+		for (j = 0; j < f->n_evidence; j++) {
+			const struct diag_evidence *e = &f->evidence[j];
+
+			check(e->line <= diag_log_lines(log));
+			/* a wrapped message's range ends after its first line, inside the log */
+			check(!e->last_line || (e->line && e->last_line > e->line &&
+						e->last_line <= diag_log_lines(log)));
+		}
 	}
 	null = fopen("/dev/null", "w");
 	if (null) {

@@ -93,8 +93,8 @@ const struct cli_spec clone_spec = {
 	.usage = "Usage: sbcdisk clone [SOURCE] TARGET [--apply] [options]\n"
 		 "\nMove a system to another disk, or make a bootable image of it. SOURCE defaults\n"
 		 "to the disk that holds the running root; TARGET is a whole disk (sda, nvme0n1,\n"
-		 "/dev/loop3) or an image file (created when it does not exist). Without --apply\n"
-		 "nothing is written: the plan is shown.\n"
+		 "/dev/loop3) or an image file (created when it does not exist, and removed again\n"
+		 "if the clone fails). Without --apply nothing is written: the plan is shown.\n"
 		 "\nThe target gets the source's partition table (GPT when it is over 2 TiB), a new\n"
 		 "disk id and partition ids, new file system UUIDs; ext2/3/4 is copied by its used\n"
 		 "blocks and grown to fill the disk; root= in cmdline.txt and /etc/fstab are\n"
@@ -394,6 +394,21 @@ static int print_plan(struct cli_ctx *ctx, const struct clone_plan *p)
 	return ret;
 }
 
+/* What a failed clone left, after its reason: the image it made is gone; what a target the
+ * user named holds. */
+static const char *failed_state(const struct clone_plan *p, int ret)
+{
+	if (p->dst_removed)
+		return "; the image it was making is removed";
+	if (ret == -ENODEV) /* the target went away: its message says what it holds */
+		return "";
+	if (!p->dst_touched)
+		return "; nothing was written to the target";
+	if (!p->table_written)
+		return "; the target holds no usable copy (no partition table)";
+	return "; the target has its new table, but the copy was not checked";
+}
+
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_progress ps;
@@ -432,13 +447,14 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 	ret = clone_apply(&plan, &o, why, sizeof(why));
 	cli_progress_clear(&ps);
 	if (ret == -EINTR || clone_signal) {
-		log_error("clone: stopped by a signal; %s", plan.wiped ?
+		log_error("clone: stopped by a signal; %s", plan.dst_removed ?
+			  "the image it was making is removed" : plan.wiped ?
 			  "the target's partition table is wiped: it holds no usable copy" :
 			  "the target could not be wiped: do not boot from it");
 		rc = 128 + (clone_signal ? clone_signal : SIGINT);
 	} else if (ret) {
 		str_sanitize(why);
-		log_error("clone: %s", why[0] ? why : strerror(-ret));
+		log_error("clone: %s%s", why[0] ? why : strerror(-ret), failed_state(&plan, ret));
 		rc = EXIT_FAIL;
 	}
 	if (!ret) {

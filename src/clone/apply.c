@@ -127,11 +127,11 @@ static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const 
 
 	if (i == p->root && p->fstab_new)
 		ret = rewrite_result(p, cp, "/etc/fstab",
-				     replace_file(dir, "etc/fstab", p->fstab_new, p->fstab_len),
+				     replace_file(dir, p->fstab_at + 1, p->fstab_new, p->fstab_len),
 				     why, whycap);
 	if (!ret && i == p->extlinux_part && p->extlinux_new)
 		ret = rewrite_result(p, cp, p->extlinux_path,
-				     replace_file(dir, p->extlinux_path + 1, p->extlinux_new,
+				     replace_file(dir, p->extlinux_at + 1, p->extlinux_new,
 						  p->extlinux_len), why, whycap);
 	return ret;
 }
@@ -294,6 +294,17 @@ out:
 	return ret;
 }
 
+/* The copy's e2fsck failed: whether the source has the same errors, after why. */
+static void blame_source(struct clone_plan *p, const struct clone_part *cp, char *why,
+			 size_t whycap)
+{
+	char res[400];
+	size_t len = strlen(why);
+
+	if (clone_fsck_source(p, cp, res, sizeof(res)) >= 0)
+		str_fmt(why + len, whycap - len, "; %s", res);
+}
+
 /* The ext file system copied to p's target partition: checked, grown, new UUID, fstab. */
 static int ext_finish(struct clone_plan *p, struct clone_part *cp, char *why, size_t whycap)
 {
@@ -312,6 +323,8 @@ static int ext_finish(struct clone_plan *p, struct clone_part *cp, char *why, si
 
 		ret = tool("e2fsck -fp of the copy", fsck, 1, why, whycap);
 	}
+	if (ret == -EIO)
+		blame_source(p, cp, why, whycap);
 	if (!ret && cp->t_size > cp->size && !stopped(p)) {
 		const char *rs[] = { "resize2fs", lo.name, NULL };
 
@@ -364,7 +377,17 @@ static int open_target(struct clone_plan *p, char *why, size_t whycap)
 {
 	int fd;
 
-	if (!p->dst_exists) {
+	if (p->dst_held) {
+		/* the plan's open file: its lock stays while either is open */
+		fd = fcntl(p->dst_fd, F_DUPFD_CLOEXEC, 0);
+		if (fd >= 0 && p->dst_created && ftruncate(fd, (off_t)p->dst_size)) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			fd = -1;
+		}
+	} else if (!p->dst_exists) {
 		fd = open(p->dst_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0 && ftruncate(fd, (off_t)p->dst_size)) {
 			int e = errno;
@@ -407,7 +430,9 @@ static int copy_all(struct clone_plan *p, int sfd, int dfd, char *why, size_t wh
 		uint64_t t0 = time_now_ns();
 
 		c.part = cp;
-		if (cp->method == CLONE_BY_USED)
+		if (cp->method == CLONE_BY_USED && !strcmp(cp->fstype, "vfat"))
+			ret = clone_fat_copy_used(&c, why, whycap);
+		else if (cp->method == CLONE_BY_USED)
 			ret = clone_ext_copy_used(&c, why, whycap);
 		else if (cp->method == CLONE_BY_WHOLE)
 			ret = clone_copy_range(&c, cp->start, cp->t_start, cp->size, why, whycap);
@@ -451,7 +476,7 @@ static bool target_gone(const struct clone_plan *p, int dfd, char *why, size_t w
 	return true;
 }
 
-int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
+static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
 {
 	int sfd = -1, dfd, ret;
 	size_t i;
@@ -465,6 +490,7 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		str_fmt(why, whycap, "cannot open source '%s': %s", p->src_path, strerror(-ret));
 		goto out;
 	}
+	p->dst_touched = true;
 	ret = clone_target_wipe(p->dst_path);
 	if (ret) {
 		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
@@ -474,7 +500,8 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 	for (i = 0; !ret && !p->whole && i < p->n_parts && !stopped(p); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		if (cp->method == CLONE_BY_USED)
+		if ((cp->method == CLONE_BY_USED || cp->method == CLONE_BY_WHOLE) &&
+		    str_starts(cp->fstype, "ext"))
 			ret = ext_finish(p, cp, why, whycap);
 		else if (cp->method == CLONE_BY_FILES)
 			ret = files_finish(p, cp, why, whycap);
@@ -487,6 +514,7 @@ int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, siz
 		ret = clone_table_write(p, why, whycap);
 		if (!ret)
 			ret = fsync(dfd) ? -errno : 0;
+		p->table_written = !ret;
 	}
 	if (!ret && stopped(p))
 		ret = -EINTR;
@@ -504,5 +532,15 @@ out:
 	if (sfd >= 0)
 		close(sfd);
 	close(dfd);
+	return ret;
+}
+
+int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
+{
+	int ret = apply_run(p, o, why, whycap);
+
+	/* an image this clone made holds nothing of use after a failure or a stop */
+	if (ret)
+		clone_image_remove(p);
 	return ret;
 }

@@ -54,12 +54,20 @@ struct clone_extinfo {
 	char features[512];
 	unsigned inode_size, cluster_size;
 	uint64_t inodes, inodes_used;
+	bool needs_recovery;   /* a journal to replay: the bitmaps may be older than it */
+	bool has_errors;       /* the kernel or e2fsck recorded errors (s_state, s_error_count) */
+	unsigned error_count;
 };
 int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei);
 /* A file of the ext file system at off (path inside it, e.g. "/etc/fstab"), at most cap
  * bytes, into out. -ENOENT when it is not there. */
 int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
 			struct sbuf *out);
+/* path with every symbolic link in it resolved inside the ext file system at off of dev, as
+ * the kernel would with that file system as the root ("/etc/fstab" -> "/etc/fstab.d/main"):
+ * the file's own path into out. -ENOENT (also a link that leaves the file system), -ELOOP,
+ * -ENOTDIR, -ENAMETOOLONG. */
+int clone_ext_resolve(const char *dev, uint64_t off, const char *path, char *out, size_t cap);
 /* Copy the used blocks of the ext file system at [soff) of sfd to [doff) of dfd. */
 struct clone_copier {
 	int sfd, dfd;
@@ -91,6 +99,30 @@ int clone_fat_list(const char *image, uint64_t off, struct sbuf *out);
 /* The volume id of the FAT file system at off of fd (FAT12/16 and FAT32). */
 int clone_fat_set_id(int fd, uint64_t off, uint32_t id);
 
+/* Where a FAT12/16/32 file system keeps what it uses: the reserved sectors, the FATs and
+ * (FAT12/16) the root directory are the first data_off bytes, then the clusters. */
+#define CLONE_FAT_CLUSTER_MAX (64U * 1024)
+#define CLONE_FAT_READ_MAX    (64U << 20) /* a larger FAT: the partition is copied whole */
+struct clone_fatinfo {
+	unsigned bits, bps;
+	uint64_t cluster_bytes, fat_off, fat_bytes, data_off;
+	uint32_t clusters; /* data clusters the FAT has entries for, numbered from 2 */
+};
+/* The layout from the boot sector bs (len bytes, at least 512) of a partition of part_size
+ * bytes; every region inside it. 0, or -EINVAL when it is not a FAT this reads. */
+int clone_fat_layout(const unsigned char *bs, size_t len, uint64_t part_size,
+		     struct clone_fatinfo *fi);
+/* The next run of used clusters (in use or end of a chain; not free, not bad) from cluster
+ * *next on, in fat (the first FAT, fat_len bytes): its byte offset and length in the
+ * partition, *next past it. false when there is none left. */
+bool clone_fat_next_run(const struct clone_fatinfo *fi, const unsigned char *fat,
+			size_t fat_len, uint32_t *next, uint64_t *off, uint64_t *len);
+/* The bytes the FAT file system at off of path (a partition of size bytes) uses: its
+ * metadata and its used clusters. 0; -EINVAL not a FAT read here; -EFBIG its FAT too large. */
+int clone_fat_used(const char *path, uint64_t off, uint64_t size, uint64_t *used);
+/* Copy what the FAT file system of c->part uses (clone_fat_used's bytes), nothing else. */
+int clone_fat_copy_used(struct clone_copier *c, char *why, size_t whycap);
+
 /* Random bytes from getrandom(). */
 void clone_random(void *buf, size_t len);
 /* p's progress callback, if any, with done of total bytes copied since t0_ns (time_now_ns):
@@ -116,6 +148,55 @@ struct clone_tree {
 	uint64_t bytes; /* out: content bytes copied */
 };
 int clone_tree_copy(struct clone_tree *t, char *why, size_t whycap);
+/* name under dirfd removed, a directory with everything in it (one file system). 0; -errno. */
+int clone_remove_tree(int dirfd, const char *name);
+
+/* e2fsck -fn or fsck.vfat -n of source partition cp (read-only), for a copy whose check
+ * failed: whose the errors are, in res. 0 clean, 1 errors, -errno when it could not be
+ * checked (-EBUSY mounted read-write). */
+int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res,
+		      size_t cap);
+
+/* The trees under the directories sroot (the source) and droot (the target) of partition
+ * part (an index in p) compared: each difference, a name on one side only too, in p->diffs
+ * (counted in p->n_diffs), the entries compared in p->n_compared. */
+void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bool full);
+
+/* Which bytes of which disks and files a path reaches (a device through its partitions, loop
+ * devices and holders; a file, and the file system it is on; a path not there yet, the file
+ * system of its directory). An extent that is only the file system holding a file is a
+ * container: two containers that meet are two files on one file system, not an overlap. */
+#define CLONE_REACH_MAX 24
+struct clone_extent {
+	bool file;	/* a regular file (dev, ino), else a block device (dev) */
+	bool container; /* reached as the file system a file is on */
+	dev_t dev;
+	ino_t ino;
+	uint64_t off, end; /* [off, end) bytes */
+	char what[96];	   /* the file's path or the device's name, "" unknown */
+};
+struct clone_reach {
+	size_t n;
+	bool truncated; /* more than CLONE_REACH_MAX, too deep, or a backing not known */
+	struct clone_extent e[CLONE_REACH_MAX];
+};
+struct inventory;
+int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char *path,
+		     struct clone_reach *r);
+/* Do a's and b's extents share bytes? The first pair that does in *ea and *eb. */
+bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
+			 const struct clone_extent **ea, const struct clone_extent **eb);
+
+/* The directory path is in ("." for a bare name) into dir. 0 or -ENAMETOOLONG. */
+int clone_path_dir(const char *path, char *dir, size_t cap);
+/* An image target (p->dst_is_file): is there room for it (-ENOSPC with why); held, made
+ * first when it is not there, open and locked (flock) in p->dst_fd (-EBUSY with why when
+ * another clone holds it); removed when clone_image_hold made it and the name is still
+ * that file (true when removed); closed, the lock with it. */
+int clone_image_check_space(struct clone_plan *p, const char *shown, char *why, size_t whycap);
+int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t whycap);
+bool clone_image_remove(struct clone_plan *p);
+void clone_image_release(struct clone_plan *p);
 
 /* The checks of the target, and the tree comparison. */
 int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);

@@ -38,6 +38,9 @@ struct clone_part {
 	bool bootable;
 	bool has_used;
 	uint64_t used;	      /* bytes in use (ext2/3/4) */
+	bool journal_dirty;   /* ext: its journal needs recovery (copied whole, replayed on
+			       * the copy only) */
+	bool fs_errors;	      /* ext: errors recorded on the source */
 	bool mounted, mounted_rw;
 	char mountpoint[256];
 	bool is_root, is_boot;
@@ -126,6 +129,9 @@ struct clone_plan {
 	size_t cmdline_len, fstab_len, extlinux_len;
 	int extlinux_part;	 /* index of the partition holding extlinux.conf, -1 none */
 	char extlinux_path[32]; /* where on it ("/boot/extlinux/extlinux.conf") */
+	/* the files written on the target: fstab and extlinux.conf with the symbolic links in
+	 * their paths resolved on the source's file system ("/etc/fstab.d/main") */
+	char fstab_at[128], extlinux_at[128];
 	struct clone_speed speed; /* clone_plan_estimate() */
 	char warnings[4][200];
 	size_t n_warnings;
@@ -140,6 +146,12 @@ struct clone_plan {
 	uint64_t n_hashed;
 	char diffs[CLONE_DIFFS_MAX][200];
 	bool wiped; /* stopped: the target's partition table was wiped */
+	/* an image target with --apply: open and locked from the plan on (dst_held, dst_fd);
+	 * made by the plan (dst_created); removed again after a failure or a stop */
+	bool dst_held, dst_created, dst_removed;
+	int dst_fd;
+	bool dst_touched;   /* something was written to the target */
+	bool table_written; /* the target's new table is on it */
 
 	struct sysroot *sr; /* clone_plan_make()'s, for the boot check */
 	/* the block devices as the plan read them (the dry run's stored speeds look the disks
@@ -153,7 +165,9 @@ struct clone_plan {
 };
 
 /*
- * Read the source and the target and decide the plan. Nothing is written. 0; -EINVAL with
+ * Read the source and the target and decide the plan. Nothing is written, except that with
+ * o->apply an image target is made (empty) when it is not there, and opened and locked for
+ * the run (p->dst_held: another clone's plan is refused with -EBUSY). 0; -EINVAL with
  * why set for a refusal (item 2 of the plan's rules) or a layout not understood; another
  * -errno with why for a failure to read. The caller frees with clone_plan_release().
  */
@@ -172,6 +186,7 @@ void clone_plan_estimate(struct clone_plan *p);
 /*
  * Do the plan: the target's table is wiped first and written last, so a stop leaves no
  * table. 0; -EINTR when *p->stop was set (the table is wiped, p->wiped); -errno with why.
+ * After a failure or a stop, an image the plan made is removed (p->dst_removed).
  * Verification results are in p->checks and p->diffs; a failed check is not an error here.
  */
 int clone_apply(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);

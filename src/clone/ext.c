@@ -319,6 +319,9 @@ int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
 		       ? sizeof(fs->super->s_volume_name) : sizeof(ei->label) - 1);
 	str_sanitize(ei->label);
 	ext_features(fs->super, ei);
+	ei->needs_recovery = ext2fs_has_feature_journal_needs_recovery(fs->super);
+	ei->error_count = fs->super->s_error_count;
+	ei->has_errors = (fs->super->s_state & EXT2_ERROR_FS) || ei->error_count;
 	ext2fs_close_free(&fs);
 	return 0;
 }
@@ -363,6 +366,113 @@ int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t 
 	}
 	ext2fs_file_close(f);
 out:
+	ext2fs_close_free(&fs);
+	return ret;
+}
+
+/* A symbolic link's text: in the inode (a fast link) or in its data (blocks or inline). */
+static int ext_readlink(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *in, char *buf,
+			size_t cap)
+{
+	uint64_t len = EXT2_I_SIZE(in);
+	unsigned int got = 0;
+	ext2_file_t f;
+	errcode_t err;
+
+	if (len >= cap)
+		return -ENAMETOOLONG;
+	if (ext2fs_is_fast_symlink(in)) {
+		memcpy(buf, (const char *)in->i_block, len);
+	} else {
+		if (ext2fs_file_open(fs, ino, 0, &f))
+			return -EIO;
+		err = ext2fs_file_read(f, buf, (unsigned int)len, &got);
+		ext2fs_file_close(f);
+		if (err || got != len)
+			return -EIO;
+	}
+	buf[len] = '\0';
+	return 0;
+}
+
+/* rest (a path, then more of it after the slash at *s) becomes link + "/" + the rest. */
+static int ext_path_splice(char *rest, size_t cap, const char *link, const char *s)
+{
+	char tmp[PATH_MAX];
+
+	if (str_fmt(tmp, sizeof(tmp), "%s/%s", link, s))
+		return -ENAMETOOLONG;
+	return str_copy(rest, cap, tmp) ? -ENAMETOOLONG : 0;
+}
+
+int clone_ext_resolve(const char *dev, uint64_t off, const char *path, char *out, size_t cap)
+{
+	char rest[PATH_MAX], link[PATH_MAX], done[PATH_MAX] = "";
+	ext2_ino_t dir = EXT2_ROOT_INO, ino;
+	struct ext2_inode in;
+	const char *s;
+	int ret, links = 0;
+	ext2_filsys fs;
+
+	if (str_copy(rest, sizeof(rest), path))
+		return -ENAMETOOLONG;
+	ret = ext_open(dev, off, &fs);
+	if (ret)
+		return ret;
+	for (s = rest; !ret;) {
+		size_t n;
+
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		n = strcspn(s, "/");
+		if (n == 1 && s[0] == '.') {
+			s += n;
+			continue;
+		}
+		if (ext2fs_lookup(fs, dir, s, (int)n, NULL, &ino) ||
+		    ext2fs_read_inode(fs, ino, &in)) {
+			ret = -ENOENT;
+			break;
+		}
+		if (n == 2 && !strncmp(s, "..", 2)) {
+			char *slash = strrchr(done, '/');
+
+			if (slash)
+				*slash = '\0';
+			dir = ino;
+			s += n;
+			continue;
+		}
+		if (LINUX_S_ISLNK(in.i_mode)) {
+			/* the kernel's limit; an absolute link starts again at this root */
+			if (++links > 40) {
+				ret = -ELOOP;
+				break;
+			}
+			ret = ext_readlink(fs, ino, &in, link, sizeof(link));
+			if (!ret)
+				ret = ext_path_splice(rest, sizeof(rest), link, s + n);
+			if (!ret && link[0] == '/') {
+				done[0] = '\0';
+				dir = EXT2_ROOT_INO;
+			}
+			s = rest;
+			continue;
+		}
+		if (str_fmt(done + strlen(done), sizeof(done) - strlen(done), "/%.*s", (int)n, s)) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		s += n;
+		if (LINUX_S_ISDIR(in.i_mode))
+			dir = ino;
+		else if (s[strspn(s, "/")])
+			ret = -ENOTDIR;
+	}
+	if (!ret && str_copy(out, cap, done[0] ? done : "/"))
+		ret = -ENAMETOOLONG;
 	ext2fs_close_free(&fs);
 	return ret;
 }
@@ -437,6 +547,13 @@ int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t 
 		ret = clone_run(argv, out, false, &status);
 	}
 	return ret ? ret : status ? -ENOENT : 0;
+}
+
+int clone_ext_resolve(const char *dev, uint64_t off, const char *path, char *out, size_t cap)
+{
+	(void)dev;
+	(void)off;
+	return str_copy(out, cap, path) ? -ENAMETOOLONG : 0; /* links not seen: taken as named */
 }
 
 int clone_ext_copy_used(struct clone_copier *c, char *why, size_t whycap)

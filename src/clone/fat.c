@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* fat.c - files on a FAT partition at an offset of a device or an image, through mtools
- * (mtype, mcopy -i IMAGE@@OFFSET: what image builders use where the kernel has no vfat), and
- * the volume id in its boot sector. */
+ * (mtype, mcopy -i IMAGE@@OFFSET: what image builders use where the kernel has no vfat), the
+ * volume id in its boot sector, and the copy of what it uses (its used clusters). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -149,5 +149,95 @@ int clone_fat_set_id(int fd, uint64_t off, uint32_t id)
 	backup = bs[50] | (unsigned)bs[51] << 8;
 	if (!ret && backup && backup < 32)
 		ret = put_id(fd, off + (uint64_t)backup * bps + 0x43, id);
+	return ret;
+}
+
+static int read_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* The layout and the first FAT (malloc'd into *fat, the caller frees it) of the FAT file
+ * system at off of fd, a partition of size bytes. */
+static int fat_load(int fd, uint64_t off, uint64_t size, struct clone_fatinfo *fi,
+		    unsigned char **fat)
+{
+	unsigned char bs[512];
+	int ret;
+
+	*fat = NULL;
+	ret = read_full(fd, bs, sizeof(bs), off);
+	if (ret)
+		return ret;
+	ret = clone_fat_layout(bs, sizeof(bs), size, fi);
+	if (ret)
+		return ret;
+	if (fi->fat_bytes > CLONE_FAT_READ_MAX)
+		return -EFBIG;
+	*fat = malloc(fi->fat_bytes);
+	if (!*fat)
+		return -ENOMEM;
+	ret = read_full(fd, *fat, fi->fat_bytes, off + fi->fat_off);
+	if (ret) {
+		free(*fat);
+		*fat = NULL;
+	}
+	return ret;
+}
+
+int clone_fat_used(const char *path, uint64_t off, uint64_t size, uint64_t *used)
+{
+	struct clone_fatinfo fi;
+	unsigned char *fat = NULL;
+	uint64_t roff, rlen;
+	uint32_t next = 2;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = fat_load(fd, off, size, &fi, &fat);
+	close(fd);
+	if (ret)
+		return ret;
+	*used = fi.data_off;
+	while (clone_fat_next_run(&fi, fat, fi.fat_bytes, &next, &roff, &rlen))
+		*used += rlen;
+	free(fat);
+	return 0;
+}
+
+/* The metadata (reserved sectors, FATs, FAT12/16's root directory) and the used clusters;
+ * the target's other clusters keep what they had: the FAT says they are free, and a
+ * directory cluster is zeroed by whoever allocates it. */
+int clone_fat_copy_used(struct clone_copier *c, char *why, size_t whycap)
+{
+	const struct clone_part *cp = c->part;
+	struct clone_fatinfo fi;
+	unsigned char *fat = NULL;
+	uint64_t roff, rlen;
+	uint32_t next = 2;
+	int ret;
+
+	ret = fat_load(c->sfd, cp->start, cp->size, &fi, &fat);
+	if (ret) {
+		str_fmt(why, whycap, "cannot read the FAT of p%u: %s", cp->partno, strerror(-ret));
+		return ret;
+	}
+	ret = clone_copy_range(c, cp->start, cp->t_start, fi.data_off, why, whycap);
+	while (!ret && clone_fat_next_run(&fi, fat, fi.fat_bytes, &next, &roff, &rlen))
+		ret = clone_copy_range(c, cp->start + roff, cp->t_start + roff, rlen, why, whycap);
+	free(fat);
 	return ret;
 }

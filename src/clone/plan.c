@@ -195,6 +195,62 @@ static int open_side(const char *path, bool must_exist, struct stat *st, uint64_
 	return 0;
 }
 
+/* The source's path: the one named, or the disk that holds the running root. */
+static int source_path(const struct inventory *inv, const struct clone_opts *o,
+		       struct clone_plan *p, char *why, size_t whycap)
+{
+	if (o->source) {
+		dev_path(o->source, p->src_path, sizeof(p->src_path));
+		return 0;
+	}
+	if (!inv->root) {
+		str_fmt(why, whycap, "cannot tell which disk holds the running system: name the "
+			"SOURCE");
+		return -EINVAL;
+	}
+	str_fmt(p->src_path, sizeof(p->src_path), "%s%s", PATH_DEV_PREFIX,
+		probe_blkdev_disk(inv->root)->kname);
+	return 0;
+}
+
+static void extent_name(const struct clone_extent *e, char *buf, size_t cap)
+{
+	if (e->what[0])
+		str_copy(buf, cap, e->what);
+	else
+		str_fmt(buf, cap, "device %u:%u", major(e->dev), minor(e->dev));
+}
+
+/* A target whose bytes are the source's, or the other way round, through partitions, loop
+ * devices, holders or a file system of the other: refused before anything is read. Either
+ * side not there, or not a disk or file, is left to plan_source and plan_target to say. */
+static int plan_overlap(struct sysroot *sr, const struct inventory *inv, struct clone_plan *p,
+			const struct clone_opts *o, char *why, size_t whycap)
+{
+	const struct clone_extent *es, *et;
+	struct clone_reach rs, rt;
+	char name[128], at[32];
+
+	if (clone_reach_path(sr, inv, p->src_path, &rs) ||
+	    clone_reach_path(sr, inv, p->dst_path, &rt) ||
+	    !clone_reach_overlap(&rs, &rt, &es, &et))
+		return 0;
+	extent_name(es->container ? es : et, name, sizeof(name));
+	if (et->container && !es->container)
+		str_fmt(why, whycap, "target '%s' is on a file system of the source (on '%s'): the "
+			"image would be copied into itself; put it on another disk", o->target,
+			name);
+	else if (es->container && !et->container)
+		str_fmt(why, whycap, "source '%s' is a file on the target (its file system is on "
+			"'%s'): writing the target would destroy it", p->src_path, name);
+	else {
+		size_to_human(es->off > et->off ? es->off : et->off, at, sizeof(at));
+		str_fmt(why, whycap, "target '%s' is the source, or overlaps it: both reach '%s' "
+			"(its bytes from %s on)", o->target, name, at);
+	}
+	return -EINVAL;
+}
+
 /* The source: its table, file systems, mount state, kernel names. */
 static int plan_source(struct sysroot *sr, const struct inventory *inv, const struct clone_opts *o,
 		       struct clone_plan *p, char *why, size_t whycap)
@@ -204,17 +260,6 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 	size_t i;
 	int fd, ret;
 
-	if (o->source) {
-		dev_path(o->source, p->src_path, sizeof(p->src_path));
-	} else {
-		if (!inv->root) {
-			str_fmt(why, whycap, "cannot tell which disk holds the running system: "
-				"name the SOURCE");
-			return -EINVAL;
-		}
-		disk = probe_blkdev_disk(inv->root);
-		str_fmt(p->src_path, sizeof(p->src_path), "%s%s", PATH_DEV_PREFIX, disk->kname);
-	}
 	ret = open_side(p->src_path, true, &st, &p->src_size, why, whycap, "source");
 	if (ret)
 		return ret == -EINVAL || ret == -ENOENT ? -EINVAL : ret;
@@ -276,10 +321,18 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 		       struct clone_plan *p, char *why, size_t whycap)
 {
-	struct stat st, sst;
+	struct stat st;
 	int ret;
 
 	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
+	/* a link to a disk (/dev/disk/by-id/...) is how disks are named; an image is written
+	 * only where it is named, never through a link (O_NOFOLLOW) */
+	if (!lstat(p->dst_path, &st) && S_ISLNK(st.st_mode) &&
+	    (stat(p->dst_path, &st) || !S_ISBLK(st.st_mode))) {
+		str_fmt(why, whycap, "target '%s' is a symbolic link: name the image file itself",
+			o->target);
+		return -EINVAL;
+	}
 	ret = open_side(p->dst_path, false, &st, &p->dst_size, why, whycap, "target");
 	if (ret == -ENOENT) {
 		p->dst_is_file = true;
@@ -289,12 +342,6 @@ static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 		return ret == -EINVAL ? -EINVAL : ret;
 	p->dst_exists = true;
 	p->dst_is_file = S_ISREG(st.st_mode);
-	if (stat(p->src_path, &sst) == 0 &&
-	    ((p->dst_is_file && sst.st_dev == st.st_dev && sst.st_ino == st.st_ino) ||
-	     (!p->dst_is_file && S_ISBLK(sst.st_mode) && sst.st_rdev == st.st_rdev))) {
-		str_fmt(why, whycap, "target '%s' is the source", o->target);
-		return -EINVAL;
-	}
 	if (!p->dst_is_file) {
 		const struct blkdev *d = probe_inventory_find_devno(inv, major(st.st_rdev),
 								      minor(st.st_rdev));
@@ -440,7 +487,7 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 		struct clone_part *r = &p->parts[last];
 		uint64_t min = r->has_used ? r->used + ROOT_SLACK_MIN : r->size;
 
-		if (r->method == CLONE_BY_USED)
+		if (r->method == CLONE_BY_USED || r->method == CLONE_BY_WHOLE)
 			min = r->size; /* its blocks keep their offsets: never smaller */
 		if (o->has_root_size) {
 			if (o->root_size < min) {
@@ -449,7 +496,7 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 				size_to_human(o->root_size, a, sizeof(a));
 				size_to_human(min, b, sizeof(b));
 				str_fmt(why, whycap, "--root-size %s is smaller than the root needs "
-					"(%s%s)", a, b, r->method == CLONE_BY_USED ?
+					"(%s%s)", a, b, r->method != CLONE_BY_FILES ?
 					", its file system's size: a block copy never shrinks" : "");
 				return -EINVAL;
 			}
@@ -482,7 +529,8 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 	/* grow the last partition to the end of the target: the root unless its size was
 	 * given, or an ext file system after it (a data partition) */
 	if ((p->root == (int)last && !o->has_root_size) ||
-	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED)) {
+	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED &&
+	     is_ext(p->parts[last].fstype))) {
 		struct clone_part *r = &p->parts[last];
 
 		end = (p->dst_size - tail) / (1U << 20) * (1U << 20);
@@ -547,12 +595,22 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
 				cp->has_used = true;
 				cp->used = ei.used;
-				cp->method = CLONE_BY_USED;
-				cp->copy_bytes = ei.used;
+				cp->fs_errors = ei.has_errors;
+				cp->journal_dirty = ei.needs_recovery;
+				/* a journal to replay may allocate blocks its bitmaps show free
+				 * (a card pulled after a crash): every byte, replayed on the copy */
+				cp->method = ei.needs_recovery ? CLONE_BY_WHOLE : CLONE_BY_USED;
+				cp->copy_bytes = ei.needs_recovery ? cp->size : ei.used;
 			} else {
 				cp->method = CLONE_BY_WHOLE;
 				cp->copy_bytes = cp->size;
 			}
+		} else if (!strcmp(cp->fstype, "vfat") &&
+			   clone_fat_used(p->src_path, cp->start, cp->size, &cp->used) == 0) {
+			/* its metadata and used clusters (a FAT it cannot read: whole) */
+			cp->has_used = true;
+			cp->method = CLONE_BY_USED;
+			cp->copy_bytes = cp->used;
 		} else {
 			cp->method = CLONE_BY_WHOLE;
 			cp->copy_bytes = cp->size;
@@ -560,6 +618,25 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 		p->copy_bytes += cp->copy_bytes;
 	}
 	return 0;
+}
+
+/* What the plan says of a source ext file system that was not cleanly unmounted or that
+ * recorded errors: the copy carries the errors, and it is the source that needs the repair. */
+static void plan_ext_warnings(struct clone_plan *p)
+{
+	for (size_t i = 0; i < p->n_parts && p->n_warnings < 4; i++) {
+		const struct clone_part *cp = &p->parts[i];
+
+		if (cp->journal_dirty && cp->method == CLONE_BY_WHOLE)
+			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+				"p%u's journal needs recovery (%s): copied whole, the journal "
+				"replayed on the copy only", cp->partno, cp->mounted_rw ?
+				"mounted read-write" : "not cleanly unmounted");
+		if (cp->fs_errors && p->n_warnings < 4)
+			str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+				"p%u's file system recorded errors: the copy has them too; "
+				"repair the source first (e2fsck -f, unmounted)", cp->partno);
+	}
 }
 
 /* The source's extlinux.conf, where U-Boot's distro boot looks (each partition in turn,
@@ -594,6 +671,22 @@ static int plan_extlinux_find(struct clone_plan *p, struct sbuf *out)
 		}
 	}
 	return -ENOENT;
+}
+
+/* Where file (read through its links) is on cp's file system: the path written on the
+ * target, which is written without following a link (a link there may lead anywhere). */
+static int plan_file_at(struct clone_plan *p, const struct clone_part *cp, const char *file,
+			char *at, size_t cap, char *why, size_t whycap)
+{
+	int ret;
+
+	if (!is_ext(cp->fstype))
+		return str_copy(at, cap, file) ? -ENAMETOOLONG : 0; /* FAT has no links */
+	ret = clone_ext_resolve(p->src_path, cp->start, file, at, cap);
+	if (ret)
+		str_fmt(why, whycap, "source p%u: cannot tell which file %s is (%s): it could "
+			"not be rewritten on the target", cp->partno, file, strerror(-ret));
+	return ret;
 }
 
 /* The boot files and fstab of the source, and their rewrites for the target. */
@@ -637,12 +730,22 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 	}
 	if (p->root >= 0 && is_ext(p->parts[p->root].fstype) &&
 	    clone_ext_read_file(p->src_path, p->parts[p->root].start, "/etc/fstab",
-				CLONE_TEXT_MAX, &tab) == 0)
-		ret = clone_rewrite_text(p, "/etc/fstab", CLONE_TEXT_FSTAB, tab.buf ? tab.buf : "",
-					 tab.len, &p->fstab_new, &p->fstab_len);
-	if (!ret && plan_extlinux_find(p, &ext) == 0)
-		ret = clone_rewrite_text(p, p->extlinux_path, CLONE_TEXT_EXTLINUX, sbuf_str(&ext),
-					 ext.len, &p->extlinux_new, &p->extlinux_len);
+				CLONE_TEXT_MAX, &tab) == 0) {
+		ret = plan_file_at(p, &p->parts[p->root], "/etc/fstab", p->fstab_at,
+				   sizeof(p->fstab_at), why, whycap);
+		if (!ret)
+			ret = clone_rewrite_text(p, "/etc/fstab", CLONE_TEXT_FSTAB,
+						 tab.buf ? tab.buf : "", tab.len, &p->fstab_new,
+						 &p->fstab_len);
+	}
+	if (!ret && plan_extlinux_find(p, &ext) == 0) {
+		ret = plan_file_at(p, &p->parts[p->extlinux_part], p->extlinux_path,
+				   p->extlinux_at, sizeof(p->extlinux_at), why, whycap);
+		if (!ret)
+			ret = clone_rewrite_text(p, p->extlinux_path, CLONE_TEXT_EXTLINUX,
+						 sbuf_str(&ext), ext.len, &p->extlinux_new,
+						 &p->extlinux_len);
+	}
 out:
 	sbuf_release(&cmd);
 	sbuf_release(&tab);
@@ -658,6 +761,7 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 
 	memset(p, 0, sizeof(*p));
 	p->sr = sr;
+	p->dst_fd = -1;
 	p->root = p->boot = p->extlinux_part = -1;
 	ret = probe_inventory_load(sr, &inv);
 	p->inv = inv;
@@ -665,7 +769,13 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 		str_fmt(why, whycap, "cannot read the block devices: %s", strerror(-ret));
 		return ret;
 	}
-	ret = plan_source(sr, inv, o, p, why, whycap);
+	ret = source_path(inv, o, p, why, whycap);
+	if (ret)
+		goto out;
+	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
+	ret = plan_overlap(sr, inv, p, o, why, whycap);
+	if (!ret)
+		ret = plan_source(sr, inv, o, p, why, whycap);
 	if (ret)
 		goto out;
 	ret = plan_target(inv, o, p, why, whycap);
@@ -709,12 +819,19 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	if (p->label_changed && p->n_warnings < 4)
 		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
 			"the target is over 2 TiB: it gets a GPT partition table, not DOS");
+	plan_ext_warnings(p);
 out:
+	if (!ret)
+		ret = clone_image_check_space(p, o->target, why, whycap);
+	/* with --apply, the image is made and locked now, before anything is written */
+	if (!ret && o->apply)
+		ret = clone_image_hold(p, o->target, why, whycap);
 	return ret;
 }
 
 void clone_plan_release(struct clone_plan *p)
 {
+	clone_image_release(p);
 	free(p->cmdline_new);
 	free(p->fstab_new);
 	free(p->extlinux_new);

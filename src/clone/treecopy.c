@@ -528,6 +528,11 @@ static int remove_tree(int ddir, const char *name, int depth)
 	return ret;
 }
 
+int clone_remove_tree(int dirfd, const char *name)
+{
+	return remove_tree(dirfd, name, 0);
+}
+
 /* Second pass: is the target's entry (dt) still the source's (st)? */
 static bool unchanged(const struct tc *c, const struct stat *st, const struct stat *dt)
 {

@@ -54,13 +54,61 @@ static void diff_add(struct clone_plan *p, const char *rel, const char *what)
 	p->n_diffs++;
 }
 
+/* An ext partition of the target that clone made (its file system, not the bytes of
+ * something it did not understand). */
+static bool part_is_ext(const struct clone_part *cp)
+{
+	return cp->method != CLONE_BY_NONE && str_starts(cp->fstype, "ext");
+}
+
+int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res, size_t cap)
+{
+	struct sbuf out = SBUF_INIT(64 * 1024);
+	bool ext = part_is_ext(cp);
+	const char *tool = ext ? "e2fsck -fn" : "fsck.vfat -n";
+	struct clone_loop lo;
+	char last[160];
+	int ret, status = -1;
+
+	res[0] = '\0';
+	if (cp->method == CLONE_BY_FILES || cp->mounted_rw)
+		return -EBUSY; /* mounted read-write: a check cannot tell */
+	if (!ext && strcmp(cp->fstype, "vfat"))
+		return -EOPNOTSUPP;
+	ret = clone_loop_attach(p->src_path, cp->start, cp->size, true, &lo);
+	if (ret)
+		return ret;
+	{
+		const char *e2[] = { "e2fsck", "-f", "-n", lo.name, NULL };
+		const char *vf[] = { "fsck.vfat", "-n", lo.name, NULL };
+
+		ret = clone_run(ext ? e2 : vf, &out, true, &status);
+	}
+	clone_loop_detach(&lo);
+	if (!ret) {
+		clone_run_last_line(&out, last, sizeof(last));
+		if (status)
+			str_fmt(res, cap, "the source's p%u has errors too (%s of the source: "
+				"exit %d%s%s)%s: repair the source first (%s, unmounted), then "
+				"clone again", cp->partno, tool, status, last[0] ? ": " : "", last,
+				cp->journal_dirty ? ", its journal not replayed" : "",
+				ext ? "e2fsck -f" : "fsck.vfat -a");
+		else
+			str_fmt(res, cap, "the source's p%u is clean (%s): the copy went wrong, "
+				"not the source", cp->partno, tool);
+		ret = status ? 1 : 0;
+	}
+	sbuf_release(&out);
+	return ret;
+}
+
 /* e2fsck -fn or fsck.vfat -n of one target partition. */
 static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 {
 	struct sbuf out = SBUF_INIT(64 * 1024);
-	bool ext = cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES;
+	bool ext = part_is_ext(cp);
 	struct clone_loop lo;
-	char name[32], last[160];
+	char name[32], last[160], src[400];
 	int ret, status = -1;
 
 	str_fmt(name, sizeof(name), "fsck p%u", cp->partno);
@@ -80,6 +128,9 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 	if (ret)
 		check_add(p, name, CLONE_CHECK_FAIL, NULL, "cannot run %s: %s",
 			  ext ? "e2fsck" : "fsck.vfat", strerror(-ret));
+	else if (status && clone_fsck_source(p, cp, src, sizeof(src)) >= 0)
+		check_add(p, name, CLONE_CHECK_FAIL, src, "%s found errors (exit %d): %s",
+			  ext ? "e2fsck -fn" : "fsck.vfat -n", status, last);
 	else if (status)
 		check_add(p, name, CLONE_CHECK_FAIL, "clone again; if the source's file system "
 			  "shows the same errors, repair it first (fsck while unmounted)",
@@ -95,6 +146,7 @@ struct walk {
 	int part; /* the partition's index in p */
 	bool full;
 	dev_t dev; /* the source's file system: other mounts below it are not walked */
+	size_t n_both; /* names of the directory being walked that both sides have */
 	uint64_t n_regular, hashed_bytes;
 	struct sbuf sample; /* the files whose contents are compared: paths, NUL-separated */
 	size_t n_sample;
@@ -228,6 +280,7 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 		diff_add(w->p, rel, "missing on the target");
 		return false;
 	}
+	w->n_both++;
 	if ((a.st_mode & S_IFMT) != (b.st_mode & S_IFMT)) {
 		diff_add(w->p, rel, "type differs");
 		return false;
@@ -246,6 +299,8 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 	} else if (S_ISREG(a.st_mode)) {
 		bool rewritten = (w->part == w->p->root && !strcmp(rel, "/etc/fstab") &&
 				  w->p->fstab_new) ||
+				 (w->part == w->p->boot && !strcmp(rel, "/cmdline.txt") &&
+				  w->p->cmdline_new) ||
 				 (w->part == w->p->extlinux_part && w->p->extlinux_new &&
 				  !strcmp(rel, w->p->extlinux_path));
 
@@ -267,8 +322,42 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 	return S_ISDIR(a.st_mode) && a.st_dev == w->dev;
 }
 
+/* The names of the target's directory ddir that its source sdir lacks (a file the copy's
+ * journal replay made from blocks never copied, a file the copy should not have): the target's
+ * names are counted, and only when there are more than both sides share, looked up. */
+static void target_only(struct walk *w, int sdir, int ddir, const char *rel, size_t n_both)
+{
+	struct dirent *e;
+	size_t n = 0;
+	int fd = dup(ddir);
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (n > n_both) {
+		rewinddir(d);
+		while ((e = readdir(d))) {
+			char sub[PATH_MAX];
+			struct stat st;
+
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (fstatat(sdir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && errno == ENOENT &&
+			    !str_fmt(sub, sizeof(sub), "%s/%s", rel, e->d_name))
+				diff_add(w->p, sub, "only on the target");
+		}
+	}
+	closedir(d);
+}
+
 static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsigned depth)
 {
+	size_t n_both = 0;
 	DIR *d;
 	struct dirent *e;
 	int sfd;
@@ -283,12 +372,16 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 	}
 	while ((e = readdir(d))) {
 		char sub[PATH_MAX];
+		bool into;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (str_fmt(sub, sizeof(sub), "%s/%s", rel, e->d_name))
 			continue;
-		if (compare_entry(w, sdir, ddir, e->d_name, sub)) {
+		w->n_both = 0;
+		into = compare_entry(w, sdir, ddir, e->d_name, sub);
+		n_both += w->n_both;
+		if (into) {
 			int s2 = openat(sdir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			int d2 = openat(ddir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
@@ -301,6 +394,103 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 		}
 	}
 	closedir(d);
+	target_only(w, sdir, ddir, rel, n_both);
+}
+
+void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bool full)
+{
+	struct walk w = { .p = p, .part = part, .full = full,
+			  .sample = SBUF_INIT(SAMPLE_PATHS_MAX) };
+	struct stat st;
+
+	/* one walk of both trees: a thread ahead on each tree was tried and made it 2.7x as
+	 * slow (34 435 entries, cold or warm: 4.1 s against 1.5 s), the two looking up the
+	 * same names at the same time */
+	if (fstat(sroot, &st) == 0)
+		w.dev = st.st_dev;
+	walk_dir(&w, sroot, droot, "", 0);
+	compare_sample(&w, sroot, droot);
+	sbuf_release(&w.sample);
+}
+
+/* The trees under s and d of partition cp compared, and the check that says how. */
+static void tree_result(struct clone_plan *p, struct clone_part *cp, int s, int d, bool full)
+{
+	size_t diffs = p->n_diffs, compared = p->n_compared;
+	uint64_t hashed = p->n_hashed;
+	char name[32];
+
+	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
+	clone_compare_dirs(p, (int)(cp - p->parts), s, d, full);
+	diffs = p->n_diffs - diffs;
+	compared = p->n_compared - compared;
+	hashed = p->n_hashed - hashed;
+	if (diffs)
+		check_add(p, name, CLONE_CHECK_FAIL, "files that changed during a live copy differ "
+			  "by nature: clone again with the system idle, or compare them by hand",
+			  "%zu differences in %zu entries (%llu files "
+			  "compared byte for byte)", diffs, compared, (unsigned long long)hashed);
+	else
+		check_add(p, name, CLONE_CHECK_PASS, NULL, "%zu entries alike (%llu files compared byte "
+			  "for byte%s)", compared, (unsigned long long)hashed,
+			  full ? "" : ", a sample, 3 MiB of each larger one; --verify full for all");
+}
+
+/* Both trees of a FAT partition compared as ext's are, each copied out with mtools (the
+ * kernel may have no vfat) into a fresh directory that is removed after. */
+static void compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
+{
+	const char *td = getenv("TMPDIR");
+	char base[PATH_MAX], name[32], img[PATH_MAX + 32];
+	int bfd = -1, s = -1, d = -1, ret = 0, status;
+
+	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
+	if (str_fmt(base, sizeof(base), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp") ||
+	    !mkdtemp(base)) {
+		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: no directory to copy "
+			  "the files to: %s", strerror(errno));
+		return;
+	}
+	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (int side = 0; side < 2 && !ret; side++) {
+		const char *dir = side ? "d" : "s";
+		char to[PATH_MAX];
+
+		if (bfd < 0 || mkdirat(bfd, dir, 0700) ||
+		    str_fmt(to, sizeof(to), "%s/%s/", base, dir) ||
+		    str_fmt(img, sizeof(img), "%s@@%llu", side ? p->dst_path : p->src_path,
+			    (unsigned long long)(side ? cp->t_start : cp->start))) {
+			ret = -EIO;
+			break;
+		}
+		{
+			const char *argv[] = { "mcopy", "-s", "-p", "-m", "-n", "-i", img, "::/",
+					       to, NULL };
+
+			ret = clone_run(argv, NULL, false, &status);
+		}
+		if (!ret && status)
+			ret = -EIO;
+	}
+	if (!ret) {
+		s = openat(bfd, "s", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		d = openat(bfd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (s >= 0 && d >= 0)
+		tree_result(p, cp, s, d, full);
+	else
+		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: cannot copy the files "
+			  "out with mcopy: %s", strerror(ret ? -ret : errno));
+	if (s >= 0)
+		close(s);
+	if (d >= 0)
+		close(d);
+	if (bfd >= 0) {
+		clone_remove_tree(bfd, "s");
+		clone_remove_tree(bfd, "d");
+		close(bfd);
+	}
+	rmdir(base);
 }
 
 /* Both trees of an ext partition, mounted read-only without journal replay, compared. */
@@ -308,11 +498,17 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 {
 	struct clone_loop ls = { .fd = -1 }, ld = { .fd = -1 };
 	char sdir[PATH_MAX] = "", ddir[PATH_MAX] = "", name[32];
-	struct walk w = { .p = p, .part = (int)(cp - p->parts), .full = full,
-			  .sample = SBUF_INIT(SAMPLE_PATHS_MAX) };
 	int s = -1, d = -1, ret;
 
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
+	if (cp->journal_dirty && cp->method == CLONE_BY_WHOLE) {
+		/* the source's tree is what its journal makes it, and a mount replays the
+		 * journal by writing it: the copy's check above is all there is */
+		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: the source's journal "
+			  "needs recovery, which only a mount that writes the source would show; "
+			  "copied byte for byte, the journal replayed on the copy");
+		return;
+	}
 	if (cp->method == CLONE_BY_FILES) {
 		/* mounted read-write: its own mount is the tree (a second mount would not be) */
 		ret = 0;
@@ -333,28 +529,8 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 	s = open(cp->method == CLONE_BY_FILES ? cp->mountpoint : sdir,
 		 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	d = open(ddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (s >= 0 && d >= 0) {
-		struct stat st;
-
-		/* one walk of both trees: a thread ahead on each tree was tried and made it
-		 * 2.7x as slow (34 435 entries, cold or warm: 4.1 s against 1.5 s), the two
-		 * looking up the same names at the same time */
-		if (fstat(s, &st) == 0)
-			w.dev = st.st_dev;
-		walk_dir(&w, s, d, "", 0);
-		compare_sample(&w, s, d);
-	}
-	sbuf_release(&w.sample);
-	if (p->n_diffs)
-		check_add(p, name, CLONE_CHECK_FAIL, "files that changed during a live copy differ "
-			  "by nature: clone again with the system idle, or compare them by hand",
-			  "%zu differences in %zu entries (%llu files "
-			  "compared byte for byte)", p->n_diffs, p->n_compared,
-			  (unsigned long long)p->n_hashed);
-	else
-		check_add(p, name, CLONE_CHECK_PASS, NULL, "%zu entries alike (%llu files compared byte "
-			  "for byte%s)", p->n_compared, (unsigned long long)p->n_hashed,
-			  full ? "" : ", a sample, 3 MiB of each larger one; --verify full for all");
+	if (s >= 0 && d >= 0)
+		tree_result(p, cp, s, d, full);
 out:
 	if (s >= 0)
 		close(s);
@@ -398,7 +574,7 @@ static int target_read(void *arg, const struct blkdev *b, const char *name, size
 		ret = -ENOENT;
 	else if (!strcmp(cp->fstype, "vfat"))
 		ret = clone_fat_read(tv->p->dst_path, cp->t_start, name, cap, out);
-	else if (cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES)
+	else if (part_is_ext(cp))
 		ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, cap, out);
 	else
 		ret = -ENOENT;
@@ -442,7 +618,7 @@ static bool target_exists(void *arg, const struct blkdev *b, const char *name)
 		}
 		return listing_has(sbuf_str(&tv->listing[i]), name);
 	}
-	if (cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES) {
+	if (part_is_ext(cp)) {
 		struct sbuf tmp = SBUF_INIT(1);
 		int ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, 0, &tmp);
 
@@ -602,12 +778,15 @@ int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, si
 	for (i = 0; i < p->n_parts && !(p->stop && *p->stop); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		bool ext = cp->method == CLONE_BY_USED || cp->method == CLONE_BY_FILES;
+		bool ext = part_is_ext(cp);
 
 		if (ext || !strcmp(cp->fstype, "vfat"))
 			fsck_part(p, cp);
 		if (ext && !(p->stop && *p->stop))
 			compare_tree(p, cp, o->verify_full);
+		else if (!strcmp(cp->fstype, "vfat") && cp->method != CLONE_BY_NONE &&
+			 !(p->stop && *p->stop))
+			compare_fat(p, cp, o->verify_full);
 	}
 	if (!(p->stop && *p->stop))
 		check_boot(p);

@@ -22,6 +22,7 @@ int diag_sev_parse(const char *s, enum diag_sev *out);
 
 struct diag_evidence {
 	unsigned long line; /* 1-based line of the log; 0 for a fact from the system */
+	unsigned long last_line; /* the last line of a message wrapped over several, else 0 */
 	char text[DIAG_EVID_TEXT];
 };
 

@@ -11,64 +11,15 @@
 
 static const char *const ev_names[EV__COUNT] = {
 	[EV_NONE] = "none",
-	[EV_USB_NEW] = "usb-new",
-	[EV_USB_ID] = "usb-id",
-	[EV_USB_PRODUCT] = "usb-product",
-	[EV_USB_HUB] = "usb-hub",
-	[EV_USB_DISCONNECT] = "usb-disconnect",
-	[EV_USB_RESET] = "usb-reset",
-	[EV_USB_ENUM_ERR] = "usb-enum-error",
-	[EV_SCSI_HOST_UAS] = "scsi-host-uas",
-	[EV_SCSI_HOST_BOT] = "scsi-host-usb-storage",
-	[EV_UAS_IGNORED] = "uas-ignored",
-	[EV_UAS_UNSUPPORTED] = "uas-unsupported",
-	[EV_QUIRKS_MATCH] = "quirks-match",
-	[EV_UAS_ABORT] = "uas-abort",
-	[EV_UAS_RESET_START] = "uas-reset-start",
-	[EV_UAS_RESET_OK] = "uas-reset-success",
-	[EV_UAS_RESET_FAIL] = "uas-reset-failed",
-	[EV_UAS_CMD_ERR] = "uas-cmd-error",
-	[EV_UAS_DATA_ERR] = "uas-data-error",
-	[EV_XHCI_TRDEQ] = "xhci-set-tr-deq",
-	[EV_XHCI_STOP_EP] = "xhci-stop-endpoint",
-	[EV_XHCI_DEAD] = "xhci-dead",
-	[EV_XHCI_STREAMS] = "xhci-streams",
-	[EV_XHCI_EP_DISABLED] = "xhci-endpoint-disabled",
-	[EV_SD_MAP] = "sd-map",
-	[EV_IO_ERROR] = "io-error",
-	[EV_BUF_IO_ERROR] = "buffer-io-error",
-	[EV_FS_ERROR] = "fs-error",
-	[EV_CRIT_TARGET] = "critical-target-error",
-	[EV_READ_CAP_FAIL] = "read-capacity-failed",
-	[EV_SYNC_CACHE_FAIL] = "sync-cache-failed",
-	[EV_NOT_READY] = "not-ready",
-	[EV_SCSI_OFFLINED] = "scsi-offlined",
-	[EV_UNDERVOLT] = "undervoltage",
-	[EV_VOLT_OK] = "voltage-normal",
-	[EV_MMC_TIMEOUT] = "mmc-timeout",
-	[EV_MMC_HOST_ERR] = "mmc-host-error",
-	[EV_MMC_ERR] = "mmc-error",
-	[EV_MMC_INIT_ERR] = "mmc-init-error",
-	[EV_MMC_CARD_NEW] = "mmc-card-new",
-	[EV_MMC_BLK] = "mmc-blk",
-	[EV_MMC_REMOVED] = "mmc-removed",
-	[EV_NVME_TIMEOUT] = "nvme-timeout",
-	[EV_NVME_ABORT] = "nvme-abort",
-	[EV_NVME_DOWN] = "nvme-down",
-	[EV_NVME_NOT_READY] = "nvme-not-ready",
-	[EV_NVME_PS_HINT] = "nvme-power-state-hint",
-	[EV_NVME_REMOVED] = "nvme-removed",
-	[EV_NVME_IO_ERR] = "nvme-io-error",
-	[EV_NVME_PCI] = "nvme-pci",
-	[EV_PCIE_AER] = "pcie-aer",
-	[EV_PCIE_LINK_UP] = "pcie-link-up",
-	[EV_PCIE_LINK_DOWN] = "pcie-link-down",
-	[EV_PCIE_BW_LIMITED] = "pcie-bandwidth-limited",
-	[EV_QUIRKS_PARAM_BAD] = "quirks-param-rejected",
-	[EV_CMDLINE] = "cmdline",
-	[EV_MODEL] = "model",
-	[EV_ROOT_WAIT] = "root-wait",
-	[EV_BOOT] = "boot",
+#define X(kind, name, cat, flags) [EV_##kind] = name,
+	DIAG_EVENTS(X)
+#undef X
+};
+
+static const unsigned ev_flags[EV__COUNT] = {
+#define X(kind, name, cat, flags) [EV_##kind] = flags,
+	DIAG_EVENTS(X)
+#undef X
 };
 
 const char *diag_event_name(enum diag_ev_kind kind)
@@ -76,6 +27,11 @@ const char *diag_event_name(enum diag_ev_kind kind)
 	if ((unsigned)kind >= EV__COUNT || !ev_names[kind])
 		return "?";
 	return ev_names[kind];
+}
+
+unsigned diag_event_flags(enum diag_ev_kind kind)
+{
+	return (unsigned)kind < EV__COUNT ? ev_flags[kind] : 0;
 }
 
 static bool is_digit(char c)
@@ -372,6 +328,18 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 	if (!hctl[0] || p[-1] != ':' || num_token(hctl, DIGITS, 10, &h) || h > 100000)
 		return false;
 	ev->scsi_host = (int)h;
+	{
+		/* the LUN: an enclosure with two disks shows 0:0:0:0 and 0:0:0:1 */
+		const char *l = strrchr(hctl, ':');
+		uint64_t lun;
+
+		if (l && l[1] == '\0') {
+			while (l > hctl && l[-1] != ':')
+				l--;
+			if (l > hctl && !num_token(l, DIGITS, 10, &lun) && lun < 1000)
+				ev->scsi_lun = (int)lun;
+		}
+	}
 	while (*p == ' ')
 		p++;
 	if (*p == '[') {
@@ -403,7 +371,8 @@ static bool parse_sd(const char *p, struct diag_event *ev)
 		ev->kind = EV_NOT_READY;
 	} else if (strstr(p, "Sense Key : Medium Error") ||
 		   strstr(p, "Sense Key : Hardware Error") ||
-		   strstr(p, "rejecting I/O to offline device")) {
+		   strstr(p, "rejecting I/O to offline device") ||
+		   strstr(p, "Unhandled error code") || strstr(p, "Unhandled sense code")) {
 		ev->kind = EV_IO_ERROR;
 	} else if (strstr(p, "timing out command") || strstr(p, "not responding")) {
 		ev->kind = EV_NOT_READY;
@@ -462,6 +431,10 @@ static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
 		ev->arg = r;
 	} else if (after(p, LIT("card ")) && strstr(p, " removed")) {
 		ev->kind = EV_MMC_REMOVED;
+	} else if (strstr(p, "r/w command failed") || strstr(p, "tried to reset card")) {
+		/* core/block.c: the card refused the command; the host reset it */
+		ev->kind = EV_MMC_ERR;
+		ev->err = find_errno(p);
 	} else if (strstr(p, "card never left busy") || strstr(p, "command never completed") ||
 		   strstr(p, "Card stuck") || strstr(p, "never released inhibit") ||
 		   strstr(p, "recovery failed") ||
@@ -511,6 +484,11 @@ static bool pci_event(const char *p, struct diag_event *ev)
 			ev->cap_gts = parse_gts(r + 6, &ev->cap_width);
 		return true;
 	}
+	if (strstr(p, "can't change power state from D3")) {
+		/* pci/pci.c: the function did not answer when woken: gone from the bus */
+		ev->kind = EV_PCI_POWER_FAIL;
+		return true;
+	}
 	if ((r = after(p, LIT("link up, ")))) {
 		ev->kind = EV_PCIE_LINK_UP;
 		ev->gts = parse_gts(r, &ev->width);
@@ -558,24 +536,86 @@ static bool parse_nvme(const char *p, struct diag_event *ev)
 	return true;
 }
 
-static bool parse_xhci(const char *p, struct diag_event *ev)
+/* What a USB host controller says, whoever its driver (xhci_hcd, xhci-hcd.1.auto, xhci-mtk,
+ * tegra-xusb, tegra-xhci, dwc3, ehci-platform, ohci-platform ...): keyed on the message. */
+static const struct {
+	const char *text;
+	enum diag_ev_kind kind;
+} host_msgs[] = {
+	{ "Set TR Deq Ptr", EV_XHCI_TRDEQ },
+	{ "not responding to stop endpoint", EV_XHCI_STOP_EP },
+	{ "assume dead", EV_XHCI_DEAD },
+	{ "Assuming host is dying", EV_XHCI_DEAD },
+	{ "HC died", EV_XHCI_DEAD },
+	{ "Host System Error", EV_XHCI_DEAD },
+	{ "Host controller not halted", EV_XHCI_DEAD },
+	{ "Transfer event for disabled endpoint", EV_XHCI_EP_DISABLED },
+	{ "Transfer event for unknown stream ring", EV_XHCI_EP_DISABLED },
+	{ "Can't disable streams", EV_XHCI_STREAMS },
+	{ "startup error -", EV_HOST_INIT_FAIL },
+	{ "can't setup: -", EV_HOST_INIT_FAIL },
+	{ "failed to initialize core", EV_HOST_INIT_FAIL }, /* dwc3/core.c */
+};
+
+/* A USB host controller's driver by its name: xhci-hcd, ehci-platform, dwc3, tegra-xusb. */
+static bool host_driver(const char *name)
 {
+	char drv[DIAG_NAME_MAX];
+
+	take(name, NAME_CHARS, drv, sizeof(drv));
+	return strstr(drv, "hci") || strstr(drv, "hcd") || strstr(drv, "dwc") ||
+	       strstr(drv, "xusb") || strstr(drv, "musb");
+}
+
+/* "<driver> <device>: <message>" of a host controller. */
+static bool parse_host(const char *p, struct diag_event *ev)
+{
+	const char *r;
+	size_t i;
+
 	p = take_ctrl(p, ev);
-	if (strstr(p, "Set TR Deq Ptr"))
-		ev->kind = EV_XHCI_TRDEQ;
-	else if (strstr(p, "not responding to stop endpoint"))
-		ev->kind = EV_XHCI_STOP_EP;
-	else if (strstr(p, "assume dead") || strstr(p, "HC died") ||
-		 strstr(p, "Host System Error") || strstr(p, "Host controller not halted"))
-		ev->kind = EV_XHCI_DEAD;
-	else if (strstr(p, "Transfer event for disabled endpoint") ||
-		 strstr(p, "Transfer event for unknown stream ring"))
-		ev->kind = EV_XHCI_EP_DISABLED;
-	else if (strstr(p, "Can't disable streams"))
-		ev->kind = EV_XHCI_STREAMS;
-	else
+	if (!ev->ctrl[0])
 		return false;
-	return true;
+	for (i = 0; i < ARRAY_SIZE(host_msgs); i++) {
+		if (strstr(p, host_msgs[i].text)) {
+			ev->kind = host_msgs[i].kind;
+			ev->err = find_errno(p);
+			return true;
+		}
+	}
+	/* 6.x's driver core: "probe with driver xhci-hcd failed with error -110" */
+	if ((r = strstr(p, "probe with driver ")) && strstr(r, " failed with error -") &&
+	    host_driver(r + 18)) {
+		ev->kind = EV_HOST_INIT_FAIL;
+		ev->err = find_errno(r);
+		return true;
+	}
+		/* "init 0000:01:00.0 fail, -14" (hcd-pci.c and the ehci/ohci platform drivers) */
+	if (after(p, LIT("init ")) && strstr(p, " fail, -")) {
+		ev->kind = EV_HOST_INIT_FAIL;
+		ev->err = find_errno(p);
+		return true;
+	}
+	return false;
+}
+
+/* "xhci-hcd: probe of xhci-hcd.0.auto failed with error -110" (drivers/base/dd.c) from a
+ * USB host controller's driver: it never started. */
+static bool parse_probe_failed(const char *p, struct diag_event *ev)
+{
+	const char *r = strstr(p, ": probe of ");
+	char drv[DIAG_NAME_MAX];
+
+	if (!r || r - p >= (ptrdiff_t)sizeof(drv) || !strstr(r, " failed with error -"))
+		return false;
+	memcpy(drv, p, (size_t)(r - p));
+	drv[r - p] = '\0';
+	if (!host_driver(drv))
+		return false;
+	take(r + 11, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
+	ev->kind = EV_HOST_INIT_FAIL;
+	ev->err = find_errno(r);
+	return ev->ctrl[0] != '\0';
 }
 
 /* "EXT4-fs error (device sda1): ...", "EXT4-fs (sda1): I/O error ...", "XFS (sda1): ..." */
@@ -601,10 +641,8 @@ static bool parse_other(const char *p, struct diag_event *ev)
 {
 	const char *r;
 
-	/* every message below starts with one of these letters: most lines stop here */
-	if (!strchr("IbepcBEXFJAUVuKMWrLO-", *p) || !*p)
+	if (!*p)
 		return false;
-
 	if (after(p, LIT("Booting Linux on physical CPU")) || after(p, LIT("Linux version ")) ||
 	    after(p, LIT("-- Boot "))) {
 		ev->kind = EV_BOOT;
@@ -622,6 +660,12 @@ static bool parse_other(const char *p, struct diag_event *ev)
 	}
 	if (after(p, LIT("critical target error")) || after(p, LIT("critical medium error")))
 		return parse_io_error(p, ev, EV_CRIT_TARGET);
+	if ((r = after(p, LIT("lost page write due to I/O error on ")))) {
+		set_disk(ev, r); /* fs/buffer.c before 4.13 */
+		ev->kind = EV_BUF_IO_ERROR;
+		ev->is_write = true;
+		return true;
+	}
 	if ((r = after(p, LIT("Buffer I/O error on dev")))) {
 		r = strchr(r, ' ');
 		if (r)
@@ -709,6 +753,7 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 	(void)len;
 	memset(ev, 0, sizeof(*ev));
 	ev->scsi_host = -1;
+	ev->scsi_lun = -1;
 	while (*p == ' ')
 		p++;
 	switch (*p) {
@@ -771,29 +816,25 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 		if ((r = after(p, LIT("brcm-pcie "))))
 			return parse_pci(r, ev);
 		break;
-	case 't':
-		/* NVIDIA's xHCI: "tegra-xusb 3610000.usb: WARN Set TR Deq Ptr cmd failed ..." */
-		if ((r = after(p, LIT("tegra-xusb "))))
-			return parse_xhci(r, ev);
-		break;
-	case 'x':
-		/* xhci_hcd, xhci-hcd, xhci-mtk, xhci-plat-hcd ... */
-		if (!strncmp(p, "xhci", 4) && (r = strchr(p, ' ')) && r - p < 24)
-			return parse_xhci(r + 1, ev);
-		break;
 	default:
 		break;
 	}
 	r = strchr(p, ' ');
-	if (r && r - p < 32 && is_pci_address(r + 1)) {
-		/* other drivers' PCI functions: "<driver> 0000:01:00.0: ..." */
-		if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))
-			return parse_pci(r + 1, ev);
-		if (strstr(r, "Set TR Deq Ptr") || strstr(r, "HC died") ||
-		    strstr(r, "not responding") || strstr(r, "Host System Error") ||
-		    strstr(r, "Transfer event for"))
-			return parse_xhci(r + 1, ev);
-		return false;
+	if (r && r - p < 32) {
+		/* any driver's device: "<driver> <device>: ..." */
+		if (parse_host(r + 1, ev))
+			return true;
+		memset(ev, 0, sizeof(*ev));
+		ev->scsi_host = -1;
+		ev->scsi_lun = -1;
+		if (is_pci_address(r + 1)) {
+			/* other drivers' PCI functions: "<driver> 0000:01:00.0: ..." */
+			if (strstr(r, "PCIe Bus Error") || strstr(r, "available PCIe bandwidth"))
+				return parse_pci(r + 1, ev);
+			return false;
+		}
 	}
+	if (parse_probe_failed(p, ev))
+		return true;
 	return parse_other(p, ev);
 }

@@ -56,7 +56,7 @@ static size_t record_prefix(const char *p, const char *end, uint64_t *usec)
  * *ts is the seconds since boot for the first form, -1 for the others. */
 static size_t ts_bracket(const char *p, const char *end, double *ts)
 {
-	const char *s;
+	const char *s, *at = NULL;
 	bool digit = false, sep = false, plain = true;
 
 	*ts = -1;
@@ -67,6 +67,12 @@ static size_t ts_bracket(const char *p, const char *end, double *ts)
 
 		if (c == ']')
 			break;
+		if (c == '@' && !at && digit && is_digit(s[1])) {
+			at = s; /* Amlogic vendor kernels: "[    4.476919@2]", the CPU after '@' */
+			continue;
+		}
+		if (at && !is_digit(c))
+			return 0;
 		if (is_digit(c)) {
 			digit = true;
 		} else if (c == '.' || c == ':' || c == ' ' || c == '+') {
@@ -93,10 +99,83 @@ static size_t ts_bracket(const char *p, const char *end, double *ts)
 		if (*q == '.')
 			for (q++; is_digit(*q); q++)
 				v += (*q - '0') * (scale /= 10);
-		if (q == s)
+		if (q == s || q == at)
 			*ts = v;
 	}
 	return (size_t)(s + 1 - p);
+}
+
+/* A CPU or caller tag after the time: "[c0]", "[C7]" (Hardkernel and Samsung vendor
+ * kernels), "[    T1]", "[  C3]" (CONFIG_PRINTK_CALLER), "[1:  swapper/0:    1]" (Samsung's
+ * Exynos kernels: CPU, task, pid), "(0)[123:kworker/0:1]" (MediaTek's: CPU, pid, task).
+ * Its length, or 0. */
+static size_t cpu_tag(const char *p, const char *end)
+{
+	const char *s = p + 1, *close;
+
+	if (end - p < 3)
+		return 0;
+	if (*p == '(') {
+		/* MediaTek: "(CPU)[PID:TASK]" */
+		while (s < end && is_digit(*s))
+			s++;
+		if (s == p + 1 || s + 1 >= end || s[0] != ')' || s[1] != '[' || !is_digit(s[2]))
+			return 0;
+		close = memchr(s, ']', (size_t)(end - s) < 48 ? (size_t)(end - s) : 48);
+		return close && memchr(s, ':', (size_t)(close - s)) ? (size_t)(close + 1 - p) : 0;
+	}
+	if (*p != '[')
+		return 0;
+	while (s < end && *s == ' ')
+		s++;
+	if (s < end && is_digit(*s)) {
+		/* Samsung: "[CPU:  TASK:  PID]" */
+		while (s < end && is_digit(*s))
+			s++;
+		if (s >= end || *s != ':')
+			return 0;
+		close = memchr(s, ']', (size_t)(end - s) < 48 ? (size_t)(end - s) : 48);
+		return close && memchr(s + 1, ':', (size_t)(close - s - 1)) ?
+			       (size_t)(close + 1 - p) : 0;
+	}
+	if (s >= end || !strchr("cCtT", *s))
+		return 0;
+	s++;
+	if (s >= end || !is_digit(*s))
+		return 0;
+	while (s < end && is_digit(*s) && s - p < 16)
+		s++;
+	return s < end && *s == ']' ? (size_t)(s + 1 - p) : 0;
+}
+
+/* What people put in front of a quoted log line, none of it the log's: mail quotes ("> ",
+ * ">>"), a diff's "+" and "-" (not journalctl's "-- "), an editor's search results
+ * ("Line  528: "). The start of the line behind them. */
+static const char *quote_strip(const char *p, const char *end)
+{
+	for (;;) {
+		const char *q;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && (*p == '>' || *p == '+')) {
+			p++;
+		} else if (p + 1 < end && *p == '-' && p[1] != '-') {
+			p++;
+		} else if (end - p > 6 && !memcmp(p, "Line ", 5)) {
+			for (q = p + 5; q < end && *q == ' '; q++)
+				;
+			if (q >= end || !is_digit(*q))
+				return p;
+			while (q < end && is_digit(*q))
+				q++;
+			if (q >= end || *q != ':')
+				return p;
+			p = q + 1;
+		} else {
+			return p;
+		}
+	}
 }
 
 /* After the word "kernel" of a syslog prefix: ": ", "[]: ", "[0]: ", "] " (metalog's
@@ -259,6 +338,9 @@ const char *kmsg_line_parse(const char *line, size_t len, struct kmsg_prefix *ou
 			p += n;
 			if (ts >= 0)
 				out->ts = ts;
+			while (p < end && *p == ' ')
+				p++;
+			p += cpu_tag(p, end);
 		}
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -294,6 +376,24 @@ bool kmsg_looks_kernel(const char *msg)
 	return true;
 }
 
+/* "Jan 11 09:38:32 ..." or "2025-01-11T09:38:32 ...": another program's syslog line, dated,
+ * never the tail of a wrapped kernel message. */
+static bool dated(const char *p, const char *end)
+{
+	const char *lim = end - p > 24 ? p + 24 : end, *q;
+
+	if (end - p >= 10 && is_digit(p[0]) && is_digit(p[3]) && p[4] == '-' && p[7] == '-')
+		return true;
+	if (end - p < 15 || !isupper((unsigned char)p[0]) || !islower((unsigned char)p[1]) ||
+	    p[3] != ' ')
+		return false;
+	for (q = p + 4; q + 5 < lim; q++)
+		if (is_digit(q[0]) && is_digit(q[1]) && q[2] == ':' && is_digit(q[3]) &&
+		    is_digit(q[4]) && q[5] == ':')
+			return true;
+	return false;
+}
+
 static int deliver_pending(struct kmsg_reader *r)
 {
 	struct kmsg_line l;
@@ -310,6 +410,7 @@ static int deliver_pending(struct kmsg_reader *r)
 	l.prefixed = r->pend_prefixed;
 	l.nonblank = r->nonblank;
 	l.wrapped = r->pend_wrapped;
+	l.last_lineno = r->pend_last_lineno;
 	r->lines++;
 	return r->fn(r->arg, &l);
 }
@@ -343,15 +444,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		r->skipped++;
 		return 0;
 	}
-	/* mail quoting: "> ", "> > ", ">>" */
-	for (;;) {
-		while (text < end && (*text == ' ' || *text == '\t'))
-			text++;
-		if (text < end && *text == '>')
-			text++;
-		else
-			break;
-	}
+	text = quote_strip(text, end);
 	if (text < end)
 		r->nonblank++;
 	msg = kmsg_line_parse(text, (size_t)(end - text), &pre);
@@ -361,11 +454,13 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		r->skipped++;
 		return deliver_pending(r);
 	}
-	if (!prefixed && r->seen_prefix && r->have_pend && r->pend_len >= WRAP_MIN_LEN) {
+	if (!prefixed && r->seen_prefix && r->have_pend && r->pend_len >= WRAP_MIN_LEN &&
+	    !dated(text, end)) {
 		/* the tail of a line a mail client wrapped */
 		pend_append(r, " ", 1);
 		pend_append(r, text, (size_t)(end - text));
 		r->pend_wrapped++;
+		r->pend_last_lineno = r->lineno;
 		return 0;
 	}
 	ret = deliver_pending(r);
@@ -375,6 +470,7 @@ static int process_line(struct kmsg_reader *r, char *line, size_t len)
 		r->seen_prefix = true;
 	r->pend_len = 0;
 	r->pend_lineno = r->lineno;
+	r->pend_last_lineno = r->lineno;
 	r->pend_ts = pre.ts;
 	r->pend_prefixed = prefixed;
 	r->pend_wrapped = 0;

@@ -19,6 +19,7 @@ struct kmsg_line {
 	bool prefixed;        /* a timestamp or syslog prefix was found */
 	unsigned long nonblank; /* non-blank input lines read so far */
 	unsigned long wrapped;  /* input lines joined to this one (mail wrapping) */
+	unsigned long last_lineno; /* the input line of its last piece (lineno when one) */
 };
 
 /* Called once per kernel message; a non-zero return stops the reading and is returned. */
@@ -44,6 +45,7 @@ struct kmsg_reader {
 	double pend_ts;
 	bool pend_prefixed;
 	unsigned long pend_wrapped;
+	unsigned long pend_last_lineno;
 	unsigned long nonblank;  /* input lines that were not blank */
 	bool have_pend;
 };

@@ -143,13 +143,15 @@ static struct diag_subject *subj_new(struct diag_log *log, enum subj_kind kind,
 		return log->n_subj ? log->subj[log->n_subj - 1] : log->sys;
 	s->kind = kind;
 	s->scsi_host = -1;
+	s->disk_lun = -1;
 	s->first_line = lineno;
 	s->boot = log->boot;
 	log->subj[log->n_subj++] = s;
 	return s;
 }
 
-static void cat_add(struct cat_stat *c, unsigned long lineno, const char *text)
+static void cat_add(const struct diag_log *log, struct cat_stat *c, unsigned long lineno,
+		    const char *text)
 {
 	struct diag_evidence *e;
 
@@ -159,6 +161,9 @@ static void cat_add(struct cat_stat *c, unsigned long lineno, const char *text)
 	c->last_line = lineno;
 	e = &c->ev[c->n < CAT_KEEP ? c->n++ : CAT_KEEP - 1];
 	e->line = lineno;
+	/* a wrapped message: its evidence cites every line it was read from */
+	e->last_line = log->cur_line == lineno && log->cur_last_line > lineno ?
+			       log->cur_last_line : 0;
 	str_copy(e->text, sizeof(e->text), text);
 	str_sanitize(e->text);
 }
@@ -271,6 +276,34 @@ static enum subj_kind disk_kind(const char *disk)
 	return SUBJ_DISK;
 }
 
+static bool subj_has_lun_disk(const struct diag_subject *s, const char *disk)
+{
+	int i;
+
+	for (i = 0; i < s->n_lun_disks; i++)
+		if (!strcmp(s->lun_disk[i], disk))
+			return true;
+	return false;
+}
+
+/* Another LUN of the same enclosure (a second disk behind one bridge): one subject names
+ * both disks, "sdc and sdd". */
+static void subj_add_lun_disk(struct diag_subject *s, const char *disk)
+{
+	int i;
+
+	if (subj_has_lun_disk(s, disk) || s->n_lun_disks == LOG_LUNS_MAX)
+		return;
+	str_copy(s->lun_disk[s->n_lun_disks++], sizeof(s->lun_disk[0]), disk);
+	str_copy(s->disks_label, sizeof(s->disks_label), s->disk);
+	for (i = 0; i < s->n_lun_disks; i++) {
+		size_t n = strlen(s->disks_label);
+
+		str_fmt(s->disks_label + n, sizeof(s->disks_label) - n, "%s%s",
+			i == s->n_lun_disks - 1 ? " and " : ", ", s->lun_disk[i]);
+	}
+}
+
 /* A live subject holding the disk name, else the latest that held it, else a new one. */
 static struct diag_subject *disk_subject(struct diag_log *log, const char *disk,
 					 unsigned long lineno)
@@ -280,7 +313,7 @@ static struct diag_subject *disk_subject(struct diag_log *log, const char *disk,
 
 	for (i = log->n_subj; i-- > 0;) {
 		s = log->subj[i];
-		if (strcmp(s->disk, disk))
+		if (strcmp(s->disk, disk) && !(!s->gone && subj_has_lun_disk(s, disk)))
 			continue;
 		if (!s->gone)
 			return s;
@@ -331,7 +364,7 @@ static struct diag_subject *ctrl_subject(struct diag_log *log, const struct diag
 		str_copy(s->ctrl, sizeof(s->ctrl), c);
 		return s;
 	}
-	if (ev->kind >= EV_XHCI_TRDEQ && ev->kind <= EV_XHCI_EP_DISABLED)
+	if (diag_event_flags(ev->kind) & EVF_HOST)
 		kind = SUBJ_XHCI;
 	else
 		kind = SUBJ_PCI;
@@ -368,6 +401,11 @@ static struct diag_subject *resolve(struct diag_log *log, const struct diag_even
 	if (ev->scsi_host >= 0) {
 		s = host_subject(log, ev->scsi_host);
 		if (s) {
+			if (ev->disk[0] && strcmp(s->disk, ev->disk) && s->disk[0] &&
+			    ev->scsi_lun >= 0 && s->disk_lun >= 0 && ev->scsi_lun != s->disk_lun) {
+				subj_add_lun_disk(s, ev->disk);
+				return s;
+			}
 			if (ev->disk[0] && strcmp(s->disk, ev->disk)) {
 				struct diag_subject *d = NULL;
 				size_t i;
@@ -379,11 +417,16 @@ static struct diag_subject *resolve(struct diag_log *log, const struct diag_even
 				if (d && d->kind == SUBJ_DISK && d->scsi_host < 0)
 					subj_merge(s, d);
 				str_copy(s->disk, sizeof(s->disk), ev->disk);
+				s->disk_lun = ev->scsi_lun;
+			} else if (ev->disk[0] && s->disk_lun < 0) {
+				s->disk_lun = ev->scsi_lun;
 			}
 			return s;
 		}
 		s = ev->disk[0] ? disk_subject(log, ev->disk, lineno) :
 				  subj_new(log, SUBJ_DISK, lineno);
+		if (ev->disk[0] && !strcmp(s->disk, ev->disk))
+			s->disk_lun = ev->scsi_lun;
 		host_bind(log, ev->scsi_host, s);
 		return s;
 	}
@@ -412,9 +455,9 @@ static void on_usb_reset(struct diag_log *log, struct diag_subject *s, const cha
 		uas_reset = true;
 	}
 	if (uas_reset || (s->driver == USB_DRIVER_UAS && s->cat[CAT_UAS].count))
-		cat_add(&s->cat[CAT_UAS], lineno, text);
+		cat_add(log, &s->cat[CAT_UAS], lineno, text);
 	else
-		cat_add(&s->cat[CAT_USB], lineno, text);
+		cat_add(log, &s->cat[CAT_USB], lineno, text);
 }
 
 static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const char *text,
@@ -426,7 +469,7 @@ static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const 
 	log->quirks_problem = usbq_cmdline_check(ev->arg, value, sizeof(value));
 	str_copy(log->cmdline_quirks, sizeof(log->cmdline_quirks), value);
 	if (log->quirks_problem)
-		cat_add(&log->sys->cat[CAT_QUIRKS], lineno, text);
+		cat_add(log, &log->sys->cat[CAT_QUIRKS], lineno, text);
 	if (r && (r == ev->arg || r[-1] == ' ')) {
 		r += 5;
 		if (str_starts(r, PATH_DEV_PREFIX)) {
@@ -492,51 +535,20 @@ static struct diag_subject *subject_for(struct diag_log *log, const struct diag_
 		s = port_subject(log, ev->usb_port, lineno);
 		host_bind(log, ev->scsi_host, s);
 		return s;
-	case EV_UNDERVOLT:
-	case EV_VOLT_OK:
-	case EV_QUIRKS_PARAM_BAD:
-	case EV_CMDLINE:
-	case EV_MODEL:
-	case EV_ROOT_WAIT:
-	case EV_BOOT:
-		return log->sys;
 	default:
+		if (diag_event_flags(ev->kind) & EVF_SYSTEM)
+			return log->sys;
 		return resolve(log, ev, lineno);
 	}
 }
 
-/* The category each event counts in (plus one), for the events that need nothing more;
- * 0 for the others, handled in note_event(). */
-#define C(cat) ((unsigned char)((cat) + 1))
+/* The category each event counts in (plus one), from its row in DIAG_EVENTS; 0 for the
+ * events note_event() handles. */
+#define C(cat) ((unsigned char)((CAT_##cat) + 1))
 static const unsigned char ev_cat[EV__COUNT] = {
-	[EV_USB_ENUM_ERR] = C(CAT_USB),
-	[EV_XHCI_TRDEQ] = C(CAT_USB),
-	[EV_XHCI_STOP_EP] = C(CAT_USB),
-	[EV_XHCI_STREAMS] = C(CAT_USB),
-	[EV_XHCI_EP_DISABLED] = C(CAT_USB),
-	[EV_XHCI_DEAD] = C(CAT_HOSTDEAD),
-	[EV_UAS_CMD_ERR] = C(CAT_UAS),
-	[EV_UAS_DATA_ERR] = C(CAT_UAS),
-	[EV_IO_ERROR] = C(CAT_IO),
-	[EV_BUF_IO_ERROR] = C(CAT_IO),
-	[EV_FS_ERROR] = C(CAT_IO),
-	[EV_CRIT_TARGET] = C(CAT_IO),
-	[EV_READ_CAP_FAIL] = C(CAT_NOTREADY),
-	[EV_NOT_READY] = C(CAT_NOTREADY),
-	[EV_SCSI_OFFLINED] = C(CAT_NOTREADY),
-	[EV_NVME_NOT_READY] = C(CAT_NOTREADY),
-	[EV_NVME_REMOVED] = C(CAT_NOTREADY),
-	[EV_UNDERVOLT] = C(CAT_POWER),
-	[EV_MMC_TIMEOUT] = C(CAT_MMC),
-	[EV_MMC_ERR] = C(CAT_MMC),
-	[EV_MMC_HOST_ERR] = C(CAT_MMC),
-	[EV_MMC_INIT_ERR] = C(CAT_MMCINIT),
-	[EV_NVME_TIMEOUT] = C(CAT_NVME),
-	[EV_NVME_ABORT] = C(CAT_NVME),
-	[EV_NVME_DOWN] = C(CAT_NVME),
-	[EV_NVME_IO_ERR] = C(CAT_NVME),
-	[EV_PCIE_LINK_DOWN] = C(CAT_PCIE),
-	[EV_QUIRKS_PARAM_BAD] = C(CAT_QUIRKS),
+#define X(kind, name, cat, flags) [EV_##kind] = C(cat),
+	DIAG_EVENTS(X)
+#undef X
 };
 
 static void on_mmc_blk(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev)
@@ -578,13 +590,13 @@ static void on_mmc_card_new(struct diag_subject *s, const struct diag_event *ev,
 }
 
 /* What an event changes in its subject beyond a count in its category. */
-static void note_event(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev,
+static bool note_event(struct diag_log *log, struct diag_subject *s, const struct diag_event *ev,
 		       const char *text, unsigned long lineno)
 {
 	switch (ev->kind) {
 	case EV_USB_NEW:
 		s->speed_mbps = ev->speed_mbps;
-		cat_add(&s->cat[CAT_LINK], lineno, text);
+		cat_add(log, &s->cat[CAT_LINK], lineno, text);
 		break;
 	case EV_USB_ID:
 		s->id_line = lineno;
@@ -613,11 +625,11 @@ static void note_event(struct diag_log *log, struct diag_subject *s, const struc
 		break;
 	case EV_UAS_IGNORED:
 		s->uas_ignored = true;
-		cat_add(&s->cat[CAT_UASOFF], lineno, text);
+		cat_add(log, &s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_UAS_UNSUPPORTED:
 		s->uas_unsupported = true;
-		cat_add(&s->cat[CAT_UASOFF], lineno, text);
+		cat_add(log, &s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_QUIRKS_MATCH:
 		/* the line names the port: the id is this very device's */
@@ -629,7 +641,7 @@ static void note_event(struct diag_log *log, struct diag_subject *s, const struc
 			s->has_id = true;
 		}
 		if (ev->flags & US_FL_IGNORE_UAS)
-			cat_add(&s->cat[CAT_UASOFF], lineno, text);
+			cat_add(log, &s->cat[CAT_UASOFF], lineno, text);
 		break;
 	case EV_UAS_RESET_START:
 	case EV_UAS_ABORT:
@@ -641,12 +653,12 @@ static void note_event(struct diag_log *log, struct diag_subject *s, const struc
 			log->pending_uas_reset_host = -1;
 		if (ev->kind == EV_UAS_ABORT && ev->is_write)
 			s->uas_write_aborts++;
-		cat_add(&s->cat[CAT_UAS], lineno, text);
+		cat_add(log, &s->cat[CAT_UAS], lineno, text);
 		break;
 	case EV_SYNC_CACHE_FAIL:
 		/* an unplugged drive cannot flush its cache: no error of its own */
 		if (!s->gone)
-			cat_add(&s->cat[CAT_IO], lineno, text);
+			cat_add(log, &s->cat[CAT_IO], lineno, text);
 		break;
 	case EV_MMC_CARD_NEW:
 		on_mmc_card_new(s, ev, lineno);
@@ -667,7 +679,7 @@ static void note_event(struct diag_log *log, struct diag_subject *s, const struc
 		break;
 	}
 	case EV_PCIE_AER:
-		cat_add(&s->cat[CAT_AER], lineno, text);
+		cat_add(log, &s->cat[CAT_AER], lineno, text);
 		if (ev->aer_fatal)
 			s->aer_uncorrected++;
 		break;
@@ -679,7 +691,7 @@ static void note_event(struct diag_log *log, struct diag_subject *s, const struc
 			s->cap_gts = ev->cap_gts;
 			s->cap_width = ev->cap_width;
 		}
-		cat_add(&s->cat[CAT_PCIE], lineno, text);
+		cat_add(log, &s->cat[CAT_PCIE], lineno, text);
 		break;
 	case EV_CMDLINE:
 		on_cmdline(log, ev, text, lineno);
@@ -691,9 +703,17 @@ static void note_event(struct diag_log *log, struct diag_subject *s, const struc
 	case EV_ROOT_WAIT:
 		str_copy(log->root_disk, sizeof(log->root_disk), ev->disk);
 		break;
-	default:
+	case EV_BOOT:
+		boot_start(log, lineno);
 		break;
+	case EV_SD_MAP:
+	case EV_VOLT_OK:
+	case EV_NVME_PS_HINT:
+		break; /* resolve() linked the subject, or the rules read the count */
+	default:
+		return false;
 	}
+	return true;
 }
 
 void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const char *text,
@@ -702,7 +722,7 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 	struct diag_subject *s;
 
 	if (ev->kind == EV_BOOT) {
-		boot_start(log, lineno);
+		note_event(log, log->sys, ev, text, lineno); /* before the boot's counts */
 		return;
 	}
 	log->boot_msgs++;
@@ -710,9 +730,9 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		log->host_dead_line[log->boot] = lineno;
 	s = subject_for(log, ev, lineno);
 	s->n_ev[ev->kind]++;
-	if (ev->kind >= EV_UAS_ABORT && ev->kind <= EV_UAS_DATA_ERR && !s->driver)
+	if ((diag_event_flags(ev->kind) & EVF_UAS) && !s->driver)
 		s->driver = USB_DRIVER_UAS;
-	if (ev->kind >= EV_MMC_TIMEOUT && ev->kind <= EV_MMC_INIT_ERR) {
+	if (diag_event_flags(ev->kind) & EVF_MMC) {
 		if (ev->err == -EILSEQ)
 			s->mmc_crc++;
 		else if (ev->err == -ETIMEDOUT)
@@ -726,12 +746,29 @@ void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const c
 		s->nvme_reset_failed++;
 	if (ev->kind == EV_NVME_TIMEOUT && strstr(text, "completion polled"))
 		s->nvme_polled++;
-	if (ev_cat[ev->kind] == C(CAT_NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
+	if (ev_cat[ev->kind] == C(NVME) && !s->cat[CAT_NVME].count && log->cur_ts > 0)
 		s->nvme_first_ts = log->cur_ts;
 	if (ev_cat[ev->kind])
-		cat_add(&s->cat[ev_cat[ev->kind] - 1], lineno, text);
+		cat_add(log, &s->cat[ev_cat[ev->kind] - 1], lineno, text);
 	else
 		note_event(log, s, ev, text, lineno);
+}
+
+bool logsum_event_handled(enum diag_ev_kind kind)
+{
+	struct diag_event ev = { .kind = kind, .scsi_host = -1, .arg = "" };
+	struct diag_log *log;
+	bool ok;
+
+	if ((unsigned)kind >= EV__COUNT)
+		return false;
+	if (ev_cat[kind])
+		return true;
+	if (diag_log_new(&log))
+		return false;
+	ok = note_event(log, log->sys, &ev, "", 1);
+	diag_log_free(log);
+	return ok;
 }
 
 int logsum_add_line(void *arg, const struct kmsg_line *line)
@@ -741,10 +778,12 @@ int logsum_add_line(void *arg, const struct kmsg_line *line)
 
 	if (!log->messages++)
 		log->boot_line[0] = line->lineno;
-	if (line->lineno > log->lines)
-		log->lines = line->lineno;
+	if (line->last_lineno > log->lines)
+		log->lines = line->last_lineno; /* a wrapped message's last piece */
 	log->nonblank = line->nonblank;
 	log->cur_ts = line->ts;
+	log->cur_line = line->lineno;
+	log->cur_last_line = line->last_lineno;
 	if (line->ts >= 0) {
 		/* the time since boot went back to (near) zero: the machine booted again */
 		if (line->ts + 1.0 < log->last_ts && line->ts < 10.0)

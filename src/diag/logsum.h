@@ -11,6 +11,7 @@
 #define CAT_KEEP 5
 
 enum diag_cat {
+	CAT_NONE = -1, /* an event handled by note_event() (logsum.c) alone */
 	CAT_UAS,      /* uas aborts, uas resets, uas command errors */
 	CAT_UASOFF,   /* uas not used: quirk, kernel table, host without streams */
 	CAT_LINK,     /* enumeration line (speed) */
@@ -25,6 +26,7 @@ enum diag_cat {
 	CAT_POWER,    /* under-voltage */
 	CAT_QUIRKS,   /* the quirks parameter rejected or malformed */
 	CAT_HOSTDEAD, /* the USB host controller died (HC died, Host System Error) */
+	CAT_HOSTFAIL, /* a USB host controller never started (init or probe failed) */
 	CAT__COUNT
 };
 
@@ -35,12 +37,18 @@ struct cat_stat {
 	struct diag_evidence ev[CAT_KEEP];   /* [CAT_KEEP-1] is replaced by the latest */
 };
 
+#define LOG_LUNS_MAX 4
+
 enum subj_kind { SUBJ_USB, SUBJ_DISK, SUBJ_MMC, SUBJ_NVME, SUBJ_PCI, SUBJ_XHCI, SUBJ_SYSTEM };
 
 struct diag_subject {
 	enum subj_kind kind;
 	char usb_port[DIAG_NAME_MAX];
 	char disk[DIAG_NAME_MAX];
+	int disk_lun;               /* the SCSI LUN of disk, -1 unknown */
+	char lun_disk[LOG_LUNS_MAX][DIAG_NAME_MAX]; /* the enclosure's other disks (LUNs) */
+	int n_lun_disks;
+	char disks_label[LOG_LUNS_MAX * (DIAG_NAME_MAX + 2) + 8]; /* "sdc and sdd" */
 	char ctrl[DIAG_NAME_MAX];   /* mmc0, nvme0, xHCI or PCI address */
 	char pci[DIAG_NAME_MAX];    /* an NVMe controller's PCI function */
 	unsigned vid, pid;
@@ -99,6 +107,7 @@ struct diag_log {
 	unsigned long host_dead_line[LOG_BOOTS_MAX]; /* a USB host controller died here */
 	double last_ts;
 	double cur_ts;              /* the time since boot of the line being read, -1 unknown */
+	unsigned long cur_line, cur_last_line; /* its first and last input line */
 	bool finished;
 };
 
@@ -116,6 +125,8 @@ int logsum_add_line(void *arg, const struct kmsg_line *line);
 /* Feed one parsed event (tests use it directly). */
 void logsum_add_event(struct diag_log *log, const struct diag_event *ev, const char *text,
 		      unsigned long lineno);
+/* The event counts in a category or the summary handles it (tests ask it of every kind). */
+bool logsum_event_handled(enum diag_ev_kind kind);
 /* Human name of a subject: "sda", "2-1", "mmcblk0", "nvme0n1", "0000:01:00.0". */
 const char *logsum_subject_name(const struct diag_subject *s);
 

@@ -231,6 +231,9 @@ void rule_nvme_errors(struct rule_ctx *ctx)
 					   "time%s (\"Device not ready; aborting reset\"): it ran, "
 					   "failed and stayed down.", s->nvme_reset_failed,
 					s->nvme_reset_failed == 1 ? "" : "s");
+		if (s->n_ev[EV_NVME_REMOVED] && s->n_ev[EV_NVME_DOWN])
+			finding_explain(f, "The kernel removed the "
+					   "drive (\"Removing after probe failure\").");
 		if (s->nvme_polled)
 			finding_explain(f, "%lu command%s had completed but %s interrupt never "
 					   "arrived (\"completion polled\"): the PCIe interrupts (MSI) "
@@ -378,10 +381,15 @@ void rule_io_errors(struct rule_ctx *ctx)
 		else if (s->cat[CAT_UAS].count)
 			finding_explain(f, "UAS aborts and resets followed them (the I/O errors came "
 					   "first).");
-		else if (s->kind == SUBJ_USB || s->driver || !strncmp(name, "sd", 2))
+		else if (s->driver == USB_DRIVER_UAS)
 			finding_explain(f, "On a USB drive this is usually power (a drive drawing "
 					   "more than the port gives), the cable or enclosure, or a "
 					   "bridge with UAS trouble.");
+		else if (s->kind == SUBJ_USB || s->driver || !strncmp(name, "sd", 2))
+			finding_explain(f, "On a USB drive this is usually power (a drive drawing "
+					   "more than the port gives), the cable, or the enclosure and "
+					   "its bridge chip%s.", s->driver == USB_DRIVER_STORAGE ?
+					" (it runs usb-storage, so UAS is not the cause)" : "");
 		if (rule_undervoltage_seen(ctx))
 			finding_explain(f, "The board reported under-voltage: fix the power first.");
 		finding_evidence_cat(f, c);
@@ -415,6 +423,9 @@ void rule_device_not_ready(struct rule_ctx *ctx)
 		if (s->n_ev[EV_SCSI_OFFLINED])
 			finding_title(f, "%s: the kernel took the drive offline after failed "
 					 "resets", name);
+		else if (s->n_ev[EV_NVME_REMOVED] && s->n_ev[EV_NVME_DOWN])
+			finding_title(f, "%s: the kernel removed the NVMe drive after a failed "
+					 "reset", name);
 		else
 			finding_title(f, "%s: the device did not become ready", name);
 		if (s->n_ev[EV_SCSI_OFFLINED])
@@ -424,6 +435,16 @@ void rule_device_not_ready(struct rule_ctx *ctx)
 					   "is plugged in again. This is the end of failed resets, not a "
 					   "drive that did not spin up: the cause is what made the "
 					   "commands fail (power, cable, bridge).");
+		else if (s->n_ev[EV_NVME_REMOVED] && s->n_ev[EV_NVME_DOWN])
+			finding_explain(f, "The controller dropped off the PCIe bus, %s and the "
+					   "kernel removed it: the drive and everything on it are gone "
+					   "until a reboot. Most often the M.2 slot gets too little power "
+					   "(3.3 V), the drive's power-saving states (APST) or PCIe ASPM "
+					   "misbehave, or the adapter or its cable is loose.",
+					s->n_ev[EV_PCI_POWER_FAIL] ?
+						"did not answer when the kernel woke it (\"can't "
+						"change power state from D3cold\")," :
+						"did not come back from its reset,");
 		else if (s->n_ev[EV_NVME_NOT_READY])
 			finding_explain(f, "The NVMe controller never reported ready (CSTS) and the "
 					   "kernel gave up on it. The PCIe link itself came up, so "
@@ -435,9 +456,16 @@ void rule_device_not_ready(struct rule_ctx *ctx)
 					   "its capacity could not be read): a drive that does not spin "
 					   "up, too little power, or a failing bridge.");
 		finding_evidence_cat(f, c);
-		finding_fix(f, "Power the adapter or drive properly (official supply, powered "
-			       "adapter), try another drive or adapter, and update the firmware "
-			       "and kernel.");
+		if (s->kind == SUBJ_NVME)
+			finding_fix(f, "Reseat the drive and its adapter or cable, power the board "
+				       "with a supply that meets its rating, add "
+				       "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off to the "
+				       "kernel command line, and update the drive's firmware and the "
+				       "kernel.");
+		else
+			finding_fix(f, "Power the adapter or drive properly (official supply, "
+				       "powered adapter), try another drive or adapter, and update "
+				       "the firmware and kernel.");
 	}
 }
 

@@ -163,6 +163,16 @@ static void uas_disabled_inventory(struct rule_ctx *ctx)
 	}
 }
 
+/* The quirks parameter seen (the logged command line, the running system's) names id. */
+static bool quirks_name_id(const struct rule_ctx *ctx, const char *id)
+{
+	if (!id[0])
+		return false;
+	if (ctx->log && strcasestr(ctx->log->cmdline_quirks, id))
+		return true;
+	return ctx->inv && ctx->inv->quirks_param && strcasestr(ctx->inv->quirks_param, id);
+}
+
 void rule_uas_disabled(struct rule_ctx *ctx)
 {
 	struct diag_subject *s;
@@ -187,21 +197,28 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 					   "the kernel uses usb-storage. Nothing to fix.");
 		} else {
 			q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
-			finding_explain(f, "The kernel was told to ignore UAS for this device");
 			if (s->has_quirk_flags) {
 				usbq_flags_decode(s->quirk_flags, flags, sizeof(flags));
-				finding_explain(f, "(quirk flags %llx = %s).",
+				finding_explain(f, "The kernel was told to ignore UAS for this device "
+						   "(quirk flags %llx = %s).",
 						(unsigned long long)s->quirk_flags, flags);
+			} else {
+				finding_explain(f, "The kernel was told to ignore UAS for this "
+						   "device.");
 			}
 			if (q && !q->any_pid && (q->flags & US_FL_IGNORE_UAS) &&
 			    q->status <= UASQ_RULE)
 				finding_explain(f, "IGNORE_UAS comes from %s.",
 						uas_quirk_status_name(q->status));
+			else if (quirks_name_id(ctx, id))
+				finding_explain(f, "The usb-storage.quirks parameter names this "
+						   "device: IGNORE_UAS comes from there.");
 			else
-				finding_explain(f, "IGNORE_UAS is not in the kernel's own table for "
-						   "this device, so it comes from usb-storage.quirks "
-						   "(the 'u' flag) on the kernel command line or in "
-						   "modprobe.d.");
+				finding_explain(f, "Our copy of the kernel's table does not list "
+						   "IGNORE_UAS for it, so it comes from usb-storage.quirks "
+						   "(the 'u' flag, on the kernel command line or in "
+						   "modprobe.d) or from the table of a newer kernel: the log "
+						   "alone cannot tell which.");
 			finding_explain(f, "This is the usual cure for bridges with UAS trouble; "
 					   "it costs some random-I/O speed.");
 		}
@@ -535,5 +552,36 @@ void rule_usb_host_died(struct rule_ctx *ctx)
 			       "enclosures. Try another port and cable without a hub in between, "
 			       "and update the kernel and the board's firmware (sudo apt update && "
 			       "sudo apt full-upgrade). A reboot brings the controller back.");
+	}
+}
+
+void rule_usb_host_failed(struct rule_ctx *ctx)
+{
+	struct diag_subject *s;
+	size_t i;
+
+	for_each_subject(ctx, s, i) {
+		const struct cat_stat *c = &s->cat[CAT_HOSTFAIL];
+		const char *name = s->ctrl[0] ? s->ctrl : "USB";
+		struct diag_finding *f;
+
+		if (!c->count)
+			continue;
+		f = rule_get(ctx, "usb-host-failed", DIAG_ERROR, s->ctrl, NULL);
+		if (!f)
+			return;
+		finding_title(f, "%s: a USB host controller never started", name);
+		finding_explain(f, "Its driver gave up while setting it up (init, startup or "
+				   "probe failed): no USB device on its ports, drives included, can "
+				   "appear until it starts.");
+		finding_explain(f, "The usual causes are a device tree or firmware that does not "
+				   "match the kernel (a vendor kernel on another board's image, an "
+				   "overlay that moves the controller), the controller's power or clock "
+				   "not enabled, or a PCIe USB card that did not come up.");
+		finding_evidence_cat(f, c);
+		finding_fix(f, "Boot the kernel and device tree made for this board (the vendor's "
+			       "image, or the distribution's kernel package with its matching "
+			       "firmware), then look again at the kernel log for the controller's "
+			       "name.");
 	}
 }

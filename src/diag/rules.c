@@ -85,7 +85,10 @@ void rule_subject_label(const struct rule_ctx *ctx, const struct diag_subject *s
 	char id[16];
 
 	rule_usb_id(s, id, sizeof(id));
-	if (dev[0] && id[0])
+	if (s->disks_label[0])
+		str_fmt(buf, cap, "%s (one %senclosure%s%s)", s->disks_label,
+			s->kind == SUBJ_USB || id[0] ? "USB " : "", id[0] ? " " : "", id);
+	else if (dev[0] && id[0])
 		str_fmt(buf, cap, "%s (USB %s)", dev, id);
 	else if (dev[0])
 		str_fmt(buf, cap, "%s", dev);
@@ -108,7 +111,7 @@ struct diag_finding *rule_subject_finding(struct rule_ctx *ctx, const struct dia
 	if (!n[0])
 		n = s->ctrl[0] ? s->ctrl : s->usb_port;
 	rule_usb_id(s, usb_id, sizeof(usb_id));
-	*name = n;
+	*name = s->disks_label[0] ? s->disks_label : n;
 	return rule_get(ctx, id, sev, n, usb_id);
 }
 
@@ -145,6 +148,8 @@ static const struct diag_rule {
 	{ { "usb-errors", "USB resets, enumeration errors, xHCI trouble" }, rule_usb_errors },
 	{ { "usb-host-died", "the USB host controller died; what followed is its consequence" },
 	  rule_usb_host_died },
+	{ { "usb-host-failed", "a USB host controller never started (init or probe failed)" },
+	  rule_usb_host_failed },
 	{ { "pcie-link-degraded", "PCIe link below what both ends support" }, rule_pcie_link },
 	{ { "pcie-link-limited", "PCIe link at the slot's or board's ceiling" }, NULL },
 	{ { "pcie-errors", "PCIe AER reports" }, rule_pcie_errors },

@@ -55,6 +55,7 @@ void rule_uas_known_quirky(struct rule_ctx *ctx);
 void rule_usb_link_slow(struct rule_ctx *ctx);
 void rule_usb_errors(struct rule_ctx *ctx);
 void rule_usb_host_died(struct rule_ctx *ctx);
+void rule_usb_host_failed(struct rule_ctx *ctx);
 void rule_pcie_link(struct rule_ctx *ctx);
 void rule_pcie_errors(struct rule_ctx *ctx);
 void rule_nvme_errors(struct rule_ctx *ctx);

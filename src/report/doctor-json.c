@@ -19,6 +19,8 @@ static struct json_object *finding_json(const struct diag_finding *f)
 		struct json_object *e = json_object_new_object();
 
 		json_add_u64(e, "line", f->evidence[i].line != 0, f->evidence[i].line);
+		if (f->evidence[i].last_line > f->evidence[i].line)
+			json_add_u64(e, "last_line", true, f->evidence[i].last_line);
 		json_add_str(e, "text", f->evidence[i].text);
 		json_object_array_add(ev, e);
 	}

@@ -50,7 +50,10 @@ static void finding_print(FILE *f, const struct diag_finding *x, bool color)
 	if (x->n_evidence) {
 		fprintf(f, "  Evidence:\n");
 		for (i = 0; i < x->n_evidence; i++) {
-			if (x->evidence[i].line)
+			if (x->evidence[i].last_line > x->evidence[i].line)
+				fprintf(f, "    lines %lu-%lu: %s\n", x->evidence[i].line,
+					x->evidence[i].last_line, x->evidence[i].text);
+			else if (x->evidence[i].line)
 				fprintf(f, "    line %lu: %s\n", x->evidence[i].line,
 					x->evidence[i].text);
 			else

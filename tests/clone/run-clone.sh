@@ -20,7 +20,7 @@ sbc --json clone "$tmp/src.img" "$tmp/dst.img"
 expect_rc 0 "dry run"
 check "dry run writes nothing" test ! -e "$tmp/dst.img"
 json "d['schema'] == 1 and not d['applied'] and d['source']['label'] == 'dos'" "dry-run JSON"
-json "[p['method'] for p in d['partitions']] == ['whole', 'used blocks']" "methods"
+json "[p['method'] for p in d['partitions']] == ['used blocks', 'used blocks']" "methods"
 json "d['partitions'][1]['used_bytes'] < d['partitions'][1]['size_bytes'] // 2" "used bytes"
 json "d['target']['disk_id'] != '0x0badc0de'" "a new disk id"
 json "[r['file'] for r in d['rewrites']] == ['cmdline.txt', '/etc/fstab', '/etc/fstab']" \
@@ -180,8 +180,8 @@ mkvf2 "$tmp/v.img" || { fail "mkvf2"; finish; }
 before=$(sum_of "$tmp/v.img")
 sbc --json clone "$tmp/v.img" "$tmp/v2.img" --apply
 expect_rc 0 "VisionFive 2: apply"
-json "[p['method'] for p in d['partitions']] == ['whole', 'whole', 'whole', 'used blocks']" \
-	"VisionFive 2: raw partitions whole, ext by its used blocks"
+json "[p['method'] for p in d['partitions']] == ['whole', 'whole', 'used blocks', 'used blocks']" \
+	"VisionFive 2: raw partitions whole, FAT and ext by their used blocks"
 json "[(r['file'], r['before']) for r in d['rewrites']] == [('/etc/fstab', 'UUID=33333333-4444-4555-8666-777777777777 / ext4 defaults 0 1'), ('/extlinux/extlinux.conf', 'root=/dev/mmcblk1p4')]" \
 	"VisionFive 2: fstab and the extlinux.conf on the boot partition"
 json "all(c['state'] == 'PASS' for c in d['checks']) and all(r['done'] for r in d['rewrites'])" \
@@ -218,5 +218,26 @@ json "[c['state'] for c in d['checks'] if c['name'].startswith('fsck')] == ['PAS
 	"unaligned: e2fsck clean"
 json "[c['state'] for c in d['checks'] if c['name'] == 'root-resolves'] == ['WARN']" \
 	"no config.txt, no extlinux.conf: whether it boots is not known (WARN)"
+# --- /etc/fstab a symbolic link (issue 26, 12): absolute, through a linked directory; the
+# file it leads to is rewritten on the target, the links are kept --------------------------
+mkimage "$tmp/sl.img" dos 200 PARTUUID=0badc0de-02 || fail "mkimage sl"
+sl="$tmp/sl.img?offset=$((139264 * 512))"
+for c in "mkdir /etc/conf" "link /etc/fstab /etc/conf/fstab" "unlink /etc/fstab" \
+	"symlink /etc/alt conf" "symlink /etc/fstab /etc/alt/fstab"; do
+	debugfs -w -R "$c" "$sl" >/dev/null 2>&1 || fail "debugfs $c"
+done
+e2fsck -fy "$sl" >/dev/null 2>&1
+sbc --json clone "$tmp/sl.img" "$tmp/sl2.img" --apply
+expect_rc 0 "/etc/fstab a symbolic link"
+json "all(c['state'] == 'PASS' for c in d['checks'])" "/etc/fstab a link: every check passes"
+json "[r['done'] for r in d['rewrites'] if r['file'] == '/etc/fstab'] == [True, True]" \
+	"/etc/fstab a link: rewritten"
+sl2="$tmp/sl2.img?offset=$((139264 * 512))"
+check "/etc/fstab a link: the file it leads to names the target" sh -c \
+	"debugfs -R 'cat /etc/conf/fstab' '$sl2' 2>/dev/null | grep -q \"\$(sfdisk --disk-id '$tmp/sl2.img' | sed 's/^0x//')-02\""
+check "/etc/fstab a link: still a link" sh -c \
+	"debugfs -R 'stat /etc/fstab' '$sl2' 2>/dev/null | grep -q 'Type: symlink'"
+rm -f "$tmp/sl.img" "$tmp/sl2.img"
+
 check "no loop device left at the end" sh -c "! losetup -a | grep -q '$tmp/[a-z0-9]*2*\.img.*offset'"
 finish

@@ -204,14 +204,14 @@ SBCDISK_TEST_BETWEEN_PASSES="dd if=/dev/zero of='$t/huge' bs=1M count=320 status
 expect_rc 1 "a full target"
 if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "No space left on device" "$tmp/err"
 then ok; else fail "full target: one line naming ENOSPC"; cat "$tmp/err"; fi
-check "full target: no table that looks bootable" sh -c "! sfdisk -d '$tmp/full.img' >/dev/null 2>&1"
+check "full target: the image it made is removed" test ! -e "$tmp/full.img"
 rm -f "$t/huge" "$tmp/full.img"
 
-# --- SIGINT between the passes: stops at once, the table wiped ---------------------------
+# --- SIGINT between the passes: stops at once, the image it made removed ------------------
 SBCDISK_TEST_BETWEEN_PASSES='kill -INT $PPID' sbc clone "$srcloop" "$tmp/int.img" --apply
 expect_rc 130 "SIGINT during a live copy"
-grep_out "partition table is wiped" err "SIGINT: says the target is wiped"
-check "SIGINT: no partition table on the target" sh -c "! sfdisk -d '$tmp/int.img' >/dev/null 2>&1"
+grep_out "the image it was making is removed" err "SIGINT: says the image is removed"
+check "SIGINT: the image it made is gone" test ! -e "$tmp/int.img"
 # a loop device's autoclear waits for the last opener (udev's probe of it) to close it
 udevadm settle 2>/dev/null
 if losetup -a | grep "$tmp/[a-z]*\.img.*offset"; then fail "a loop device of ours left"; else ok; fi
@@ -234,9 +234,8 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_bps_device" ] &&
 	TMPDIR=$tmp/mnts stop_copy SIGINT "$cg" "copying p2" "$bin" clone "$srcloop" "$tmp/walk.img" --apply
 	echo "$pmm 0" >"$cg/blkio.throttle.read_bps_device"
 	expect_rc 130 "SIGINT in the middle of the walk (98: slow to stop, 99: never saw it copy)"
-	grep_out "partition table is wiped" tty "SIGINT mid-walk: says the target is wiped"
-	check "SIGINT mid-walk: no partition table on the target" \
-		sh -c "! sfdisk -d '$tmp/walk.img' >/dev/null 2>&1"
+	grep_out "the image it was making is removed" tty "SIGINT mid-walk: says the image is removed"
+	check "SIGINT mid-walk: the image it made is gone" test ! -e "$tmp/walk.img"
 	check "SIGINT mid-walk: the target's file system is unmounted" \
 		sh -c "! grep -q ' $tmp/mnts/' /proc/mounts && test -z \"\$(ls '$tmp/mnts')\""
 	udevadm settle 2>/dev/null

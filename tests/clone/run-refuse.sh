@@ -34,6 +34,64 @@ refused "is the source" "target is the source file"
 loop_attach "$tmp/src.img"; srcloop=$loopdev
 sbc clone "$srcloop" "$srcloop" --apply
 refused "is the source" "target is the source device"
+# ... reached another way: a loop device over the source file, either way round; two loop
+# devices over one file; a loop at an offset inside the source; a loop over that loop (a
+# chain); a device-mapper device over the source, either way round
+sbc clone "$tmp/src.img" "$srcloop" --apply
+refused "is the source, or overlaps it" "target a loop device over the source file"
+sbc clone "$srcloop" "$tmp/src.img" --apply
+refused "is the source, or overlaps it" "target the file under the source's loop device"
+loop_attach "$tmp/src.img"; srcloop2=$loopdev
+sbc clone "$srcloop" "$srcloop2" --apply
+refused "is the source, or overlaps it" "two loop devices over one file"
+loop_detach "$srcloop2"
+offloop=$(losetup -f --show -o $((100 << 20)) "$tmp/src.img")
+cleanups=("loop_detach '$offloop'" "${cleanups[@]}")
+sbc clone "$tmp/src.img" "$offloop" --apply
+refused "is the source, or overlaps it" "a loop at an offset inside the source"
+chain=$(losetup -f --show "$offloop")
+cleanups=("loop_detach '$chain'" "${cleanups[@]}")
+sbc clone "$srcloop" "$chain" --apply
+refused "is the source, or overlaps it" "a loop device over a loop inside the source"
+loop_detach "$chain"
+loop_detach "$offloop"
+if command -v dmsetup >/dev/null && dmsetup create "sbcdisk-s$$" \
+	--table "0 409600 linear $srcloop 0" 2>/dev/null; then
+	cleanups=("dmsetup remove 'sbcdisk-s$$'" "${cleanups[@]}")
+	sbc clone "$srcloop" "/dev/mapper/sbcdisk-s$$" --apply
+	refused "is the source, or overlaps it" "target a device-mapper device over the source"
+	sbc clone "/dev/mapper/sbcdisk-s$$" "$tmp/src.img" --apply
+	refused "is the source, or overlaps it" "source a device-mapper device over the target"
+	dmsetup remove "sbcdisk-s$$"
+else
+	echo "note: no device-mapper here; the dm overlap is not tested"
+fi
+# an image on the source's own file system (issue 26, 3): the running root's disk ...
+rootdev=$(findmnt -n -o SOURCE / 2>/dev/null)
+if [ -b "$rootdev" ] && [ "$(stat -c %d /)" = "$(stat -c %d "$tmp")" ] &&
+	[ "$(lsblk -ndo TYPE "$rootdev")" = disk ]; then
+	sbc clone / "$tmp/backup.img"
+	refused "is on a file system of the source" "clone / to an image on the root"
+	check "clone / to an image on the root: no image made" test ! -e "$tmp/backup.img"
+else
+	echo "note: / is not a whole disk holding $tmp here; 'clone / image' is not tested"
+fi
+
+# an image target that is a symbolic link (issue 26, 12): refused by the plan, the dry run
+# too, whether the link leads to an image or nowhere
+truncate -s 400m "$tmp/real.img"
+ln -s real.img "$tmp/link.img"
+ln -s nothere.img "$tmp/dangling.img"
+for l in link.img dangling.img; do
+	for apply in "" --apply; do
+		sbc clone "$tmp/src.img" "$tmp/$l" $apply
+		refused "is a symbolic link" "target $l ${apply:-(dry run)}"
+	done
+done
+check "a symbolic link target: nothing made where it leads" test ! -e "$tmp/nothere.img"
+check "a symbolic link target: the image it leads to untouched" \
+	test "$(sum_of "$tmp/real.img")" = "$(head -c $((400 << 20)) /dev/zero | sha256sum | cut -d' ' -f1)"
+rm -f "$tmp/real.img" "$tmp/link.img" "$tmp/dangling.img"
 
 # too small
 truncate -s 100m "$tmp/small.img"
@@ -100,6 +158,9 @@ part=$(losetup -f --show -o $((139264 * 512)) --sizelimit $((200 * 1048576 - 139
 cleanups=("loop_detach '$part'" "${cleanups[@]}")
 if mount -o ro,noload "$part" "$tmp/mnt"; then
 	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+	# ... and an image on a partition of the source mounted through a loop device
+	sbc clone "$srcloop" "$tmp/mnt/home/pi/backup.img" --apply
+	refused "is on a file system of the source" "an image on the source's mounted p2"
 	tgt_sum=$(sum_of "$tgt")
 	sbc --json clone "$srcloop" "$tgt"
 	expect_rc 0 "a source mounted read-only is fine"
@@ -119,6 +180,32 @@ if mount -o ro,noload "$part" "$tmp/mnt"; then
 	json "d['partitions'][1]['target_size_bytes'] <= d['partitions'][1]['used_bytes'] + (257 << 20)" "live copy: the root sized to its data"
 	check "live copy: the new file is on the target" sh -c \
 		"debugfs -R 'cat /home/pi/live.txt' '$tmp/live.img?offset=$((139264 * 512))' 2>/dev/null | grep -q changed"
+	# two clones to one image at once (issue 26, 8): a second clone, run while the first
+	# is between its two passes, is refused in one line and the first one's copy is sound;
+	# the image is new (made by the first one's plan), then one that is there already
+	for img in live2.img live.img; do
+		rm -f "$tmp/live2.img"
+		SBCDISK_TEST_BETWEEN_PASSES="env -u SBCDISK_TEST_BETWEEN_PASSES '$bin' clone \
+			'$srcloop' '$tmp/$img' --apply >'$tmp/out2' 2>'$tmp/err2'; echo \$? >'$tmp/rc2'" \
+			sbc --json clone "$srcloop" "$tmp/$img" --apply
+		expect_rc 0 "two clones to $img: the first"
+		json "all(c['state'] == 'PASS' for c in d['checks'])" \
+			"two clones to $img: the first one's checks pass"
+		check "two clones to $img: the second exits 1" test "$(cat "$tmp/rc2")" = 1
+		if [ "$(wc -l <"$tmp/err2")" -eq 1 ] && grep -q "being written by another clone" \
+			"$tmp/err2"; then ok; else
+			fail "two clones to $img: the second not one line naming the lock:"
+			sed 's/^/  err: /' "$tmp/err2" | head -3
+		fi
+		check "two clones to $img: nothing on the second's stdout" test ! -s "$tmp/out2"
+	done
+	# a clone stopped (issue 26, 12): the image it made is removed
+	rm -f "$tmp/live2.img"
+	SBCDISK_TEST_BETWEEN_PASSES='kill -TERM $PPID' sbc clone "$srcloop" "$tmp/live2.img" --apply
+	expect_rc 143 "SIGTERM between the passes"
+	check "SIGTERM between the passes: says the image is removed" \
+		grep -q "the image it was making is removed" "$tmp/err"
+	check "SIGTERM between the passes: the image made is gone" test ! -e "$tmp/live2.img"
 	umount "$tmp/mnt"
 else
 	fail "cannot mount the source's partition"
@@ -126,6 +213,27 @@ fi
 loop_detach "$part"
 loop_detach "$srcloop"
 src_sum=$(sum_of "$tmp/src.img")
+
+# a clone that fails after the copy (issue 26, 12; here tune2fs fails): the image it made
+# is removed, an image the user named is kept and the message says what it holds
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "tune2fs: made to fail" >&2\nexit 1\n' >"$tmp/bin/tune2fs"
+chmod +x "$tmp/bin/tune2fs"
+PATH="$tmp/bin:$PATH" sbc clone "$tmp/src.img" "$tmp/failed.img" --apply
+expect_rc 1 "a failed clone to a new image"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "made to fail; the image it was making is removed" \
+	"$tmp/err"; then ok; else
+	fail "a failed clone: not one line saying the image is removed:"
+	sed 's/^/  err: /' "$tmp/err" | head -3
+fi
+check "a failed clone: the image it made is gone" test ! -e "$tmp/failed.img"
+truncate -s 300m "$tmp/failed.img"
+PATH="$tmp/bin:$PATH" sbc clone "$tmp/src.img" "$tmp/failed.img" --apply
+expect_rc 1 "a failed clone to an image that was there"
+check "a failed clone to an image that was there: says what it holds" \
+	grep -q "made to fail; the target holds no usable copy (no partition table)" "$tmp/err"
+check "a failed clone to an image that was there: kept" test -e "$tmp/failed.img"
+check "a failed clone: source untouched" test "$(sum_of "$tmp/src.img")" = "$src_sum"
 
 # a NOOBS-style layout (an extended partition with logical ones): refused, --whole copies it
 truncate -s 64m "$tmp/noobs.img"

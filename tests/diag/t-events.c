@@ -4,6 +4,7 @@
 
 #include "t.h"
 #include "diag/events.h"
+#include "diag/logsum.h"
 #include "common/util.h"
 
 struct ev_case {
@@ -87,6 +88,52 @@ static const struct ev_case cases[] = {
 	  EV_BOOT, NULL, NULL, NULL, -2, 0, 0 },
 	{ "tegra-xusb 3610000.usb: WARN Set TR Deq Ptr cmd failed due to incorrect slot or ep state.",
 	  EV_XHCI_TRDEQ, NULL, NULL, "3610000.usb", -2, 0, 0 },
+	/* a host controller's message, whoever the driver: keyed on the message */
+	{ "tegra-xhci tegra-xhci: Assuming host is dying, halting host.", EV_XHCI_DEAD, NULL,
+	  NULL, "tegra-xhci", -2, 0, 0 },
+	{ "tegra-xhci tegra-xhci: HC died; cleaning up", EV_XHCI_DEAD, NULL, NULL, "tegra-xhci",
+	  -2, 0, 0 },
+	{ "xhci-mtk 11200000.usb: xHCI host controller not responding, assume dead",
+	  EV_XHCI_DEAD, NULL, NULL, "11200000.usb", -2, 0, 0 },
+	{ "ehci-platform 1c1a000.usb: HC died; cleaning up", EV_XHCI_DEAD, NULL, NULL,
+	  "1c1a000.usb", -2, 0, 0 },
+	{ "dwc3 fe800000.usb: xHCI host not responding to stop endpoint command.",
+	  EV_XHCI_STOP_EP, NULL, NULL, "fe800000.usb", -2, 0, 0 },
+	{ "xhci-hcd xhci-hcd.3.auto: WARNING: Host System Error", EV_XHCI_DEAD, NULL, NULL,
+	  "xhci-hcd.3.auto", -2, 0, 0 },
+	{ "nvme 0004:41:00.0: can't change power state from D3cold to D0 (config space "
+	  "inaccessible)", EV_PCI_POWER_FAIL, NULL, NULL, "0004:41:00.0", -2, 0, 0 },
+	/* a controller that never started */
+	{ "xhci_hcd 0000:01:00.0: init 0000:01:00.0 fail, -14", EV_HOST_INIT_FAIL, NULL, NULL,
+	  "0000:01:00.0", -2, 0, -14 },
+	{ "xhci-hcd xhci-hcd.0.auto: startup error -19", EV_HOST_INIT_FAIL, NULL, NULL,
+	  "xhci-hcd.0.auto", -2, 0, -19 },
+	{ "xhci_hcd 0000:01:00.0: can't setup: -110", EV_HOST_INIT_FAIL, NULL, NULL,
+	  "0000:01:00.0", -2, 0, -110 },
+	{ "xhci-hcd: probe of xhci-hcd.0.auto failed with error -110", EV_HOST_INIT_FAIL, NULL,
+	  NULL, "xhci-hcd.0.auto", -2, 0, -110 },
+	{ "rtl8192cu: probe of 1-1:1.0 failed with error -5", EV_NONE, NULL, NULL, NULL, -2, 0, 0 },
+	{ "xhci-hcd xhci-hcd.0.auto: probe with driver xhci-hcd failed with error -110",
+	  EV_HOST_INIT_FAIL, NULL, NULL, "xhci-hcd.0.auto", -2, 0, -110 },
+	{ "dwc3 fe800000.usb: failed to initialize core: -110", EV_HOST_INIT_FAIL, NULL, NULL,
+	  "fe800000.usb", -2, 0, -110 },
+	{ "nvme 0000:01:00.0: probe with driver nvme failed with error -12", EV_NONE, NULL, NULL,
+	  NULL, -2, 0, 0 },
+	/* older kernels' wording */
+	{ "lost page write due to I/O error on sdb1", EV_BUF_IO_ERROR, NULL, "sdb", NULL, -2, 0,
+	  0 },
+	{ "sd 0:0:0:0: [sdb] Unhandled error code", EV_IO_ERROR, NULL, "sdb", NULL, 0, 0, 0 },
+	{ "sd 2:0:0:0: [sdb] Unhandled sense code", EV_IO_ERROR, NULL, "sdb", NULL, 2, 0, 0 },
+	{ "end_request: I/O error, dev sda, sector 12423", EV_IO_ERROR, NULL, "sda", NULL, -2, 0,
+	  0 },
+	{ "blk_update_request: I/O error, dev mmcblk0, sector 1056", EV_IO_ERROR, NULL, "mmcblk0",
+	  NULL, -2, 0, 0 },
+	/* SD host drivers' wording (core/block.c as bcm2835-sdhost's users see it) */
+	{ "mmcblk0: r/w command failed, status = 0x80000900", EV_MMC_ERR, NULL, "mmcblk0", NULL,
+	  -2, 0, 0 },
+	{ "mmc0: tried to reset card", EV_MMC_ERR, NULL, NULL, "mmc0", -2, 0, 0 },
+	{ "mmc0: tried to reset card, got error -110", EV_MMC_ERR, NULL, NULL, "mmc0", -2, 0,
+	  -110 },
 	{ "scsi 0:0:0:0: [sda] killing request", EV_SD_MAP, NULL, "sda", NULL, 0, 0, 0 },
 	{ "scsi 0:0:0:0: rejecting I/O to offline device", EV_IO_ERROR, NULL, NULL, NULL, 0, 0, 0 },
 	{ "-- Boot 99386174e13f4e9cb2044baee8704fa6 --", EV_BOOT, NULL, NULL, NULL, -2, 0, 0 },
@@ -252,6 +299,21 @@ int main(void)
 			fprintf(stderr, "no case for %s\n", diag_event_name((enum diag_ev_kind)i));
 		T_CHECK(seen[i]);
 	}
+	/* every row of DIAG_EVENTS: a name of its own, and a category or a handler */
+	for (i = 1; i < EV__COUNT; i++) {
+		const char *name = diag_event_name((enum diag_ev_kind)i);
+		size_t j;
+
+		T_CHECK(name[0] >= 'a' && name[0] <= 'z' &&
+			strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(name));
+		for (j = 1; j < i; j++)
+			T_CHECK(strcmp(name, diag_event_name((enum diag_ev_kind)j)) != 0);
+		if (!logsum_event_handled((enum diag_ev_kind)i))
+			fprintf(stderr, "%s: no category and no handler\n", name);
+		T_CHECK(logsum_event_handled((enum diag_ev_kind)i));
+	}
+	T_CHECK(!logsum_event_handled(EV_NONE));
+	T_EQ_STR(diag_event_name(EV__COUNT), "?");
 	/* the numbers */
 	T_CHECK(diag_event_parse("usb 2-1: New USB device found, idVendor=152d, idProduct=0578",
 				 60, &ev));

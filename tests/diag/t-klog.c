@@ -117,6 +117,59 @@ static bool check_item(const char *file, const char *key, char *item,
 	return true;
 }
 
+/* Line n (1-based) of the file at path into buf; false when there is none. */
+static bool file_line(const char *path, unsigned long n, char *buf, size_t cap)
+{
+	unsigned long i = 0;
+	bool ok = false;
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(buf, (int)cap, f))
+		if (++i == n) {
+			ok = true;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+/* Every evidence line of every finding points at the text it quotes: the text's start is
+ * on its first line, and its end on its last (a message a mail client wrapped spans lines,
+ * and the evidence cites them all). */
+static void check_evidence_lines(const char *file, const char *path,
+				 const struct diag_findings *fs)
+{
+	char buf[4096], piece[32];
+	size_t i, n;
+	int k;
+
+	for (i = 0; i < fs->n; i++) {
+		for (k = 0; k < fs->v[i].n_evidence; k++) {
+			const struct diag_evidence *e = &fs->v[i].evidence[k];
+			unsigned long last = e->last_line > e->line ? e->last_line : e->line;
+			bool head, tail = true;
+
+			if (!e->line)
+				continue;
+			n = strlen(e->text);
+			str_copy(piece, n < 20 ? n + 1 : 21, e->text);
+			head = file_line(path, e->line, buf, sizeof(buf)) && strstr(buf, piece);
+			if (n > 12 && n + 1 < DIAG_EVID_TEXT) {
+				/* the message's last characters; a wrapped line's join is a space */
+				const char *end = e->text + n - 12;
+
+				str_copy(piece, sizeof(piece), end);
+				tail = file_line(path, last, buf, sizeof(buf)) && strstr(buf, piece);
+			}
+			if (!head || !tail)
+				fprintf(stderr, "%s: %s evidence line %lu-%lu is not '%s'\n", file,
+					fs->v[i].id, e->line, last, e->text);
+			T_CHECK(head && tail);
+		}
+	}
+}
+
 /* One EXPECT line: FILE, then tab-separated KEY=ITEM,ITEM... fields. */
 static int check_log(const char *dir, char *line, char *file_out, size_t cap)
 {
@@ -139,6 +192,7 @@ static int check_log(const char *dir, char *line, char *file_out, size_t cap)
 	T_EQ_INT(diag_log_parse_file(log, f), 0);
 	fclose(f);
 	T_EQ_INT(diag_run(log, NULL, &fs), 0);
+	check_evidence_lines(file, path, &fs);
 	while ((field = strtok_r(NULL, "\t\n", &save))) {
 		char *list = strchr(field, '='), *item, *isave = NULL;
 

@@ -75,6 +75,23 @@ static void test_forms(void)
 		/* a shell prompt glued to the first line */
 		"pi@raspberrypi:~ $ dmesg[ 1524.725084] " ABORT "\n",
 		"root@OpenWrt:~# dmesg[ 1524.725084] " ABORT "\n",
+		/* vendor kernels' CPU tag after the time (Hardkernel, Samsung), and
+		 * CONFIG_PRINTK_CALLER's thread or CPU id */
+		"[ 1394.014404] [c0] " ABORT "\n",
+		"[ 1394.014404] [C7] " ABORT "\n",
+		"[    5.100000][    T1] " ABORT "\n",
+		"[    5.100000][  C3] " ABORT "\n",
+		"[    4.476919@2] " ABORT "\n",
+		"[    1.234567] [1:  swapper/0:    1] " ABORT "\n",
+		"[  123.456789] (1)[1234:kworker/1:2]" ABORT "\n",
+		"Jan 29 16:41:37 odroid kernel: [ 1394.014404] [c0] " ABORT "\n",
+		/* lines quoted from a diff, from an editor's search results */
+		"+[ 1524.725084] " ABORT "\n",
+		"-[ 1524.725084] " ABORT "\n",
+		"> +" ABORT "\n",
+		"+ [ 1524.725084] " ABORT "\n",
+		"Line  528: [ 1524.725084] " ABORT "\n",
+		"\tLine 12: Jan 29 16:41:37 argon kernel: " ABORT "\n",
 	};
 	size_t i;
 
@@ -109,8 +126,25 @@ static void test_forms(void)
 		T_CHECK(kmsg_line_parse("6,1,5140900000,-;x", 18, &pre) != NULL);
 		T_CHECK(pre.ts > 5140.8999 && pre.ts < 5140.9001);
 	}
-	/* the quote prefix is not part of the evidence text */
+	/* the quote prefix is not part of the evidence text, nor a diff's or an editor's */
 	T_EQ_STR(run("> [ 1.5] usb 1-1: x\n")->text[0], "[ 1.5] usb 1-1: x");
+	T_EQ_STR(run("> +[ 1.5] usb 1-1: x\n")->text[0], "[ 1.5] usb 1-1: x");
+	T_EQ_STR(run("Line  528: [ 1.5] usb 1-1: x\n")->text[0], "[ 1.5] usb 1-1: x");
+	/* the time is still read behind a CPU tag */
+	{
+		struct kmsg_prefix pre;
+
+		T_CHECK(kmsg_line_parse("[ 1394.014404] [c0] x", 21, &pre) != NULL);
+		T_CHECK(pre.ts > 1394.01 && pre.ts < 1394.02);
+		T_CHECK(kmsg_line_parse("[    4.476919@2] x", 18, &pre) != NULL);
+		T_CHECK(pre.ts > 4.4769 && pre.ts < 4.4770);
+	}
+	/* a bracket that is no CPU tag stays: "[c0ffee]", "[cfg80211]" */
+	T_EQ_STR(run("[ 1.0] [cfg80211] x\n")->msg[0], "[cfg80211] x");
+	T_EQ_STR(run("[ 1.0] [12] x\n")->msg[0], "[12] x");
+	T_EQ_STR(run("[ 1.0] (1) x\n")->msg[0], "(1) x");
+	/* a journal marker is no diff line */
+	T_EQ_STR(run("-- Boot 1a2b3c --\n")->msg[0], "-- Boot 1a2b3c --");
 }
 
 static void test_skipped(void)
@@ -153,6 +187,11 @@ static void test_wrapped(void)
 	/* a short line is not joined with the next: both are messages */
 	g = run("[ 1.0] usb 1-1: short\nplain text line\n");
 	T_EQ_INT(g->n, 2);
+	/* another program's dated syslog line after a long kernel line is no wrapped tail */
+	g = run("Jan 11 09:38:32 DietPi kernel: " ABORT "\n"
+		"Jan 11 09:38:32 DietPi systemd[1]: Created slice system-getty.slice - Slice\n");
+	T_EQ_INT(g->n, 2);
+	T_EQ_STR(g->msg[0], ABORT);
 	/* a log without any prefix: every line stands alone */
 	g = run(ABORT "\nIN\n");
 	T_EQ_INT(g->n, 2);

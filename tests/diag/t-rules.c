@@ -28,6 +28,26 @@ static const struct diag_finding *run(const char *log_text, const struct diag_in
 	return NULL;
 }
 
+static const struct diag_finding *find(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < fs.n; i++)
+		if (!strcmp(fs.v[i].id, id))
+			return &fs.v[i];
+	return NULL;
+}
+
+static int count_id(const char *id)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < fs.n; i++)
+		n += !strcmp(fs.v[i].id, id);
+	return n;
+}
+
 static bool has_id(const char *id)
 {
 	size_t i;
@@ -101,6 +121,64 @@ static void test_log_rules(void)
 	f = run("[ 1.0] xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead\n",
 		NULL, "usb-host-died");
 	T_CHECK(f && f->sev == DIAG_ERROR && f->n_fix_cmds == 0);
+	/* texts that fit the device: an NVMe drive removed after a failed reset is told in
+	 * PCIe words, without USB spin-up or bridge advice */
+	f = run("[ 1.0] nvme nvme0: pci function 0004:41:00.0\n"
+		"[ 40.9] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS "
+		"read failed (134)\n"
+		"[ 43.5] nvme 0004:41:00.0: can't change power state from D3cold to D0 (config "
+		"space inaccessible)\n"
+		"[ 43.6] nvme nvme0: Removing after probe failure status: -19\n", NULL,
+		"device-not-ready");
+	T_CHECK(f && strstr(f->title, "removed"));
+	T_CHECK(f && strstr(f->explanation, "D3cold") && !strstr(f->explanation, "spin") &&
+		!strstr(f->explanation, "bridge") && !strstr(f->fix_summary, "powered adapter"));
+	T_CHECK(has_id("nvme-errors") && !has_id("usb-errors"));
+	/* io-errors on a usb-storage drive does not blame UAS */
+	f = run("[ 1.0] usb 1-1: new high-speed USB device number 2 using dwc_otg\n"
+		"[ 1.1] usb 1-1: New USB device found, idVendor=0bc2, idProduct=2322\n"
+		"[ 1.2] scsi host0: usb-storage 1-1:1.0\n"
+		"[ 2.0] sd 0:0:0:0: [sda] Attached SCSI disk\n"
+		"[ 9.0] blk_update_request: I/O error, dev sda, sector 2048\n", NULL, "io-errors");
+	T_CHECK(f && !strstr(f->explanation, "UAS trouble") &&
+		strstr(f->explanation, "usb-storage"));
+	/* uas-disabled: whole sentences, and no claim the log cannot back */
+	f = run("[ 1.0] usb-storage 2-1:1.0: Quirks match for vid 1234 pid 5678: 800000\n", NULL,
+		"uas-disabled");
+	T_CHECK(f && !strstr(f->explanation, "device IGNORE_UAS") &&
+		strstr(f->explanation, "cannot tell"));
+	f = run("[ 0.0] Kernel command line: console=tty1 usb-storage.quirks=1234:5678:u\n"
+		"[ 1.0] usb-storage 2-1:1.0: Quirks match for vid 1234 pid 5678: 800000\n", NULL,
+		"uas-disabled");
+	T_CHECK(f && strstr(f->explanation, "parameter names this device") &&
+		!strstr(f->explanation, "cannot tell"));
+	f = run("[ 1.0] usb 2-1: UAS is blacklisted for this device, using usb-storage "
+		"instead\n", NULL, "uas-disabled");
+	T_CHECK(f && strstr(f->explanation, "for this device. "));
+
+	/* one enclosure with two LUNs: one finding naming both disks */
+	f = run("[ 1.0] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		"[ 1.1] usb 2-1: New USB device found, idVendor=174c, idProduct=55aa\n"
+		"[ 1.2] scsi host0: uas\n"
+		"[ 1.3] sd 0:0:0:0: [sdc] Attached SCSI disk\n"
+		"[ 1.4] sd 0:0:0:1: [sdd] Attached SCSI disk\n"
+		"[ 9.0] sd 0:0:0:1: [sdd] tag#1 uas_eh_abort_handler 0 uas-tag 2 inflight: CMD OUT\n"
+		"[ 9.1] scsi host0: uas_eh_device_reset_handler start\n"
+		"[ 9.5] blk_update_request: I/O error, dev sdd, sector 2048 op 0x1:(WRITE)\n"
+		"[ 9.6] blk_update_request: I/O error, dev sdc, sector 2048 op 0x1:(WRITE)\n",
+		NULL, "uas-errors");
+	T_CHECK(f && strstr(f->title, "sdc and sdd") && strstr(f->title, "one USB enclosure"));
+	f = find("io-errors");
+	T_CHECK(f && strstr(f->title, "sdc and sdd") && strstr(f->title, "(2 lines)"));
+	T_EQ_INT(count_id("io-errors"), 1);
+
+	/* a controller that never started is a finding, not "no problems" */
+	f = run("[ 1.0] xhci_hcd 0000:01:00.0: init 0000:01:00.0 fail, -14\n", NULL,
+		"usb-host-failed");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strcmp(f->device, "0000:01:00.0"));
+	f = run("[ 1.0] xhci-hcd: probe of xhci-hcd.0.auto failed with error -110\n", NULL,
+		"usb-host-failed");
+	T_CHECK(f && strstr(f->title, "xhci-hcd.0.auto"));
 
 	f = run("[ 1.0] nvme nvme0: pci function 0000:01:00.0\n"
 		"[ 1.1] pci 0000:01:00.0: 4.000 Gb/s available PCIe bandwidth, limited by 5.0 GT/s "
@@ -413,7 +491,7 @@ int main(void)
 	/* the table has exactly the fixed ids */
 	for (i = 0; (r = diag_rule_get(i)); i++)
 		T_CHECK(r->id && r->summary);
-	T_EQ_INT(i, 24); /* 20, and the four boot findings (rules-boot.c) */
+	T_EQ_INT(i, 25); /* 21, and the four boot findings (rules-boot.c) */
 	diag_findings_release(&fs);
 	test_linkage();
 	test_host_died();

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* reach.c - which bytes of which disk or file a path reaches: through partitions, loop
+ * devices (their backing file or device, offset and size limit), holders (device-mapper,
+ * md) and the file system an image file lives on. clone's one test of "the target is the
+ * source", used for both directions. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "clone/clone-int.h"
+#include "common/banned.h"
+#include "common/paths.h"
+#include "common/util.h"
+#include "probe/probe.h"
+
+#define REACH_DEPTH_MAX 8
+#define REACH_END	UINT64_MAX
+
+struct reach_ctx {
+	struct sysroot *sr;
+	const struct inventory *inv;
+	struct clone_reach *r;
+};
+
+static void reach_add(struct reach_ctx *c, bool file, dev_t dev, ino_t ino, uint64_t off,
+		      uint64_t end, bool container, const char *what)
+{
+	struct clone_extent *e;
+
+	if (c->r->n >= CLONE_REACH_MAX) {
+		c->r->truncated = true;
+		return;
+	}
+	e = &c->r->e[c->r->n++];
+	memset(e, 0, sizeof(*e));
+	e->file = file;
+	e->dev = dev;
+	e->ino = ino;
+	e->off = off;
+	e->end = end;
+	e->container = container;
+	str_copy(e->what, sizeof(e->what), what);
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > REACH_END - b ? REACH_END : a + b;
+}
+
+static void reach_dev(struct reach_ctx *c, dev_t devno, uint64_t off, uint64_t end,
+		      bool container, unsigned depth);
+
+/* A regular file's bytes [off, end), then the file system that holds it: the device of its
+ * st_dev, whole (where on it the file's blocks are is not asked). */
+static void reach_file(struct reach_ctx *c, dev_t dev, ino_t ino, const char *what,
+		       uint64_t off, uint64_t end, bool container, unsigned depth)
+{
+	reach_add(c, true, dev, ino, off, end, container, what);
+	reach_dev(c, dev, 0, REACH_END, true, depth + 1);
+}
+
+/* A loop device's backing: the file's identity from LOOP_GET_STATUS64 (right even when the
+ * file was renamed or deleted), a backing block device from its node's device number. */
+static void reach_loop(struct reach_ctx *c, const struct blkdev *d, uint64_t off,
+		       uint64_t end, bool container, unsigned depth)
+{
+	struct loop_info64 li;
+	char node[80], path[PATH_MAX];
+	uint64_t lo_off = 0, limit = 0;
+	struct stat st;
+	int fd;
+
+	if (str_fmt(node, sizeof(node), "%s%s", PATH_DEV_PREFIX, d->kname))
+		return;
+	memset(&li, 0, sizeof(li));
+	fd = sysroot_open_fd(c->sr, node, O_RDONLY | O_NONBLOCK);
+	if (fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &li) == 0) {
+		lo_off = li.lo_offset;
+		limit = li.lo_sizelimit;
+	} else {
+		if (str_fmt(path, sizeof(path), "%s/loop/offset", d->syspath) ||
+		    sysroot_read_u64(c->sr, path, &lo_off))
+			lo_off = 0;
+		if (str_fmt(path, sizeof(path), "%s/loop/sizelimit", d->syspath) ||
+		    sysroot_read_u64(c->sr, path, &limit))
+			limit = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (limit && end > limit)
+		end = limit;
+	off = add_sat(off, lo_off);
+	end = add_sat(end, lo_off);
+	if (stat(d->backing_file, &st) == 0 && S_ISBLK(st.st_mode))
+		reach_dev(c, st.st_rdev, off, end, container, depth + 1);
+	else if (li.lo_inode)
+		reach_file(c, (dev_t)li.lo_device, (ino_t)li.lo_inode, d->backing_file, off, end,
+			   container, depth);
+	else if (stat(d->backing_file, &st) == 0 && S_ISREG(st.st_mode))
+		reach_file(c, st.st_dev, st.st_ino, d->backing_file, off, end, container, depth);
+	else
+		c->r->truncated = true; /* a loop device over something not known */
+}
+
+static void reach_dev(struct reach_ctx *c, dev_t devno, uint64_t off, uint64_t end,
+		      bool container, unsigned depth)
+{
+	const struct blkdev *d;
+	char path[PATH_MAX];
+	uint64_t start;
+	bool below = false;
+
+	if (depth > REACH_DEPTH_MAX) {
+		c->r->truncated = true;
+		return;
+	}
+	d = probe_inventory_find_dev(c->inv, devno); /* btrfs: by its mounts' numbers */
+	if (!d) {
+		/* a file system on no block device (tmpfs, overlay) reaches no disk */
+		if (major(devno))
+			reach_add(c, false, devno, 0, off, end, container, "");
+		return;
+	}
+	if (d->has_devno)
+		devno = makedev(d->major, d->minor);
+	if (d->is_partition && d->disk && d->disk->has_devno) {
+		if (str_fmt(path, sizeof(path), "%s/start", d->syspath) ||
+		    sysroot_read_u64(c->sr, path, &start)) {
+			start = 0; /* not known: the whole disk, the careful guess */
+			end = REACH_END;
+		}
+		start *= 512;
+		if (d->has_size && end > d->size_bytes)
+			end = d->size_bytes;
+		reach_dev(c, makedev(d->disk->major, d->disk->minor), add_sat(off, start),
+			  add_sat(end, start), container, depth + 1);
+		return;
+	}
+	if (d->backing_file[0]) {
+		reach_loop(c, d, off, end, container, depth);
+		return;
+	}
+	/* a holder (device-mapper, md): where its bytes are on each device below is in
+	 * tables not read here, so it reaches each of them whole */
+	for (size_t i = 0; i < c->inv->n_all; i++) {
+		const struct blkdev *s = c->inv->all[i];
+
+		for (size_t j = 0; j < s->n_children; j++) {
+			if (s->children[j] != d || !s->has_devno)
+				continue;
+			below = true;
+			reach_dev(c, makedev(s->major, s->minor), 0, REACH_END, container,
+				  depth + 1);
+		}
+	}
+	if (!below)
+		reach_add(c, false, devno, 0, off, end, container, d->kname);
+}
+
+int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char *path,
+		     struct clone_reach *r)
+{
+	struct reach_ctx c = { .sr = sr, .inv = inv, .r = r };
+	char dir[PATH_MAX];
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	if (stat(path, &st) == 0) {
+		if (S_ISBLK(st.st_mode))
+			reach_dev(&c, st.st_rdev, 0, REACH_END, false, 0);
+		else if (S_ISREG(st.st_mode))
+			reach_file(&c, st.st_dev, st.st_ino, path, 0, REACH_END, false, 0);
+		else
+			return -EINVAL;
+		return 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	/* not there yet (an image to make): the file system of the directory it goes in */
+	if (clone_path_dir(path, dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	if (stat(dir, &st))
+		return -errno;
+	reach_dev(&c, st.st_dev, 0, REACH_END, true, 0);
+	return 0;
+}
+
+static bool extents_meet(const struct clone_extent *a, const struct clone_extent *b)
+{
+	if (a->file != b->file || a->dev != b->dev || (a->file && a->ino != b->ino))
+		return false;
+	return a->off < b->end && b->off < a->end;
+}
+
+bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
+			 const struct clone_extent **ea, const struct clone_extent **eb)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		for (size_t j = 0; j < b->n; j++) {
+			/* two files on one file system do not share bytes */
+			if (a->e[i].container && b->e[j].container)
+				continue;
+			if (extents_meet(&a->e[i], &b->e[j])) {
+				*ea = &a->e[i];
+				*eb = &b->e[j];
+				return true;
+			}
+		}
+	}
+	return false;
+}
