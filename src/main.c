@@ -2,7 +2,9 @@
  * options are parsed by its table, and the sysroot opened when its flags say so, after that
  * (as git.c's run_builtin does), so that --help and usage errors never need it.
  * Global options may stand before or after the command name (`sbcdisk list --json`). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -83,39 +85,6 @@ static int parse_globals(struct cli_ctx *ctx, int *argc, char **argv, bool *help
 	return 0;
 }
 
-/* Parse the command's options by its table, check its operands, open what its flags ask
- * for, run it. argv[0] is the command name. */
-static int run_command(struct cli_ctx *ctx, const struct cli_command *cmd, int argc, char **argv)
-{
-	const struct cli_spec *spec = cmd->spec;
-	int first, ret;
-
-	ret = cli_options_parse(cmd->name, spec, argc, argv, &first);
-	if (ret)
-		return ret == CLI_DONE ? EXIT_OK : ret;
-	/* the operands follow the command name */
-	argv[first - 1] = argv[0];
-	argc -= first - 1;
-	argv += first - 1;
-	if (spec->args_max >= 0 && argc - 1 > spec->args_max)
-		return cli_usage_error(cmd->name, "unexpected argument '%s'",
-				       argv[spec->args_max + 1]);
-	if (spec->check) {
-		ret = spec->check(cmd->name, argc, argv);
-		if (ret)
-			return ret == CLI_DONE ? EXIT_OK : ret;
-	}
-	if (cmd->flags & CLI_NEED_SYSROOT) {
-		ret = sysroot_open(ctx->sysroot_dir, &ctx->sr);
-		if (ret) {
-			log_error("cannot use sysroot '%s': %s",
-				  ctx->sysroot_dir ? ctx->sysroot_dir : "/", strerror(-ret));
-			return EXIT_FAIL;
-		}
-	}
-	return cmd->run(ctx, argc, argv);
-}
-
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") };
@@ -146,12 +115,13 @@ int main(int argc, char **argv)
 		return cli_usage_error(cmd->name, "--json is not an option of this command");
 
 	ctx.cmd = cmd;
+	cli_term_setup(&ctx);
 	if (argc > 1)
-		ret = run_command(&ctx, cmd, argc - 1, argv + 1);
+		ret = cli_run(&ctx, cmd, argc - 1, argv + 1);
 	else
-		ret = run_command(&ctx, cmd, 1, health_argv);
+		ret = cli_run(&ctx, cmd, 1, health_argv);
 	sysroot_free(ctx.sr);
-	if (fflush(stdout) || ferror(stdout)) {
+	if (fflush(stdout) || ferror(stdout) || cli_term_end()) {
 		log_error("cannot write the output: %s", strerror(errno));
 		return EXIT_FAIL;
 	}

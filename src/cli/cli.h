@@ -29,6 +29,7 @@ enum cli_flags {
 	CLI_JSON = 1 << 1,         /* takes the global --json */
 	CLI_DEFAULT = 1 << 2,      /* runs when no command is named; not found by name */
 	CLI_HIDDEN = 1 << 3,       /* for scripts (the completions): not in --help or the man page */
+	CLI_RAW_OUT = 1 << 4,      /* prints a document for programs: never fitted to a terminal */
 };
 
 struct cli_command;
@@ -62,6 +63,12 @@ struct cli_command {
 extern const struct cli_command cli_commands[];
 /* By name; never the CLI_DEFAULT entry. NULL when there is no such command. */
 const struct cli_command *cli_command_find(const char *name);
+/*
+ * Run cmd, as git.c's run_builtin does: its options parsed by its table (argv[0] the command
+ * name), its operands checked, the sysroot opened when its flags ask for it and it is not
+ * open yet (move runs other commands through this). An exit code.
+ */
+int cli_run(struct cli_ctx *ctx, const struct cli_command *cmd, int argc, char **argv);
 /* The entry that runs when no command is named (the health check). */
 const struct cli_command *cli_command_default(void);
 
@@ -79,21 +86,34 @@ int cmd_complete(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_metrics(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_move(struct cli_ctx *ctx, int argc, char **argv);
 
 /* Their help and option tables (cli/options.h). */
 extern const struct cli_spec list_spec, doctor_spec, compare_spec, report_spec, metrics_spec,
 	history_spec, bench_spec, verify_spec, clone_spec,
 	boot_spec, fix_spec, health_spec,
-	complete_spec;
+	complete_spec, move_spec;
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print first, then text wrapped at CLI_WRAP_COLS on spaces, to stdout; continuation lines
  * start with indent. first should end with a space when text is to follow on the same line. */
 #define CLI_WRAP_COLS 92
+/* The width the output is fitted to: COLUMNS, then the terminal's size; 0 when stdout is no
+ * terminal, the output is JSON or the command's is for programs (then nothing is cut or
+ * folded). */
+size_t cli_term_width(const struct cli_ctx *ctx);
+/* On a terminal of cols (not 0): stdout through a filter that folds a line longer than cols
+ * at a space (the tables are fitted before; this is for the prose). 0 or -ENOMEM. */
+int cli_term_fit_stdout(size_t cols);
+/* The filter's last line out, stdout the real one again. 0 or -EIO. */
+int cli_term_end(void);
+/* Before a command runs: the renderers' width (report/text.c) and, on a terminal, the filter
+ * on stdout; without the filter (no memory) nothing is fitted. */
+void cli_term_setup(const struct cli_ctx *ctx);
 void cli_wrap_print(const char *indent, const char *first, const char *text);
-/* Catch SIGINT and SIGTERM with fn, without SA_RESTART, so that a long read, write, sleep
- * or wait ends early and the command can clean up and say so. */
+/* Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE with fn, without SA_RESTART, so that
+ * a long read, write, sleep or wait ends early and the command can clean up and say so. */
 void cli_catch_stop_signals(void (*fn)(int sig));
 
 /* The one-line progress of a long command (clone, verify) on standard error: only on a

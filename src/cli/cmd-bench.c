@@ -179,6 +179,12 @@ static void help_names(void)
 			 " (default: io_uring where it works)");
 }
 
+static void reset(void)
+{
+	memset(&bo, 0, sizeof(bo));
+	memset(&opt, 0, sizeof(opt));
+}
+
 const struct cli_spec bench_spec = {
 	.usage = "Usage: sbcdisk bench [TARGET] [options]\n"
 		 "\nMeasure a directory (a test file is made there), an existing file (read only)\n"
@@ -192,6 +198,7 @@ const struct cli_spec bench_spec = {
 	.args_max = -1,
 	.check = check,
 	.prepare = help_names,
+	.reset = reset,
 };
 
 static int print_result(struct cli_ctx *ctx, const struct bench_run *run)

@@ -50,6 +50,12 @@ static const struct boot_sub *sub;
 
 static int check(const char *cmd, int argc, char **argv);
 
+static void reset(void)
+{
+	memset(&bopt, 0, sizeof(bopt));
+	sub = NULL;
+}
+
 const struct cli_spec boot_spec = {
 	.usage = "Usage: sbcdisk boot [options]\n"
 		 "       sbcdisk boot check [DISK...]\n"
@@ -71,6 +77,7 @@ const struct cli_spec boot_spec = {
 		 "(schema 1).\n",
 	.args_max = -1,
 	.check = check,
+	.reset = reset,
 };
 
 static int load(struct cli_ctx *ctx, struct inventory **inv, struct boot_facts *f)

@@ -11,6 +11,7 @@
 #include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "report/text.h"
 #include "clone/clone.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -89,6 +90,12 @@ static int check(const char *cmd, int argc, char **argv)
 	return 0;
 }
 
+static void reset(void)
+{
+	memset(&co, 0, sizeof(co));
+	opt_db = NULL;
+}
+
 const struct cli_spec clone_spec = {
 	.usage = "Usage: sbcdisk clone [SOURCE] TARGET [--apply] [options]\n"
 		 "\nMove a system to another disk, or make a bootable image of it. SOURCE defaults\n"
@@ -105,6 +112,7 @@ const struct cli_spec clone_spec = {
 		 "With the global --json: one JSON document (schema 1), and no progress line.\n",
 	.args_max = -1,
 	.check = check,
+	.reset = reset,
 };
 
 /* The fastest sequential test (fio's rw "read" or "write") of a run, bytes/s. */
@@ -206,9 +214,19 @@ static const char *state_name(enum clone_check_state s)
 	return s == CLONE_CHECK_PASS ? "PASS" : s == CLONE_CHECK_FAIL ? "FAIL" : "WARN";
 }
 
+/* The partitions of the plan: source, then target; on a terminal the source's columns go
+ * first. */
+static const struct text_col plan_cols[] = {
+	{ "PART", 4, false, 1, 0 },   { "FS", 6, false, 2, 0 },     { "LABEL", 12, false, 6, 6 },
+	{ "USED", 8, true, 5, 0 },    { "START", 8, true, 9, 0 },   { "SIZE", 8, true, 8, 0 },
+	{ " ->", 4, false, 8, 0 },    { "START", 8, true, 10, 0 },  { "SIZE", 8, true, 3, 0 },
+	{ " COPY", 13, false, 4, 0 }, { "NEW ID", 48, false, 7, 12 },
+};
+
 static void print_table(const struct clone_plan *p, FILE *f)
 {
-	char a[32], b[32], c[32], d[32], e[32];
+	char a[32], b[32], c[32], d[32], e[32], part[16], copy[32], label[16], ids[160];
+	struct text_table t;
 	size_t i;
 
 	size_to_human(p->src_size, a, sizeof(a));
@@ -221,8 +239,8 @@ static void print_table(const struct clone_plan *p, FILE *f)
 		fprintf(f, "source  %s  %s  %s %s\n", p->src_path, a, p->src_label, p->src_id);
 		fprintf(f, "target  %s  %s  %s %s (new)%s\n\n", p->dst_path, b, p->dst_label,
 			p->dst_id, p->dst_exists ? "" : "  (new image file)");
-		fprintf(f, "%-4s %-6s %-12s %8s %8s %8s  ->  %8s %8s  %-12s %s\n", "PART", "FS",
-			"LABEL", "USED", "START", "SIZE", "START", "SIZE", "COPY", "NEW ID");
+		text_table_init(&t, plan_cols, ARRAY_SIZE(plan_cols), 1);
+		text_table_header(&t, f);
 		for (i = 0; i < p->n_parts; i++) {
 			const struct clone_part *cp = &p->parts[i];
 
@@ -234,11 +252,18 @@ static void print_table(const struct clone_plan *p, FILE *f)
 			size_to_human(cp->size, c, sizeof(c));
 			size_to_human(cp->t_start, d, sizeof(d));
 			size_to_human(cp->t_size, e, sizeof(e));
-			fprintf(f, "p%-3u %-6s %-12.12s %8s %8s %8s  ->  %8s %8s  %-12s %s%s%s\n",
-				cp->partno, cp->fstype[0] ? cp->fstype : "-",
-				cp->label[0] ? cp->label : "-", a, b, c, d, e,
-				clone_method_name(cp->method), cp->t_partuuid,
-				cp->t_uuid[0] ? " " : "", cp->t_uuid);
+			str_fmt(part, sizeof(part), "p%u", cp->partno);
+			str_fmt(copy, sizeof(copy), " %s", clone_method_name(cp->method));
+			str_fmt(ids, sizeof(ids), "%s%s%s", cp->t_partuuid, cp->t_uuid[0] ? " " : "",
+				cp->t_uuid);
+			{
+				const char *cells[] = { part, cp->fstype[0] ? cp->fstype : "-",
+							label, a, b, c, " ->", d, e, copy, ids };
+
+				/* the label was cut at 12 without a mark before the columns fitted */
+				str_fmt(label, 13, "%s", cp->label[0] ? cp->label : "-");
+				text_table_row(&t, f, cells);
+			}
 		}
 	}
 	if (p->n_rewrites) {

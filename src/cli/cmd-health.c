@@ -10,6 +10,7 @@
 #include "report/doctor.h"
 #include "common/json.h"
 #include "report/list.h"
+#include "report/text.h"
 #include "common/util.h"
 
 /* The table, then the findings. 0 or -errno. */
@@ -17,10 +18,11 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 {
 	int ids[LIST_COLUMNS_MAX];
 	size_t n = list_columns_default(ids, LIST_COLUMNS_MAX), i, cnt[4] = { 0 };
+	char line[2048];
 	int ret;
 
 	if (r->probe_inv) {
-		ret = list_table_print(r->probe_inv, ids, n, false, stdout);
+		ret = list_table_print(r->probe_inv, ids, n, false, false, stdout);
 		if (ret)
 			return ret;
 	} else {
@@ -29,8 +31,10 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 	for (i = 0; i < r->findings.n; i++)
 		cnt[r->findings.v[i].sev]++;
 	printf("\n");
-	if (r->src.log_problem)
-		printf("Kernel log: not read (%s).\n", r->src.log_problem);
+	if (r->src.log_problem) {
+		str_fmt(line, sizeof(line), "not read (%s).", r->src.log_problem);
+		text_wrap(stdout, "  ", "Kernel log: ", line, text_cols(SIZE_MAX));
+	}
 	if (!r->findings.n) {
 		printf(r->probe_inv && r->probe_inv->n_left_out ?
 			       "No problems found in the devices that were read (the list is "

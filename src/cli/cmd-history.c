@@ -51,8 +51,16 @@ static const struct cli_option options[] = {
 	OPT_END(),
 };
 
+/* The run table's columns; on a terminal the least important are cut, then dropped. */
+static const struct text_col history_cols[] = {
+	{ "ID", 4, true, 1, 0 },	     { "STARTED", 16, false, 2, 0 },
+	{ "BOARD", 22, false, 8, 12 },	     { "DEVICE", 26, false, 3, 16 },
+	{ "ATTACHMENT", 24, false, 6, 12 }, { "PROFILE", 9, false, 7, 8 },
+	{ "SCORE", 5, true, 5, 0 },	     { "VERDICT", 52, false, 4, 24 },
+};
+
 /* A fix between the runs: "F2  2026-12-02 00:30  fix uas: usb-storage.quirks += ... (sda)". */
-static void print_fix(const struct store_fix *fx)
+static void print_fix(const struct text_table *t, const struct store_fix *fx)
 {
 	char num[24], id[24], when[20], what[STORE_FIX_TEXT_MAX * 2 + 64];
 	const char *dev = fx->dev_model[0] ? fx->dev_model : fx->dev_name[0] ? fx->dev_name :
@@ -62,10 +70,9 @@ static void print_fix(const struct store_fix *fx)
 	str_fmt(id, sizeof(id), "%4s", num);
 	str_fmt(when, sizeof(when), "%.10s %.5s", fx->applied_at, fx->applied_at + 11);
 	str_fmt(what, sizeof(what), "fix %s: %s, %s", fx->kind, fx->change, dev);
-	text_put_col(stdout, id, 4, false);
-	text_put_col(stdout, when, 16, false);
-	text_put_col(stdout, what, 140, true);
-	putchar('\n');
+	const char *cells[] = { id, when };
+
+	text_table_span(t, stdout, cells, 2, what, 140);
 }
 
 /* The fixes that fall in the listed span: newer than the oldest run listed when the list was
@@ -95,17 +102,18 @@ static void print_table(const struct run_list *l, const struct store_fix *fx, si
 			const struct store_filter *f)
 {
 	char dev[128], att[256], when[20], id[24], sc[16];
+	struct text_table t;
 	size_t i, k = 0;
 
-	printf("%4s  %-16s  %-22s  %-26s  %-24s  %-9s  %5s  %s\n", "ID", "STARTED", "BOARD",
-	       "DEVICE", "ATTACHMENT", "PROFILE", "SCORE", "VERDICT");
+	text_table_init(&t, history_cols, ARRAY_SIZE(history_cols), 2);
+	text_table_header(&t, stdout);
 	for (i = 0; i <= l->n; i++) {
 		const struct run *r = i < l->n ? l->runs[i] : NULL;
 
 		/* newest first, the fixes among the runs by time */
 		for (; k < nfx && (!r || fix_newer(&fx[k], r)); k++)
 			if (fix_shown(&fx[k], f, l))
-				print_fix(&fx[k]);
+				print_fix(&t, &fx[k]);
 		if (!r)
 			break;
 		double score = verdict_score(r);
@@ -121,13 +129,10 @@ static void print_table(const struct run_list *l, const struct store_fix *fx, si
 		run_device_label(r, dev, sizeof(dev));
 		str_sanitize(dev);
 		run_attach_summary(r, att, sizeof(att));
-		text_put_col(stdout, id, 4, false);
-		text_put_col(stdout, when, 16, false);
-		text_put_col(stdout, *r->board ? r->board : "-", 22, false);
-		text_put_col(stdout, dev, 26, false);
-		text_put_col(stdout, att, 24, false);
-		text_put_col(stdout, r->profile, 9, false);
-		printf("%5s  %s\n", sc, v.text);
+		const char *cells[] = { id, when, *r->board ? r->board : "-", dev, att, r->profile,
+					sc, v.text };
+
+		text_table_row(&t, stdout, cells);
 	}
 }
 

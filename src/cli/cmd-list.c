@@ -94,7 +94,7 @@ int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 		ret = doc ? json_print(doc, stdout) : -ENOMEM;
 		json_object_put(doc);
 	} else {
-		ret = list_table_print(inv, ids, n, bytes, stdout);
+		ret = list_table_print(inv, ids, n, bytes, opt.output != NULL, stdout);
 	}
 	probe_inventory_free(inv);
 	if (ret) {

@@ -38,17 +38,20 @@ const struct cli_command cli_commands[] = {
 	{ "history", cmd_history, "the stored benchmark results", CLI_JSON,
 	  &history_spec },
 	{ "compare", cmd_compare, "stored results side by side", CLI_JSON, &compare_spec },
-	{ "report", cmd_report, "an HTML report with charts and verdicts", 0, &report_spec },
+	{ "report", cmd_report, "an HTML report with charts and verdicts", CLI_RAW_OUT,
+	  &report_spec },
 	{ "verify", cmd_verify, "is the capacity real and does every byte read back",
 	  CLI_NEED_SYSROOT | CLI_JSON, &verify_spec },
 	{ "clone", cmd_clone, "move the system to another disk or an image (dry run by default)",
 	  CLI_NEED_SYSROOT | CLI_JSON, &clone_spec },
+	{ "move", cmd_move, "clone to a faster disk and boot from it, every step (dry run by default)",
+	  CLI_NEED_SYSROOT, &move_spec },
 	{ "boot", cmd_boot, "where the board boots from, will a disk boot, the boot order",
 	  CLI_NEED_SYSROOT | CLI_JSON, &boot_spec },
 	{ "metrics", cmd_metrics, "Prometheus text for node_exporter's textfile collector",
-	  CLI_NEED_SYSROOT, &metrics_spec },
-	{ "__complete", cmd_complete, "the lists the shell completions offer", CLI_HIDDEN,
-	  &complete_spec },
+	  CLI_NEED_SYSROOT | CLI_RAW_OUT, &metrics_spec },
+	{ "__complete", cmd_complete, "the lists the shell completions offer",
+	  CLI_HIDDEN | CLI_RAW_OUT, &complete_spec },
 	{ NULL, NULL, NULL, 0, NULL },
 };
 
@@ -70,6 +73,39 @@ const struct cli_command *cli_command_default(void)
 		if (c->flags & CLI_DEFAULT)
 			return c;
 	return NULL;
+}
+
+int cli_run(struct cli_ctx *ctx, const struct cli_command *cmd, int argc, char **argv)
+{
+	const struct cli_spec *spec = cmd->spec;
+	int first, ret;
+
+	if (spec->reset)
+		spec->reset();
+	ret = cli_options_parse(cmd->name, spec, argc, argv, &first);
+	if (ret)
+		return ret == CLI_DONE ? EXIT_OK : ret;
+	/* the operands follow the command name */
+	argv[first - 1] = argv[0];
+	argc -= first - 1;
+	argv += first - 1;
+	if (spec->args_max >= 0 && argc - 1 > spec->args_max)
+		return cli_usage_error(cmd->name, "unexpected argument '%s'",
+				       argv[spec->args_max + 1]);
+	if (spec->check) {
+		ret = spec->check(cmd->name, argc, argv);
+		if (ret)
+			return ret == CLI_DONE ? EXIT_OK : ret;
+	}
+	if ((cmd->flags & CLI_NEED_SYSROOT) && !ctx->sr) {
+		ret = sysroot_open(ctx->sysroot_dir, &ctx->sr);
+		if (ret) {
+			log_error("cannot use sysroot '%s': %s",
+				  ctx->sysroot_dir ? ctx->sysroot_dir : "/", strerror(-ret));
+			return EXIT_FAIL;
+		}
+	}
+	return cmd->run(ctx, argc, argv);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -94,11 +130,15 @@ void cli_catch_stop_signals(void (*fn)(int sig))
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* an ssh session that drops, ^\, a reader of our output gone: the same clean stop */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 void cli_wrap_print(const char *indent, const char *first, const char *text)
 {
-	text_wrap(stdout, indent, first, text, CLI_WRAP_COLS);
+	text_wrap(stdout, indent, first, text, text_cols(CLI_WRAP_COLS));
 }
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_ctx *ctx)

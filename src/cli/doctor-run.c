@@ -13,6 +13,8 @@
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "store/run.h"
+#include "store/store.h"
 
 static enum diag_transport transport_of(enum probe_transport t)
 {
@@ -30,6 +32,26 @@ static enum diag_transport transport_of(enum probe_transport t)
 		return DIAG_T_UNKNOWN;
 	default:
 		return DIAG_T_OTHER;
+	}
+}
+
+/* What a clone onto d would meet: the first mount point on it, the first file system. */
+static void dev_target_facts(struct diag_dev *dd, const struct blkdev *d)
+{
+	size_t i;
+
+	dd->size_bytes = d->has_size ? d->size_bytes : 0;
+	for (i = 0; i <= d->n_children; i++) {
+		const struct blkdev *c = i ? d->children[i - 1] : d;
+
+		if (c->n_mountpoints && !dd->mounted_part[0]) {
+			str_copy(dd->mounted_part, sizeof(dd->mounted_part), c->kname);
+			str_copy_cut(dd->mounted_on, sizeof(dd->mounted_on), c->mountpoints[0], false);
+		}
+		if (c->fstype[0] && !dd->data_part[0]) {
+			str_copy(dd->data_part, sizeof(dd->data_part), c->kname);
+			str_copy_cut(dd->data_fs, sizeof(dd->data_fs), c->fstype, false);
+		}
 	}
 }
 
@@ -56,6 +78,7 @@ static void dev_from_blkdev(struct diag_dev *dd, const struct blkdev *d, const s
 		str_copy(dd->bridge, sizeof(dd->bridge), u->bridge);
 		dd->root_speed_mbps = u->has_root_hub_speed ? (unsigned)u->root_hub_speed_mbps : 0;
 	}
+	dev_target_facts(dd, d);
 	if (p) {
 		dd->has_pcie = true;
 		str_copy(dd->pci_addr, sizeof(dd->pci_addr), p->address);
@@ -104,6 +127,32 @@ static char *read_small(struct sysroot *sr, const char *path)
 	return buf;
 }
 
+/* Which USB drives have a bench in the result store (on this system only: a tree's drives
+ * are not the store's). A store that cannot be read is as good as none. */
+static void stored_runs(struct cli_ctx *ctx, struct doctor_run *r)
+{
+	struct store *st = NULL;
+	char path[4096], id[16], why[256];
+	size_t i;
+
+	if (!sysroot_is_live(ctx->sr) || store_default_path(path, sizeof(path)) ||
+	    access(path, F_OK) || store_open(path, STORE_READ, 200, &st, why, sizeof(why)))
+		return;
+	for (i = 0; i < r->inv.n; i++) {
+		struct diag_dev *d = &r->inv.devs[i];
+		struct store_filter f = { .device = id, .limit = 1 };
+		struct run_list l = { 0 };
+
+		if (!d->has_usb)
+			continue;
+		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+		if (!store_runs_query(st, &f, &l) && l.n)
+			d->has_stored_run = true;
+		run_list_release(&l);
+	}
+	store_close(st);
+}
+
 static int collect_inventory(struct cli_ctx *ctx, const char *cmd, struct doctor_run *r)
 {
 	struct inventory *inv = NULL;
@@ -144,6 +193,7 @@ static int collect_inventory(struct cli_ctx *ctx, const char *cmd, struct doctor
 	}
 	r->inv.n = n;
 	r->src.n_devices = n;
+	stored_runs(ctx, r);
 	str_copy(r->inv.board, sizeof(r->inv.board), inv->board.model);
 	r->inv.fastest_usb_root_mbps = fastest_root_hub(ctx->sr);
 	for (i = 0; i < n; i++)

@@ -78,6 +78,8 @@ struct cli_spec {
 	int (*check)(const char *cmd, int argc, char **argv);
 	unsigned *given;     /* when set: bit i for the table's entry i that was given */
 	void (*prepare)(void); /* fills help lines made from other tables, before the help */
+	void (*reset)(void);   /* the options' defaults again, before a parse (move runs a
+				* command more than once) */
 };
 
 /* The width of a help text; cli_help_wrap() breaks s at spaces into lines of width at most

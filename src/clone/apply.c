@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -248,7 +250,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 	uint64_t t0 = time_now_ns(), tw = t0;
 	int ret;
 
-	ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, false, &lo);
+	ret = clone_part_attach(p, cp, true, false, &lo);
 	if (ret) {
 		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
 			cp->partno, strerror(-ret));
@@ -312,7 +314,7 @@ static int ext_finish(struct clone_plan *p, struct clone_part *cp, char *why, si
 	char dir[PATH_MAX] = "";
 	int ret;
 
-	ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, false, &lo);
+	ret = clone_part_attach(p, cp, true, false, &lo);
 	if (ret) {
 		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
 			cp->partno, strerror(-ret));
@@ -413,6 +415,23 @@ static int open_target(struct clone_plan *p, char *why, size_t whycap)
 	return fd;
 }
 
+/* The disk held no more by O_EXCL: mke2fs, e2fsck and mount claim its partitions for
+ * themselves, which the kernel refuses while another holds the whole disk. */
+static int open_shared(struct clone_plan *p, int *dfd, char *why, size_t whycap)
+{
+	int fd = open(p->dst_path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		str_fmt(why, whycap, "cannot open target '%s': %s", p->dst_path, strerror(e));
+		return -e;
+	}
+	close(*dfd);
+	*dfd = fd;
+	return 0;
+}
+
 static int copy_all(struct clone_plan *p, int sfd, int dfd, char *why, size_t whycap)
 {
 	struct clone_copier c = { .sfd = sfd, .dfd = dfd, .src_path = p->src_path, .p = p,
@@ -497,6 +516,10 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 		goto out;
 	}
 	ret = copy_all(p, sfd, dfd, why, whycap);
+	/* a disk: its partitions' own devices, not loop devices (the loop driver may not be
+	 * there); an image, or a disk that has no partitions, loop devices */
+	if (!ret && !p->whole && !stopped(p) && clone_kparts_add(p, dfd) == 0)
+		ret = open_shared(p, &dfd, why, whycap);
 	for (i = 0; !ret && !p->whole && i < p->n_parts && !stopped(p); i++) {
 		struct clone_part *cp = &p->parts[i];
 
@@ -511,11 +534,22 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 			str_fmt(cp->result, sizeof(cp->result), "copied");
 	}
 	if (!ret && !p->whole && !stopped(p)) {
-		ret = clone_table_write(p, why, whycap);
+		/* what went through the partitions' devices is not in the disk's own cache,
+		 * which the boot check reads: its stale pages go */
+		if (!p->dst_is_file && (fsync(dfd) || ioctl(dfd, BLKFLSBUF, 0))) {
+			ret = -errno;
+			str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
+		}
+		if (!ret)
+			ret = clone_table_write(p, why, whycap);
 		if (!ret)
 			ret = fsync(dfd) ? -errno : 0;
 		p->table_written = !ret;
+		if (!ret)
+			ret = clone_kparts_reread(p, dfd, why, whycap);
 	}
+	if (!ret && p->whole && !stopped(p))
+		clone_kparts_reread(p, dfd, why, whycap);
 	if (!ret && stopped(p))
 		ret = -EINTR;
 	if (!ret) {
@@ -529,6 +563,8 @@ out:
 		p->wiped = true;
 		ret = -EINTR;
 	}
+	if (ret && !p->applied)
+		clone_kparts_drop(p, dfd);
 	if (sfd >= 0)
 		close(sfd);
 	close(dfd);

@@ -33,16 +33,38 @@ void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap);
  * descriptor in *fd. It goes away when *fd is closed (and nothing else holds it). */
 struct clone_loop {
 	int fd;
-	char name[32];
+	char name[64];
 };
 int clone_loop_attach(const char *path, uint64_t off, uint64_t size, bool readonly,
 		      struct clone_loop *lo);
 void clone_loop_detach(struct clone_loop *lo);
+/* Can a loop device be had (/dev/loop-control there and answering)? 0 or -errno. */
+int clone_loop_usable(void);
 
-/* A private mount of a loop device on a fresh directory (dir); readonly mounts use noload
- * for ext so no journal is replayed. */
+/* Partition cp of the target (or the source) as a device: its kernel partition device when
+ * there is one (t_dev, s_dev; fd -1, nothing to detach), else a loop device over its bytes. */
+int clone_part_attach(const struct clone_plan *p, const struct clone_part *cp, bool target,
+		      bool readonly, struct clone_loop *lo);
+/* The target disk's partitions as the kernel's devices before its table is written (BLKPG,
+ * the old ones taken away first): each t_dev set, p->t_kparts. -EOPNOTSUPP for an image,
+ * -EINVAL for a disk that has no partitions (then loop devices serve), or -errno. */
+int clone_kparts_add(struct clone_plan *p, int dfd);
+/* Once the table is written: the kernel re-reads it (BLKRRPART) or is given its partitions
+ * (BLKPG), and each node is there; 0, or -errno with why. --whole: BLKRRPART only. */
+int clone_kparts_reread(struct clone_plan *p, int dfd, char *why, size_t whycap);
+/* A stopped clone: the partitions given to the kernel taken away again. */
+void clone_kparts_drop(struct clone_plan *p, int dfd);
+
+/* A private mount of dev, reached at the path dir ("/proc/self/fd/7"): a detached mount
+ * (fsopen, fsmount) in no mount table, which goes with its descriptor, when this process
+ * ends however it ends (SIGKILL too), and with it an autoclear loop device under it; on a
+ * kernel before 5.2 a mount on a fresh directory. readonly mounts use noload for ext so
+ * no journal is replayed. clone_umount() takes it away. */
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
 void clone_umount(char *dir);
+/* The same on a fresh directory with mount(2) (the fallback), and its unmount. */
+int clone_mount_dir(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
+void clone_umount_dir(char *dir);
 
 /* ext2/3/4 at off of path: the block size, the used blocks' bytes, its UUID and label; what
  * mke2fs needs to make another like it: its features as mke2fs -O takes them ("none,

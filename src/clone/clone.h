@@ -48,6 +48,8 @@ struct clone_part {
 	/* the target */
 	uint64_t t_start, t_size;
 	char t_uuid[40], t_partuuid[40];
+	char t_dev[64]; /* the kernel's node of the target partition ("/dev/sdb2"), "" none */
+	char s_dev[64]; /* the source partition's, when it is not mounted, "" none */
 	uint32_t t_vfat_id;
 	enum clone_method method;
 	uint64_t copy_bytes; /* what the copy reads */
@@ -152,6 +154,7 @@ struct clone_plan {
 	int dst_fd;
 	bool dst_touched;   /* something was written to the target */
 	bool table_written; /* the target's new table is on it */
+	bool t_kparts; /* the kernel has the target's partitions as devices (t_dev) */
 
 	struct sysroot *sr; /* clone_plan_make()'s, for the boot check */
 	/* the block devices as the plan read them (the dry run's stored speeds look the disks

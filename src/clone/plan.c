@@ -97,6 +97,21 @@ static void part_mounted_by(struct clone_part *cp, const struct blkdev *d, bool 
 		cp->is_root = true;
 }
 
+/* The source partition's own device, for verify's read-only mount, when the kernel's
+ * partition is where the table says and nothing has it mounted. */
+static void part_dev(struct sysroot *sr, const struct blkdev *c, struct clone_part *cp)
+{
+	char attr[PATH_MAX];
+	uint64_t start;
+
+	if (!sysroot_is_live(sr) || c->n_mountpoints ||
+	    str_fmt(attr, sizeof(attr), "%s/start", c->syspath) ||
+	    sysroot_read_u64(sr, attr, &start) || start * 512 != cp->start ||
+	    str_fmt(cp->s_dev, sizeof(cp->s_dev), "%s%s", PATH_DEV_PREFIX, c->kname) ||
+	    access(cp->s_dev, F_OK))
+		cp->s_dev[0] = '\0';
+}
+
 /* Loop devices over path (a file or a device): a partition of it mounted through one. */
 static void loops_over(struct sysroot *sr, const struct inventory *inv, const char *path,
 		       struct clone_plan *p)
@@ -309,6 +324,7 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 					part_mounted_by(cp, c, sysroot_is_live(sr));
 					if (c->is_boot)
 						cp->is_boot = true;
+					part_dev(sr, c, cp);
 				}
 			}
 		}
@@ -753,6 +769,57 @@ out:
 	return ret;
 }
 
+/* Can the target disk have partition devices (a loop device without partscan cannot)? */
+static bool target_has_parts(struct clone_plan *p)
+{
+	char attr[PATH_MAX];
+	uint64_t v;
+
+	if (p->dst_is_file || !p->dst_disk[0])
+		return false;
+	if (!str_fmt(attr, sizeof(attr), "%s/%s/partscan", PATH_SYS_BLOCK, p->dst_disk) &&
+	    !sysroot_read_u64(p->sr, attr, &v))
+		return v == 1;
+	return !str_fmt(attr, sizeof(attr), "%s/%s/ext_range", PATH_SYS_BLOCK, p->dst_disk) &&
+	       !sysroot_read_u64(p->sr, attr, &v) && v > 1;
+}
+
+/* Loop devices where there are no partition devices: an image target, and the source's
+ * ext partitions that verify mounts. Without the loop driver (a module, its node made by
+ * systemd) --apply would fail after the whole copy: it is loaded now (modprobe), or the
+ * plan says so. */
+static int plan_loops(const struct clone_opts *o, struct clone_plan *p, char *why,
+		      size_t whycap)
+{
+	const char *what = NULL;
+	const char *mp[] = { "modprobe", "loop", NULL };
+	int ret, status;
+
+	if (!target_has_parts(p))
+		what = p->dst_is_file ? "for the image's partitions" :
+					"for the target's partitions";
+	for (size_t i = 0; !what && i < p->n_parts; i++)
+		if (p->parts[i].method == CLONE_BY_USED && !p->parts[i].s_dev[0])
+			what = "for the source's partitions";
+	if (!what || !sysroot_is_live(p->sr))
+		return 0;
+	ret = clone_loop_usable();
+	if (ret && o->apply && clone_run(mp, NULL, false, &status) == 0 && status == 0)
+		ret = clone_loop_usable();
+	if (!ret)
+		return 0;
+	if (o->apply) {
+		str_fmt(why, whycap, "loop devices are needed %s and %s: %s; load the loop "
+			"driver (modprobe loop)", what, PATH_LOOP_CONTROL, strerror(-ret));
+		return -EINVAL;
+	}
+	if (p->n_warnings < 4)
+		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
+			"loop devices are needed %s and %s: %s; --apply loads the loop driver "
+			"(modprobe loop)", what, PATH_LOOP_CONTROL, strerror(-ret));
+	return 0;
+}
+
 int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone_plan *p,
 		    char *why, size_t whycap)
 {
@@ -820,6 +887,8 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 		str_fmt(p->warnings[p->n_warnings++], sizeof(p->warnings[0]),
 			"the target is over 2 TiB: it gets a GPT partition table, not DOS");
 	plan_ext_warnings(p);
+	if (!ret)
+		ret = plan_loops(o, p, why, whycap);
 out:
 	if (!ret)
 		ret = clone_image_check_space(p, o->target, why, whycap);

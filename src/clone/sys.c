@@ -178,7 +178,7 @@ void clone_loop_detach(struct clone_loop *lo)
 	lo->name[0] = '\0';
 }
 
-int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
+int clone_mount_dir(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
 {
 	const char *data = readonly && str_starts(fstype, "ext") ? "noload" : NULL;
 	const char *tmp = getenv("TMPDIR");
@@ -197,7 +197,7 @@ int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, s
 	return 0;
 }
 
-void clone_umount(char *dir)
+void clone_umount_dir(char *dir)
 {
 	if (!dir[0])
 		return;

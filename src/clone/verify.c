@@ -112,7 +112,7 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 	int ret, status = -1;
 
 	str_fmt(name, sizeof(name), "fsck p%u", cp->partno);
-	ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, true, &lo);
+	ret = clone_part_attach(p, cp, true, true, &lo);
 	if (ret) {
 		check_add(p, name, CLONE_CHECK_FAIL, NULL, "no loop device: %s", strerror(-ret));
 		return;
@@ -299,8 +299,8 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 	} else if (S_ISREG(a.st_mode)) {
 		bool rewritten = (w->part == w->p->root && !strcmp(rel, "/etc/fstab") &&
 				  w->p->fstab_new) ||
-				 (w->part == w->p->boot && !strcmp(rel, "/cmdline.txt") &&
-				  w->p->cmdline_new) ||
+				 (w->part == w->p->boot && w->p->cmdline_new &&
+				  !strcmp(rel + (rel[0] == '/'), w->p->cmdline_file)) ||
 				 (w->part == w->p->extlinux_part && w->p->extlinux_new &&
 				  !strcmp(rel, w->p->extlinux_path));
 
@@ -513,12 +513,12 @@ static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
 		/* mounted read-write: its own mount is the tree (a second mount would not be) */
 		ret = 0;
 	} else {
-		ret = clone_loop_attach(p->src_path, cp->start, cp->size, true, &ls);
+		ret = clone_part_attach(p, cp, false, true, &ls);
 		if (!ret)
 			ret = clone_mount(ls.name, cp->fstype, true, sdir, sizeof(sdir));
 	}
 	if (!ret)
-		ret = clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, true, &ld);
+		ret = clone_part_attach(p, cp, true, true, &ld);
 	if (!ret)
 		ret = clone_mount(ld.name, cp->fstype, true, ddir, sizeof(ddir));
 	if (ret) {

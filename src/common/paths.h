@@ -23,6 +23,8 @@
 #define PATH_DEV_NULL        "/dev/null"
 /* The host's: a private directory for the EEPROM configuration handed to rpi-eeprom-config. */
 #define PATH_TMP_EEPROM      "/tmp/sbcdisk-eeprom.XXXXXX"
+/* The host's: a descriptor as a path (clone's detached mounts). */
+#define PATH_PROC_SELF_FD    "/proc/self/fd"
 /* The host's: clone's loop devices over a partition's bytes. */
 #define PATH_LOOP_CONTROL    "/dev/loop-control"
 #define PATH_DEV_LOOP_PREFIX "/dev/loop"

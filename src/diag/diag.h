@@ -18,7 +18,7 @@ int diag_sev_parse(const char *s, enum diag_sev *out);
 
 #define DIAG_EVID_MAX 6
 #define DIAG_EVID_TEXT 320
-#define DIAG_CMDS_MAX 3
+#define DIAG_CMDS_MAX 6
 
 struct diag_evidence {
 	unsigned long line; /* 1-based line of the log; 0 for a fact from the system */
@@ -86,6 +86,13 @@ struct diag_dev {
 	int cur_width, max_width, port_max_width;
 	/* what smartctl said (probe/health.h), NULL when not read */
 	const struct probe_health *health;
+	/* as a clone target: its size, where it or a partition is mounted, a file system on it */
+	uint64_t size_bytes;	  /* 0 unknown */
+	char mounted_part[32];	  /* "sda1", "" when nothing of it is mounted */
+	char mounted_on[256];	  /* "/srv/data" */
+	char data_part[32];	  /* "sda1": a partition with a file system, "" none */
+	char data_fs[16];	  /* its type */
+	bool has_stored_run;	  /* a bench of it is in the result store (false: none, unknown) */
 };
 
 struct diag_inventory {

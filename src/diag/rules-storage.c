@@ -564,6 +564,55 @@ static bool dev_is_fast(const struct rule_ctx *ctx, const struct diag_dev *d)
 	       (d->speed_mbps >= USB_SPEED_SUPER_MBPS || has_finding(ctx, "usb-link-slow", d->name));
 }
 
+/* The next step of root-on-sd: sbcdisk clone onto fast, then boot order; or why fast
+ * cannot be the target as it is (a mounted file system that a clone would erase). */
+static void root_on_sd_fix(struct rule_ctx *ctx, struct diag_finding *f,
+			   const struct diag_dev *root, const struct diag_dev *fast)
+{
+	const char *media = fast->transport == DIAG_T_NVME ? "nvme,sd" : "usb,sd";
+	char a[32], b[32], buf[900];
+
+	if (fast->mounted_part[0]) {
+		str_fmt(buf, sizeof(buf), "%s cannot be the target as it is: %s is mounted on %s, "
+			"and a clone erases the whole drive (`sbcdisk clone` refuses it). Copy "
+			"what is on it elsewhere and unmount it (and take it out of /etc/fstab), "
+			"or attach another drive; then `sbcdisk clone /dev/%s` shows the plan and "
+			"`sbcdisk boot order %s` the boot order that tries it first.", fast->name,
+			fast->mounted_part, fast->mounted_on, fast->name, media);
+		finding_fix(f, buf);
+		return;
+	}
+	str_fmt(buf, sizeof(buf), "Copy the system to %s with sbcdisk clone: the first command "
+		"shows the plan and its checks and writes nothing, the second copies (only the "
+		"used data, with new ids, and checks that the copy boots).", fast->name);
+	if (fast->data_part[0])
+		str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " It erases %s: %s holds "
+			"a %s file system, so keep a copy of what is on it first.", fast->name,
+			fast->data_part, fast->data_fs);
+	if (fast->size_bytes && root->size_bytes && fast->size_bytes < root->size_bytes) {
+		size_to_human(fast->size_bytes, a, sizeof(a));
+		size_to_human(root->size_bytes, b, sizeof(b));
+		str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s (%s) is smaller than "
+			"%s (%s): it is a target only when the used data fits, which the plan "
+			"says.", fast->name, a, root->name, b);
+	}
+	if (board_is_pi(ctx))
+		str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " Then make the board try "
+			"%s first: `sbcdisk boot order %s` shows the new BOOT_ORDER, with --apply "
+			"it goes to rpi-eeprom-config for the next reboot.", fast->name, media);
+	else
+		str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " Then make the board's "
+			"boot loader start from %s (see the board's documentation); `sbcdisk boot "
+			"check %s` says whether it will boot.", fast->name, fast->name);
+	finding_fix(f, buf);
+	finding_fix_cmd(f, "sbcdisk clone /dev/%s", fast->name);
+	finding_fix_cmd(f, "sbcdisk clone /dev/%s --apply", fast->name);
+	if (board_is_pi(ctx))
+		finding_fix_cmd(f, "sbcdisk boot order %s", media);
+	else
+		finding_fix_cmd(f, "sbcdisk boot check %s", fast->name);
+}
+
 void rule_root_on_sd(struct rule_ctx *ctx)
 {
 	const struct diag_inventory *inv = ctx->inv;
@@ -576,7 +625,9 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 
 		if (d->is_root && (d->is_sd || d->transport == DIAG_T_MMC))
 			root = d;
-		else if (!fast && dev_is_fast(ctx, d))
+		/* the first fast drive, one with nothing mounted before the others */
+		else if (dev_is_fast(ctx, d) &&
+			 (!fast || (fast->mounted_part[0] && !d->mounted_part[0])))
 			fast = d;
 	}
 	if (root && fast) {
@@ -608,11 +659,14 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 	finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD card (and "
 			   "faster than most eMMC) for the small random I/O a running system "
 			   "does, and an SD card wears out sooner.");
-	if (board_is_pi(ctx))
-		finding_fix(f, "Copy the system to the faster drive (SD Card Copier or rpi-clone), "
-			       "then set the boot order to try it first (raspi-config, Advanced "
-			       "Options, Boot Order).");
+	if (root && fast)
+		root_on_sd_fix(ctx, f, root, fast);
+	else if (board_is_pi(ctx))
+		finding_fix(f, "Copy the system to the faster drive with `sbcdisk clone /dev/DISK` "
+			       "(a dry run; --apply copies), then make the board try it first with "
+			       "`sbcdisk boot order usb,sd` (or nvme,sd).");
 	else
-		finding_fix(f, "Copy the system to the faster drive and make the boot loader start "
-			       "from it (see the board's documentation).");
+		finding_fix(f, "Copy the system to the faster drive with `sbcdisk clone /dev/DISK` "
+			       "(a dry run; --apply copies) and make the boot loader start from it "
+			       "(see the board's documentation).");
 }

@@ -11,25 +11,55 @@ static bool behind_hub(const struct diag_subject *s)
 	return strchr(s->usb_port, '.') && strncmp(s->usb_port, "1-1.", 4);
 }
 
-static void fix_uas(struct diag_finding *f, const char *usb_id, bool strong)
+/* The drive of the inventory with this "vid:pid", NULL when none. */
+static const struct diag_dev *dev_of_usb_id(const struct rule_ctx *ctx, const char *usb_id)
 {
-	char buf[400];
+	char id[16];
+	size_t i;
+
+	for (i = 0; ctx->inv && i < ctx->inv->n; i++) {
+		const struct diag_dev *d = &ctx->inv->devs[i];
+
+		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+		if (d->has_usb && !strcmp(id, usb_id))
+			return d;
+	}
+	return NULL;
+}
+
+/* The quirk through sbcdisk fix uas; when strong (errors seen), a bench first where none is
+ * stored, so that `fix verify` can compare the drive before and after the reboot. */
+static void fix_uas(const struct rule_ctx *ctx, struct diag_finding *f, const char *usb_id,
+		    bool strong)
+{
+	const struct diag_dev *d = usb_id[0] ? dev_of_usb_id(ctx, usb_id) : NULL;
+	bool bench = strong && d && !d->has_stored_run;
+	char buf[700];
 
 	if (usb_id[0]) {
 		str_fmt(buf, sizeof(buf),
-			"%sell the kernel to use usb-storage instead of uas for this bridge: add "
-			"%s:u to usb-storage.quirks in cmdline.txt (the first command shows the "
-			"change, the second writes it), then reboot or re-plug the drive.",
-			strong ? "T" : "Only if you see resets or errors: t", usb_id);
+			"%s%sell the kernel to use usb-storage instead of uas for this bridge: add "
+			"%s:u to usb-storage.quirks in cmdline.txt (`sbcdisk fix uas %s` shows the "
+			"change, with --apply it writes it), then reboot or re-plug the drive.%s",
+			bench ? "No run of this drive is stored: measure it first (the first "
+				"command), so that the fix can be proven. Then t" : "",
+			bench ? "" : strong ? "T" : "Only if you see resets or errors: t", usb_id,
+			usb_id, strong ? " After the reboot, measure it again and compare the runs "
+					 "before and after the fix with `sbcdisk fix verify`." : "");
 		finding_fix(f, buf);
+		if (bench)
+			finding_fix_cmd(f, "sbcdisk bench /dev/%s", d->name);
 		finding_fix_cmd(f, "sbcdisk fix uas %s", usb_id);
-		if (strong)
+		if (strong) {
 			finding_fix_cmd(f, "sbcdisk fix uas %s --apply", usb_id);
+			finding_fix_cmd(f, "sbcdisk fix verify --device %s", usb_id);
+		}
 	} else {
 		finding_fix(f, "The log does not show the bridge's USB id. On the machine with the "
 			       "drive, find it with `sbcdisk list` or `lsusb` (VID:PID), then run "
 			       "`sbcdisk fix uas VID:PID --apply` to add VID:PID:u to "
-			       "usb-storage.quirks in cmdline.txt, and reboot.");
+			       "usb-storage.quirks in cmdline.txt, and reboot; after the reboot "
+			       "`sbcdisk fix verify` compares the drive's runs before and after.");
 	}
 }
 
@@ -125,7 +155,7 @@ void rule_uas_errors(struct rule_ctx *ctx)
 			finding_fix(f, "Nothing to add: UAS is off for this drive. If errors come "
 				       "back on usb-storage, check the power supply and the cable.");
 		} else {
-			fix_uas(f, id, true);
+			fix_uas(ctx, f, id, true);
 		}
 	}
 }
@@ -173,6 +203,26 @@ static bool quirks_name_id(const struct rule_ctx *ctx, const char *id)
 	return ctx->inv && ctx->inv->quirks_param && strcasestr(ctx->inv->quirks_param, id);
 }
 
+/*
+ * The live log says UAS is ignored for the device, but usb-storage never took it (no
+ * "Quirks match", no usb-storage SCSI host) and no disk of the running system sits at its
+ * port: a device with no Bulk-Only interface (a UAS-only bridge) is left without a driver.
+ * Only for this system's own log, whose devices the inventory holds.
+ */
+static bool uas_off_no_driver(const struct rule_ctx *ctx, const struct diag_subject *s)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	size_t i;
+
+	if (!inv || !inv->log_is_local || !s->uas_ignored || !s->usb_port[0] ||
+	    s->driver == USB_DRIVER_STORAGE || s->has_quirk_flags)
+		return false;
+	for (i = 0; i < inv->n; i++)
+		if (inv->devs[i].has_usb && !strcmp(inv->devs[i].usb_port, s->usb_port))
+			return false;
+	return true;
+}
+
 void rule_uas_disabled(struct rule_ctx *ctx)
 {
 	struct diag_subject *s;
@@ -190,6 +240,17 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 		f = rule_get(ctx, "uas-disabled", DIAG_INFO, rule_dev_name(ctx, s), id);
 		if (!f)
 			return;
+		if (uas_off_no_driver(ctx, s)) {
+			finding_title(f, "%s: uas is ignored and usb-storage did not take it: "
+					 "its disk is gone", label);
+			finding_explain(f, "The kernel was told to ignore UAS for this device, but "
+					   "usb-storage did not take it either: the device offers no "
+					   "Bulk-Only interface, so no driver drives it and its disk "
+					   "is not there. Take %s:u out of usb-storage.quirks (sbcdisk "
+					   "fix undo, if a fix put it there) and reboot.", id);
+			finding_evidence_cat(f, &s->cat[CAT_UASOFF]);
+			continue;
+		}
 		finding_title(f, "%s: uas is not used, usb-storage is", label);
 		if (s->uas_unsupported) {
 			finding_explain(f, "The USB host controller lacks what uas needs (bulk "
@@ -266,9 +327,16 @@ static void link_slow_text(const struct rule_ctx *ctx, struct diag_finding *f, c
 	if (pi4 && port && !strncmp(port, "1-1.", 4))
 		finding_explain(f, "Port %s is behind the board's USB 2 hub.", port);
 	finding_fix(f, pi4 ? "Plug the drive straight into a USB 3 (blue) port with a USB 3 "
-			     "cable, then check again with `sbcdisk list`." :
-			     "Plug the drive straight into a USB 3 port with a USB 3 cable, then "
-			     "check again with `sbcdisk list`.");
+			     "cable, then check with `sbcdisk list`: its ATTACHMENT then reads usb3 "
+			     "(5000M)." :
+			     strstr(rule_board(ctx), "Raspberry Pi 5") ?
+			     "Plug the drive straight into one of the blue USB 3 ports with a USB 3 "
+			     "cable, then check with `sbcdisk list`: its ATTACHMENT then reads usb3 "
+			     "(5000M)." :
+			     "Plug the drive straight into a USB 3 port (blue, or marked SS) with a "
+			     "USB 3 cable, then check with `sbcdisk list`: its ATTACHMENT then reads "
+			     "usb3 (5000M).");
+	finding_fix_cmd(f, "sbcdisk list");
 }
 
 void rule_usb_link_slow(struct rule_ctx *ctx)
@@ -361,7 +429,7 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 		finding_explain(f, "No UAS errors were seen. If the log ever shows "
 				   "uas_eh_abort_handler or device resets, disable UAS for it.");
 		finding_evidence_cat(f, &s->cat[CAT_LINK]);
-		fix_uas(f, id, false);
+		fix_uas(ctx, f, id, false);
 	}
 	for (i = 0; inv && i < inv->n; i++) {
 		const struct diag_dev *d = &inv->devs[i];
@@ -400,7 +468,7 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 						   "trouble.", d->bridge[0] ? d->bridge : "it");
 			finding_explain(f, "If the kernel log shows uas_eh_abort_handler or device "
 					   "resets, disable UAS for it.");
-			fix_uas(f, id, false);
+			fix_uas(ctx, f, id, false);
 		}
 		finding_evidence_fact(f, "%s: USB %s at port %s, driver uas%s%s", d->name, id,
 				      d->usb_port, d->bridge[0] ? ", bridge " : "", d->bridge);

@@ -18,6 +18,7 @@ struct bench_col {
 	int width, prec;        /* table format */
 	bool integer;           /* JSON integer */
 	bool (*get)(const struct bench_test_result *r, double *v); /* false: unknown */
+	int rank; /* on a narrow terminal the columns of the highest rank are left out first */
 };
 
 extern const struct bench_col bench_cols[];

@@ -5,6 +5,7 @@
 
 #include "common/util.h"
 #include "report/bench-report.h"
+#include "report/text.h"
 
 #define MiB 1048576.0
 
@@ -20,7 +21,32 @@ static int name_width(const struct bench_run *run)
 	return (int)w;
 }
 
-static void print_header(const struct bench_run *run, int nw, FILE *f)
+/* Which of bench_cols are shown: those with a header, on a terminal as many as fit, by rank
+ * (the test's name and R/W always). */
+static void cols_fit(int nw, bool *show)
+{
+	struct text_fit_col fit[TEXT_TABLE_COLS_MAX + 2];
+	size_t map[TEXT_TABLE_COLS_MAX], n = 2, i;
+
+	fit[0] = (struct text_fit_col){ .natural = (size_t)nw, .min = (size_t)nw, .keep = true };
+	fit[1] = (struct text_fit_col){ .natural = 9, .min = 9, .keep = true };
+	for (i = 0; i < bench_ncols; i++) {
+		show[i] = bench_cols[i].header != NULL;
+		if (!show[i] || n >= TEXT_TABLE_COLS_MAX + 2)
+			continue;
+		map[n - 2] = i;
+		fit[n++] = (struct text_fit_col){ .natural = (size_t)bench_cols[i].width,
+						  .min = (size_t)bench_cols[i].width,
+						  .rank = bench_cols[i].rank };
+	}
+	if (!text_width())
+		return;
+	text_fit(fit, n, 1, text_width());
+	for (i = 2; i < n; i++)
+		show[map[i - 2]] = fit[i].width != 0;
+}
+
+static void print_header(const struct bench_run *run, int nw, const bool *show, FILE *f)
 {
 	const struct bench_target *t = &run->target;
 	char size[32];
@@ -41,25 +67,31 @@ static void print_header(const struct bench_run *run, int nw, FILE *f)
 	fprintf(f, "* MB/s = 1,000,000 bytes/s, MiB/s = 1,048,576 bytes/s, latency in us\n\n");
 	fprintf(f, "%-*s %-9s", nw, "Test", "R/W");
 	for (i = 0; i < bench_ncols; i++)
-		if (bench_cols[i].header)
+		if (show[i])
 			fprintf(f, " %*s", bench_cols[i].width, bench_cols[i].header);
 	fputc('\n', f);
 }
 
-static void print_row(const struct bench_test_result *r, int nw, FILE *f)
+static void print_row(const struct bench_test_result *r, int nw, const bool *show, FILE *f)
 {
 	unsigned i;
 
 	fprintf(f, "%-*s %-9s", nw, r->test.name, bench_rw_name(r->test.rw));
 	if (r->skipped) {
-		fprintf(f, " skipped: %s\n", r->skip_reason);
+		char why[512];
+
+		/* one line a test: on a terminal the reason is cut to its width */
+		str_fmt(why, sizeof(why), "skipped: %s", r->skip_reason);
+		if (text_width() > (size_t)nw + 12)
+			text_cut(why, sizeof(why), why, text_width() - (size_t)nw - 11);
+		fprintf(f, " %s\n", why);
 		return;
 	}
 	for (i = 0; i < bench_ncols; i++) {
 		const struct bench_col *c = &bench_cols[i];
 		double v;
 
-		if (!c->header)
+		if (!show[i])
 			continue;
 		if (c->get(r, &v))
 			fprintf(f, " %*.*f", c->width, c->prec, v);
@@ -238,12 +270,16 @@ static void print_footer(const struct bench_run *run, FILE *f)
 
 int bench_table_print(const struct bench_run *run, FILE *f)
 {
+	bool show[TEXT_TABLE_COLS_MAX];
 	int nw = name_width(run);
 	unsigned i;
 
-	print_header(run, nw, f);
+	if (bench_ncols > TEXT_TABLE_COLS_MAX)
+		return -E2BIG;
+	cols_fit(nw, show);
+	print_header(run, nw, show, f);
 	for (i = 0; i < run->ntests; i++)
-		print_row(&run->tests[i], nw, f);
+		print_row(&run->tests[i], nw, show, f);
 	if (run->profile && run->profile->kind == BENCH_PROFILE_HDPARM)
 		print_hdparm(run, f);
 	if (run->profile && run->profile->kind == BENCH_PROFILE_DD)

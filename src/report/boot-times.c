@@ -37,42 +37,46 @@ static double stat_of(const struct store_boot_figure *fg, enum fig_stat s)
 	return s == STAT_MEAN ? fg->mean : s == STAT_MIN ? fg->min : fg->max;
 }
 
-#define DEV_W 28
 #define BOOT_TIMES_COLS 92 /* the notes under the table, as the commands' own */
-#define ATT_W 32
+
+/* The table's columns: the device and its attachment, then BOOTS and the cols above. */
+static const struct text_col table_cols[] = {
+	{ "BOOT DEVICE", 28, false, 1, 14 }, { "ATTACHMENT", 32, false, 6, 12 },
+	{ "BOOTS", 5, true, 3, 0 },	     { "TOTAL s", 7, true, 2, 0 },
+	{ "MIN s", 7, true, 5, 0 },	     { "MAX s", 7, true, 7, 0 },
+	{ "KERNEL s", 8, true, 8, 0 },	     { "INITRD s", 8, true, 9, 0 },
+	{ "USERSPACE s", 11, true, 4, 0 },
+};
 
 int boot_times_print(FILE *f, const struct store_boot_group *g, size_t n)
 {
-	char num[32];
+	char num[ARRAY_SIZE(cols)][32], boots[32];
+	const char *cells[ARRAY_SIZE(table_cols)];
+	struct text_table t;
 	size_t i, k;
 
-	text_put_col(f, "BOOT DEVICE", DEV_W, false);
-	text_put_col(f, "ATTACHMENT", ATT_W, false);
-	fprintf(f, "%5s", "BOOTS");
-	for (k = 0; k < ARRAY_SIZE(cols); k++)
-		fprintf(f, "  %*s", (int)(strlen(cols[k].header) > 7 ? strlen(cols[k].header) : 7),
-			cols[k].header);
-	fputc('\n', f);
+	text_table_init(&t, table_cols, ARRAY_SIZE(table_cols), 2);
+	text_table_header(&t, f);
 	for (i = 0; i < n; i++) {
-		text_put_col(f, g[i].device, DEV_W, false);
-		text_put_col(f, g[i].attachment[0] ? g[i].attachment : "-", ATT_W, false);
-		fprintf(f, "%5zu", g[i].boots);
+		cells[0] = g[i].device;
+		cells[1] = g[i].attachment[0] ? g[i].attachment : "-";
+		str_fmt(boots, sizeof(boots), "%zu", g[i].boots);
+		cells[2] = boots;
 		for (k = 0; k < ARRAY_SIZE(cols); k++) {
 			double v = stat_of(col_figure(&g[i], &cols[k]), cols[k].stat);
 
 			if (isfinite(v))
-				str_fmt(num, sizeof(num), "%.3f", v);
+				str_fmt(num[k], sizeof(num[k]), "%.3f", v);
 			else
-				str_copy(num, sizeof(num), "-");
-			fprintf(f, "  %*s",
-				(int)(strlen(cols[k].header) > 7 ? strlen(cols[k].header) : 7), num);
+				str_copy(num[k], sizeof(num[k]), "-");
+			cells[3 + k] = num[k];
 		}
-		fputc('\n', f);
+		text_table_row(&t, f, cells);
 	}
 	fputc('\n', f);
 	text_wrap(f, "", "", BOOT_TIMES_TOTAL " TOTAL, MIN and MAX: over the boots recorded; "
-		  "KERNEL, INITRD and USERSPACE: their means.", BOOT_TIMES_COLS);
-	text_wrap(f, "", "", BOOT_TIMES_NOT_COUNTED, BOOT_TIMES_COLS);
+		  "KERNEL, INITRD and USERSPACE: their means.", text_cols(BOOT_TIMES_COLS));
+	text_wrap(f, "", "", BOOT_TIMES_NOT_COUNTED, text_cols(BOOT_TIMES_COLS));
 	return ferror(f) ? -EIO : 0;
 }
 

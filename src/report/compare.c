@@ -4,6 +4,7 @@
 
 #include "common/util.h"
 #include "report/compare.h"
+#include "report/text.h"
 #include "common/json.h"
 #include "store/verdict.h"
 
@@ -93,6 +94,14 @@ const char *compare_unit(const struct compare_row *row)
 #define LABEL_W 30
 #define COL_W   20
 
+/* The widths of the label and of a run's column: 30 and 20, or on a terminal too narrow
+ * for those, the widest label and what is left for each run (the ratio then follows its
+ * value after one space). */
+struct cmp_layout {
+	size_t lw, cw;
+	bool compact;
+};
+
 /* s cut to w characters (UTF-8 aware), padded (not at the end of a line, when !right and
  * last); control bytes were sanitized before. */
 static void put_cell_ex(FILE *f, const char *s, size_t w, bool right, bool last)
@@ -133,12 +142,12 @@ void compare_num(char *buf, size_t cap, double v, bool integer)
 		str_fmt(buf, cap, "%.2f", v);
 }
 
-static void header_line(FILE *f, const struct compare *c, int what)
+static void header_line(FILE *f, const struct compare *c, const struct cmp_layout *ly, int what)
 {
 	char buf[300];
 	size_t k;
 
-	put_cell(f, "", LABEL_W, false);
+	put_cell(f, "", ly->lw, false);
 	for (k = 0; k < c->nruns; k++) {
 		const struct run *r = c->runs[k];
 
@@ -158,47 +167,73 @@ static void header_line(FILE *f, const struct compare *c, int what)
 			break;
 		}
 		fputs("  ", f);
-		put_cell_ex(f, buf, COL_W, false, k + 1 == c->nruns);
+		put_cell_ex(f, buf, ly->cw, false, k + 1 == c->nruns);
 	}
 	fputc('\n', f);
 }
 
 /* One value of run k with its ratio to the first run (none in the first column). */
-static void value_cell(FILE *f, const struct compare *c, size_t k, double v, double ratio,
-		       bool iops)
+static void value_cell(FILE *f, const struct compare *c, const struct cmp_layout *ly, size_t k,
+		       double v, double ratio, bool iops)
 {
 	char cell[64], num[32];
 
 	compare_num(num, sizeof(num), v, iops);
 	if (k > 0 && isfinite(ratio) && isfinite(v))
-		str_fmt(cell, sizeof(cell), "%s %7.2fx", num, ratio);
+		str_fmt(cell, sizeof(cell), ly->compact ? "%s %5.2fx" : "%s %7.2fx", num, ratio);
 	else
-		str_fmt(cell, sizeof(cell), "%s%s", num, k + 1 == c->nruns ? "" : "         ");
+		str_fmt(cell, sizeof(cell), "%s%s", num, k + 1 == c->nruns ? "" :
+			ly->compact ? "       " : "         ");
 	fputs("  ", f);
-	put_cell(f, cell, COL_W, true);
+	put_cell(f, cell, ly->cw, true);
 }
 
-int compare_print(FILE *f, const struct compare *c)
+static void layout(const struct compare *c, struct cmp_layout *ly)
 {
+	size_t i, at, w, cols = text_width();
 	char label[100];
-	size_t i, k;
 
-	for (i = 0; i < 4; i++)
-		header_line(f, c, (int)i);
+	*ly = (struct cmp_layout){ .lw = LABEL_W, .cw = COL_W };
+	if (!cols || !c->nruns || LABEL_W + c->nruns * (COL_W + 2) <= cols)
+		return;
+	ly->compact = true;
+	ly->lw = text_chars("boot-drive score", 1, &at);
 	for (i = 0; i < c->nrows; i++) {
 		const struct compare_row *row = &c->rows[i];
 
 		str_fmt(label, sizeof(label), "%s %s %s", row->test, row->dir, compare_unit(row));
-		put_cell(f, label, LABEL_W, false);
+		w = text_chars(label, 1, &at);
+		if (w > ly->lw)
+			ly->lw = w;
+	}
+	/* "18612 12.97x": a value of up to 6 and a ratio of up to 6 */
+	w = cols > ly->lw ? (cols - ly->lw) / c->nruns : 0;
+	ly->cw = w >= 2 + 12 ? (w - 2 < COL_W ? w - 2 : COL_W) : 12;
+}
+
+int compare_print(FILE *f, const struct compare *c)
+{
+	struct cmp_layout ly;
+	char label[100];
+	size_t i, k;
+
+	layout(c, &ly);
+	for (i = 0; i < 4; i++)
+		header_line(f, c, &ly, (int)i);
+	for (i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		str_fmt(label, sizeof(label), "%s %s %s", row->test, row->dir, compare_unit(row));
+		put_cell(f, label, ly.lw, false);
 		for (k = 0; k < c->nruns; k++)
-			value_cell(f, c, k, row->value[k], row->ratio[k], row->iops);
+			value_cell(f, c, &ly, k, row->value[k], row->ratio[k], row->iops);
 		fputc('\n', f);
 	}
-	put_cell(f, "boot-drive score", LABEL_W, false);
+	put_cell(f, "boot-drive score", ly.lw, false);
 	for (k = 0; k < c->nruns; k++) {
 		double s = verdict_score(c->runs[k]), s0 = verdict_score(c->runs[0]);
 
-		value_cell(f, c, k, s, isfinite(s0) && s0 > 0 ? s / s0 : NAN, true);
+		value_cell(f, c, &ly, k, s, isfinite(s0) && s0 > 0 ? s / s0 : NAN, true);
 	}
 	fputs("\n\n", f);
 	for (k = 0; k < c->nruns; k++) {

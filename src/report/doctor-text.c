@@ -4,6 +4,7 @@
 
 #include "report/doctor.h"
 #include "common/util.h"
+#include "report/text.h"
 
 #define WRAP 92
 
@@ -12,13 +13,14 @@ static const char *sev_color(enum diag_sev s)
 	return s == DIAG_ERROR ? "\033[1;31m" : s == DIAG_WARNING ? "\033[1;33m" : "\033[1;36m";
 }
 
-/* Print text wrapped at WRAP columns, every line indented by indent spaces. */
+/* Print text wrapped at WRAP columns (or the terminal's width), every line indented by
+ * indent spaces. */
 static void wrap(FILE *f, const char *text, int indent)
 {
 	const char *p = text;
 
 	while (*p) {
-		int width = WRAP - indent, n = 0, last_space = -1;
+		int width = (int)text_cols(WRAP) - indent, n = 0, last_space = -1;
 
 		while (*p == ' ')
 			p++;
@@ -38,26 +40,31 @@ static void wrap(FILE *f, const char *text, int indent)
 
 static void finding_print(FILE *f, const struct diag_finding *x, bool color)
 {
-	char sev[16];
+	char sev[16], line[2048];
 	int i;
 
 	str_fmt(sev, sizeof(sev), "%s", diag_sev_name(x->sev));
 	for (i = 0; sev[i]; i++)
 		sev[i] = (char)(sev[i] >= 'a' && sev[i] <= 'z' ? sev[i] - 32 : sev[i]);
-	fprintf(f, "%s%-7s%s [%s] %s\n", color ? sev_color(x->sev) : "", sev, color ? "\033[0m" : "",
-		x->id, x->title);
+	fprintf(f, "%s%-7s%s ", color ? sev_color(x->sev) : "", sev, color ? "\033[0m" : "");
+	str_fmt(line, sizeof(line), "[%s] %s", x->id, x->title);
+	text_wrap(f, "  ", "", line, text_width() ? text_width() - 8 : SIZE_MAX);
 	wrap(f, x->explanation, 2);
 	if (x->n_evidence) {
 		fprintf(f, "  Evidence:\n");
 		for (i = 0; i < x->n_evidence; i++) {
 			if (x->evidence[i].last_line > x->evidence[i].line)
-				fprintf(f, "    lines %lu-%lu: %s\n", x->evidence[i].line,
+				str_fmt(line, sizeof(line), "lines %lu-%lu: %s", x->evidence[i].line,
 					x->evidence[i].last_line, x->evidence[i].text);
 			else if (x->evidence[i].line)
-				fprintf(f, "    line %lu: %s\n", x->evidence[i].line,
+				str_fmt(line, sizeof(line), "line %lu: %s", x->evidence[i].line,
 					x->evidence[i].text);
 			else
-				fprintf(f, "    %s\n", x->evidence[i].text);
+				str_fmt(line, sizeof(line), "%s", x->evidence[i].text);
+			/* a log line is cut on a terminal, never wrapped into the next */
+			if (text_width())
+				text_cut(line, sizeof(line), line, text_width() - 4);
+			fprintf(f, "    %s\n", line);
 		}
 		if (x->more_evidence)
 			fprintf(f, "    ... and %lu more line%s like these\n", x->more_evidence,
@@ -87,12 +94,15 @@ int doctor_text_print(FILE *f, const struct diag_findings *fs, const struct doct
 {
 	size_t i, n[4] = { 0 };
 	bool unread = false;
+	char line[2048];
 
 	for (i = 0; i < fs->n; i++)
 		n[fs->v[i].sev]++;
-	if (src->log_name)
-		fprintf(f, "Kernel log: %s, %lu line%s read.\n", src->log_name, src->log_lines,
-			src->log_lines == 1 ? "" : "s");
+	if (src->log_name) {
+		str_fmt(line, sizeof(line), "%s, %lu line%s read.", src->log_name,
+			src->log_lines, src->log_lines == 1 ? "" : "s");
+		text_wrap(f, "  ", "Kernel log: ", line, text_cols(SIZE_MAX));
+	}
 	/* most of the file was no kernel log: its silence proves nothing */
 	if (src->log_name && src->log_nonblank >= 4 &&
 	    src->log_unrecognised * 2 > src->log_nonblank) {
@@ -101,8 +111,10 @@ int doctor_text_print(FILE *f, const struct diag_findings *fs, const struct doct
 			   "with dmesg or journalctl -k).\n", src->log_unrecognised,
 			src->log_nonblank);
 	}
-	else if (src->log_problem)
-		fprintf(f, "Kernel log: not read (%s).\n", src->log_problem);
+	else if (src->log_problem) {
+		str_fmt(line, sizeof(line), "not read (%s).", src->log_problem);
+		text_wrap(f, "  ", "Kernel log: ", line, text_cols(SIZE_MAX));
+	}
 	if (src->have_inventory)
 		fprintf(f, "Devices: %zu looked at.\n", src->n_devices);
 	fprintf(f, "Findings: %zu error%s, %zu warning%s, %zu info.\n", n[DIAG_ERROR],

@@ -152,6 +152,14 @@ static void get_attach(const struct blkdev *d, struct list_value *v)
 	v->s = v->buf;
 }
 
+static void table_attach_short(const struct blkdev *d, char *buf, size_t cap)
+{
+	if (probe_blkdev_attachment_short(d, buf, cap))
+		buf[0] = '\0';
+	if (!buf[0])
+		str_copy(buf, cap, "-");
+}
+
 static void get_backing(const struct blkdev *d, struct list_value *v)
 {
 	v->s = d->backing_file;
@@ -161,26 +169,29 @@ static void get_backing(const struct blkdev *d, struct list_value *v)
 /* clang-format off */
 const struct list_column list_columns[] = {
 	{ "NAME", "name", LIST_STR, 0.25, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES,
-	  "device name (device-mapper: its name)", get_name },
+	  "device name (device-mapper: its name)", get_name, .rank = 1 },
 	{ "KNAME", NULL, LIST_STR, 0.2, 0, "internal kernel device name", get_kname },
 	{ "PKNAME", NULL, LIST_STR, 0.2, 0, "internal parent kernel device name", get_pkname },
-	{ "MAJ:MIN", "maj_min", LIST_STR, 6, 0, "major:minor device number", get_majmin, table_majmin },
+	{ "MAJ:MIN", "maj_min", LIST_STR, 6, 0, "major:minor device number", get_majmin, table_majmin,
+	  .rank = 8 },
 	{ "TYPE", "type", LIST_STR, 4, 0, "device type (disk, part, loop, rom, lvm, crypt, raid1 ...)",
-	  get_type },
-	{ "SIZE", "size_bytes", LIST_SIZE, 5, SCOLS_FL_RIGHT, "size of the device", get_size },
-	{ "RM", "removable", LIST_BOOL, 1, SCOLS_FL_RIGHT, "removable device", get_rm },
-	{ "RO", "read_only", LIST_BOOL, 1, SCOLS_FL_RIGHT, "read-only device", get_ro },
+	  get_type, .rank = 4 },
+	{ "SIZE", "size_bytes", LIST_SIZE, 5, SCOLS_FL_RIGHT, "size of the device", get_size, .rank = 2 },
+	{ "RM", "removable", LIST_BOOL, 1, SCOLS_FL_RIGHT, "removable device", get_rm, .rank = 10 },
+	{ "RO", "read_only", LIST_BOOL, 1, SCOLS_FL_RIGHT, "read-only device", get_ro, .rank = 9 },
 	{ "ROTA", "rotational", LIST_BOOL, 1, SCOLS_FL_RIGHT, "rotational device", get_rota },
-	{ "MODEL", "model", LIST_STR, 0.1, SCOLS_FL_TRUNC, "device identifier", get_model },
+	{ "MODEL", "model", LIST_STR, 0.1, SCOLS_FL_TRUNC, "device identifier", get_model,
+	  .rank = 6, .min = 12 },
 	{ "VENDOR", "vendor", LIST_STR, 0.1, SCOLS_FL_TRUNC, "device vendor", get_vendor },
 	{ "REV", "rev", LIST_STR, 4, SCOLS_FL_RIGHT, "device revision", get_rev },
 	{ "SERIAL", "serial", LIST_STR, 0.1, SCOLS_FL_TRUNC, "disk serial number", get_serial },
 	{ "TRAN", "transport", LIST_STR, 6, 0, "device transport type (usb, nvme, mmc, sata ...)",
-	  get_tran },
+	  get_tran, .rank = 7 },
 	{ "MOUNTPOINT", NULL, LIST_STR, 0.1, SCOLS_FL_TRUNC, "where the device is mounted (the first)",
 	  get_mountpoint },
 	{ "MOUNTPOINTS", "mountpoints", LIST_MOUNTS, 0.1, SCOLS_FL_WRAP,
-	  "all locations where the device is mounted ([SWAP] for swap)", NULL },
+	  "all locations where the device is mounted ([SWAP] for swap)", NULL, .rank = 5,
+	  .min = 11 },
 	{ "FSTYPE", "fstype", LIST_STR, 0.1, SCOLS_FL_TRUNC, "file system type", get_fstype },
 	{ "LABEL", "label", LIST_STR, 0.1, 0, "file system label", get_label },
 	{ "UUID", "uuid", LIST_STR, 36, 0, "file system UUID", get_uuid },
@@ -194,7 +205,7 @@ const struct list_column list_columns[] = {
 	{ "BACK-FILE", NULL, LIST_STR, 0.3, 0, "loop device backing file", get_backing },
 	{ "ATTACHMENT", NULL, LIST_STR, 0.3, 0,
 	  "how a disk is attached: bus, link speed, driver, bridge chip, hubs, card identity",
-	  get_attach },
+	  get_attach, .table_short = table_attach_short, .rank = 3, .min = 32 },
 	{ "HEALTH", NULL, LIST_STR, 8, 0,
 	  "SMART overall verdict through smartctl (PASSED, FAILED, no-smart, error)",
 	  list_get_health, NULL, true },

@@ -32,6 +32,10 @@ struct list_column {
 	/* the table's own text when it differs from the JSON value (NULL: from get) */
 	void (*table_text)(const struct blkdev *d, char *buf, size_t cap);
 	bool health; /* needs smartctl's answer (list-health.c) */
+	/* on a terminal too narrow for the table: the text in a narrow form (NULL: none) */
+	void (*table_short)(const struct blkdev *d, char *buf, size_t cap);
+	int rank;   /* importance on a narrow terminal: 1 first; 0 after the ranked ones */
+	size_t min; /* the narrowest it is cut to (0: never cut) */
 };
 
 extern const struct list_column list_columns[];

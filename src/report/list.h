@@ -28,7 +28,10 @@ bool list_columns_need_health(const int *ids, size_t n);
 /* "-o help": one line per column with its description. */
 void list_columns_help(FILE *f);
 
-/* The tree table. bytes: exact sizes. 0 or -errno. */
-int list_table_print(const struct inventory *inv, const int *ids, size_t n, bool bytes, FILE *f);
+/* The tree table. bytes: exact sizes. On a terminal (text_width()) it is fitted to the
+ * width, one line a device; chosen: the columns were named with -o (cut, never dropped,
+ * in their long form). 0 or -errno. */
+int list_table_print(const struct inventory *inv, const int *ids, size_t n, bool bytes,
+		     bool chosen, FILE *f);
 
 #endif

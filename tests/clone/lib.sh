@@ -102,6 +102,18 @@ loop_attach() {
 	cleanups=("loop_detach '$loopdev'" "${cleanups[@]}")
 }
 
+# live_part IMG SIZE_MIB: an mkimage image as a disk (a loop device, $srcloop) and its p2
+# through a loop device at its offset ($part, $p2off), for a test to mount read-write as a
+# running system's root; both registered for cleanup
+live_part() {
+	loop_attach "$1" || return 1
+	srcloop=$loopdev
+	p2off=$((139264 * 512))
+	part=$(losetup -f --show -o $p2off --sizelimit $(($2 * 1048576 - p2off)) "$srcloop") ||
+		return 1
+	cleanups=("loop_detach '$part'" "${cleanups[@]}")
+}
+
 # fsck_clean WHAT DEV: e2fsck -fn finds DEV (a device, or FILE?offset=N) clean; else the
 # failure with what e2fsck said
 fsck_clean() {

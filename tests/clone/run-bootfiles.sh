@@ -52,7 +52,7 @@ printf 'console=tty1 root=PARTUUID=0badc0de-02 rootwait\n' >"$tmp/boot-args.txt"
 mcopy -o -i "$tmp/cl.img@@$p1off" "$tmp/config.txt" "$tmp/boot-args.txt" :: || fail "mcopy"
 fat "$tmp/cl.img" cmdline.txt >"$tmp/unused.before"
 sbc --json clone "$tmp/cl.img" "$tmp/cl-dst.img" --apply
-expect_rc 0 "cmdline="
+expect_rc 0 "cmdline="; [ -s "$tmp/err" ] && cat "$tmp/err"
 json "[r['file'] for r in d['rewrites']][:1] == ['boot-args.txt']" "cmdline=: the file config.txt names is the one rewritten"
 id=$(python3 -c "import json; print(json.load(open('$tmp/out'))['target']['disk_id'][2:])" 2>/dev/null)
 check "cmdline=: boot-args.txt has the target's root=" bash -c "fat '$tmp/cl-dst.img' boot-args.txt | grep -q 'root=PARTUUID=$id-02 '"

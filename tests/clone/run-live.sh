@@ -10,11 +10,7 @@
 clone_need
 
 mkimage "$tmp/src.img" dos 700 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
-loop_attach "$tmp/src.img"; srcloop=$loopdev
-p2off=$((139264 * 512))
-part=$(losetup -f --show -o $p2off --sizelimit $((700 * 1048576 - p2off)) "$srcloop") ||
-	{ fail "losetup"; finish; }
-cleanups=("loop_detach '$part'" "${cleanups[@]}")
+live_part "$tmp/src.img" 700 || { fail "losetup"; finish; }
 mnt=$tmp/mnt
 mkdir -p "$mnt" "$tmp/t"
 # features mke2fs -t ext4 would not choose: the target must carry them all the same

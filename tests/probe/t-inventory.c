@@ -410,7 +410,7 @@ int main(void)
 
 		T_CHECK(doc != NULL);
 		json_object_put(doc);
-		T_EQ_INT(list_table_print(inv, ids, n, false, devnull), 0);
+		T_EQ_INT(list_table_print(inv, ids, n, false, false, devnull), 0);
 		fclose(devnull);
 	}
 	probe_inventory_free(inv);

@@ -1,0 +1,109 @@
+#!/bin/bash
+# run-fit.sh - every table fits the terminal it is shown on: the commands run on a
+# pseudo-terminal of 80 and 120 columns (ptyrun.py --cols) on the sysroot trees and a store of
+# the seed results; no line is longer than the terminal, each device is one line of the
+# table, and the same commands through a pipe print the full width as before.
+set -u
+. "$SBCDISK_SRCDIR/tests/cli/lib.sh"
+
+trees="pi4-sd-jms567-usb2 pi5-nvme-gen2 pi5-usb-asm-sandisk x86-sata-nvme jetson-orin-emmc-nvme"
+for t in $trees; do
+	python3 "$src/tools/mksysroot" "$src/tests/sysroots/$t.desc" "$tmp/$t" || exit 1
+done
+klog=$src/tests/diag/klog/03_rpi3814_uas_abort_reset_success_hub.log
+
+# tty COLS NAME ARGS...: sbcdisk ARGS on a terminal of COLS; what it showed in $tmp/NAME.COLS
+tty() {
+	local cols=$1 name=$2
+	shift 2
+	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+	timeout 120 python3 "$src/tests/bench/ptyrun.py" "$tmp" --cols "$cols" -- \
+		$run "$bin" "$@" 2>"$tmp/err"
+	rc=$?
+	mv "$tmp/tty" "$tmp/$name.$cols"
+	if [ "$rc" = 90 ]; then
+		fail "$name at $cols columns: lines longer than the terminal"
+		sed 's/^/  /' "$tmp/err" | head -5
+	else
+		ok
+	fi
+}
+
+# table_rows FILE: the lines of the first table in FILE (from its header to a blank line)
+table_rows() { awk 'NR > 1 && /^$/ { exit } NR > 1 { n++ } END { print n + 0 }' "$1"; }
+
+for cols in 80 120; do
+	for t in $trees; do
+		# one line a device: as many rows as `list -o NAME` (one name a line) has
+		sb --sysroot "$tmp/$t" list -o NAME
+		want=$(($(wc -l <"$tmp/out") - 1))
+		tty "$cols" "list-$t" --sysroot "$tmp/$t" list
+		got=$(table_rows "$tmp/list-$t.$cols")
+		[ "$got" = "$want" ] && ok || fail "list $t at $cols: $got rows for $want devices"
+		tty "$cols" "health-$t" --sysroot "$tmp/$t"
+		got=$(table_rows "$tmp/health-$t.$cols")
+		[ "$got" = "$want" ] && ok || fail "health $t at $cols: $got rows for $want devices"
+		tty "$cols" "doctor-$t" --sysroot "$tmp/$t" doctor --kmsg "$klog"
+		# -o names the columns: kept in their long form, only cut
+		tty "$cols" "list-o-$t" --sysroot "$tmp/$t" list -o NAME,SIZE,ATTACHMENT
+	done
+done
+
+# the stored results: the seed runs
+sb history --db "$tmp/r.db" --import "$src/data/seed-results/seed-runs.json"
+expect_rc 0 "import the seed runs"
+nruns=$(grep -c '"started_at"' "$src/data/seed-results/seed-runs.json")
+mkdir "$tmp/bd"
+for cols in 80 120; do
+	tty "$cols" history history --db "$tmp/r.db"
+	# one line a run
+	got=$(table_rows "$tmp/history.$cols")
+	[ "$got" = "$nruns" ] && ok || fail "history at $cols: $got rows for $nruns runs"
+	tty "$cols" compare compare --db "$tmp/r.db" 6 7 8 9
+	got=$(grep -c "^RND4K Q32T1 read IOPS .*x$" "$tmp/compare.$cols")
+	[ "$got" = 1 ] && ok || fail "compare at $cols: a row wrapped: $(cat "$tmp/compare.$cols")"
+	tty "$cols" bench bench "$tmp/bd" --engine null --runs 1 --time 100ms --interval 0 \
+		--size 8m --no-save
+	got=$(grep -c "^RND4K Q32T1 .*randread  *[0-9.]* " "$tmp/bench.$cols")
+	[ "$got" = 1 ] && ok || fail "bench at $cols: a row wrapped: $(cat "$tmp/bench.$cols")"
+	for t in pi4-sd-jms567-usb2 pi5-nvme-gen2; do
+		tty "$cols" "boot-$t" --sysroot "$tmp/$t" boot
+		tty "$cols" "boot-check-$t" --sysroot "$tmp/$t" boot check
+	done
+done
+# the bench table at 80 is CrystalDiskMark's: MB/s, IOPS and the latency, no MiB/s
+head -n 20 "$tmp/bench.80" | grep -q "^Test  *R/W  *MB/s  *IOPS  *mean us" && ok ||
+	fail "bench at 80: $(cat "$tmp/bench.80")"
+
+# a clone plan (image files: no root needed for a dry run, only the image tools)
+if command -v sfdisk >/dev/null && command -v mkfs.vfat >/dev/null && command -v mcopy \
+	>/dev/null && command -v mke2fs >/dev/null; then
+	export MTOOLS_SKIP_CHECK=1
+	. "$src/tests/clone/lib.sh"
+	mkimage "$tmp/src.img" dos 300 PARTUUID=0badc0de-02 >/dev/null 2>&1 ||
+		fail "mkimage"
+	for cols in 80 120; do
+		tty "$cols" clone clone "$tmp/src.img" "$tmp/dst.img"
+		got=$(grep -c "^p[12] .*->.*[0-9a-f]\{8\}-0[12]" "$tmp/clone.$cols")
+		[ "$got" = 2 ] && ok || fail "clone plan at $cols: $(cat "$tmp/clone.$cols")"
+	done
+else
+	echo "the clone plan not shown: sfdisk, mkfs.vfat, mcopy or mke2fs missing"
+fi
+
+# at 80 columns the attachment is the short form, at 120 the long one where it fits
+grep -q "usb2 uas JMS567 152d:0578 +hub" "$tmp/list-pi4-sd-jms567-usb2.80" && ok ||
+	fail "the short attachment at 80: $(cat "$tmp/list-pi4-sd-jms567-usb2.80")"
+grep -q "pcie 5GT/s x1 (max 8 x4)" "$tmp/list-pi5-nvme-gen2.80" && ok ||
+	fail "the short PCIe attachment at 80: $(cat "$tmp/list-pi5-nvme-gen2.80")"
+grep -q "nvme pcie 5 GT/s x1 (device max 8 GT/s x4" "$tmp/list-o-pi5-nvme-gen2.120" && ok ||
+	fail "-o keeps the long form: $(cat "$tmp/list-o-pi5-nvme-gen2.120")"
+# a tree name is never cut
+grep -q '^`-nvme0n1p2 ' "$tmp/list-pi5-nvme-gen2.80" && ok || fail "tree name cut at 80"
+
+# piped: the full width, as the goldens have it
+sb --sysroot "$tmp/pi5-nvme-gen2" list
+grep -q "nvme pcie 5 GT/s x1 (device max 8 GT/s x4, port max 5 GT/s x1)" "$tmp/out" && ok ||
+	fail "piped list is not the full width"
+
+done_checks

@@ -1,0 +1,44 @@
+#!/bin/bash
+# run-move.sh - sbcdisk move on a loop-device source and target: the dry run benches both
+# (stored), shows clone's plan and writes nothing to the target (its checksum is the same);
+# a refusal is clone's; --apply copies, checks the copy with boot check and says what to
+# change on a board that is not a Pi. About 30 s.
+. "$(dirname "$0")/../bench/lib.sh"
+. "$(dirname "$0")/lib.sh"
+clone_need
+
+mkimage "$tmp/src.img" dos 300 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+truncate -s 400m "$tmp/dst.img"
+loop_attach "$tmp/src.img"; src_dev=$loopdev
+loop_attach "$tmp/dst.img"; dst_dev=$loopdev
+src_sum=$(sum_of "$src_dev") dst_sum=$(sum_of "$dst_dev")
+
+# the dry run: the benches stored, clone's plan, nothing written
+sbc move "$src_dev" "$dst_dev" --time 200ms --db "$tmp/db"
+expect_rc 0 "move dry run"
+grep_out "^== 1\. before: a quick bench" out "the bench step"
+grep_out "^== 2\. the clone's plan" out "the clone step"
+grep_out "^p2 .* ext4 " out "clone's plan table"
+grep_out "^dry run: nothing written" out "the dry run says so"
+grep_out "Not a Raspberry Pi: make the board's boot loader start from $dst_dev" out \
+	"other boards: what to change"
+check "dry run: the target is unchanged" test "$(sum_of "$dst_dev")" = "$dst_sum"
+check "dry run: the source is unchanged" test "$(sum_of "$src_dev")" = "$src_sum"
+"$bin" history --db "$tmp/db" --json >"$tmp/h.json" 2>/dev/null
+n=$(grep -c '"started_at"' "$tmp/h.json")
+check "both benches stored ($n)" test "$n" = 2
+
+# a refusal is clone's own: the target is the source
+sbc move "$src_dev" "$src_dev" --no-bench
+expect_rc 1 "move onto its own source"
+grep -q "clone: target '$src_dev' is the source" "$tmp/err" && ok ||
+	fail "the refusal is clone's: $(cat "$tmp/err")"
+
+# --apply: the copy, boot check of it
+sbc move "$src_dev" "$dst_dev" --apply --no-bench
+expect_rc 0 "move --apply"
+grep_out "^== 3\. will the copy boot" out "the boot check step"
+check "--apply: the target was written" test "$(sum_of "$dst_dev")" != "$dst_sum"
+check "--apply: the source is unchanged" test "$(sum_of "$src_dev")" = "$src_sum"
+check "the copy's table" sh -c "sfdisk -d '$dst_dev' | grep -q 'label: dos'"
+finish
