@@ -43,6 +43,9 @@ cleanups=("echo '$pmm 0' >'$cg/blkio.throttle.read_bps_device'" "${cleanups[@]}"
 : >"$tmp/err" # stop_copy writes tty, not err
 for s in HUP QUIT PIPE KILL; do
 	tgt=$tmp/$s.img
+	# SIGHUP and SIGPIPE: an image the user made before (kept, its table wiped); SIGQUIT and
+	# SIGKILL: one the clone makes
+	case $s in HUP | PIPE) truncate -s 512M "$tgt" ;; esac
 	cleanups=("leftovers '$tgt'" "${cleanups[@]}")
 	# only its pages leave the cache: the copy has to read them through the throttle
 	python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$mnt/slow"
@@ -50,8 +53,17 @@ for s in HUP QUIT PIPE KILL; do
 	# ptyrun exits with what Python makes of a child killed by the signal: 256 - 9
 	if [ "$s" = KILL ]; then want=247; else want=$((128 + $(kill -l "$s"))); fi
 	expect_rc "$want" "SIG$s in the middle of a live copy (98: slow to stop, 99: never saw it copy)"
-	[ "$s" = KILL ] ||
+	[ "$rc" = "$want" ] || tail -n 5 "$tmp/tty" | sed "s/^/  tty: /"
+	# an image the clone made goes again after a stop (SIGKILL gives it no chance); one the
+	# user made is kept without a table
+	case $s in
+	HUP | PIPE)
 		grep_out "partition table is wiped" tty "SIG$s: says the target is wiped"
+		check "SIG$s: the user's image is kept" test -f "$tgt" ;;
+	QUIT)
+		grep_out "the image it was making is removed" tty "SIG$s: says the image is removed"
+		check "SIG$s: the image it made is gone" test ! -e "$tgt" ;;
+	esac
 	# the loop device goes once its mount and last opener are gone (udev's probe too)
 	udevadm settle 2>/dev/null
 	if awk -v t="$tmp/mnts/" 'index($5, t) == 1 { bad = 1; print } END { exit !bad }' \
