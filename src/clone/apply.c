@@ -236,6 +236,55 @@ static int64_t wall_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Where a write to the target failed for want of room: the file system that holds the image
+ * (its loop device's writes fail under the target's file system, which sees only I/O errors)
+ * or the target's file system under dir. */
+static void full_cause(const struct clone_plan *p, const struct clone_part *cp, const char *dir,
+		       char *why, size_t whycap)
+{
+	size_t len = strlen(why);
+	char idir[PATH_MAX];
+	struct statvfs sv;
+
+	if (p->dst_is_file && !clone_path_dir(p->dst_path, idir, sizeof(idir)) &&
+	    !statvfs(idir, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < (1U << 20))
+		str_fmt(why + len, whycap - len, "; target full: the file system that holds "
+			"'%s' has no room left", p->dst_path);
+	else if (dir[0] && !statvfs(dir, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < (1U << 20))
+		str_fmt(why + len, whycap - len, "; target full: p%u of the target has no room "
+			"left", cp->partno);
+}
+
+/* A device's writes on it and its cache dropped: what is read next comes from the device. */
+static int dev_flush(const char *dev)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) || ioctl(fd, BLKFLSBUF, 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* What was written to the target's file system, on its device: syncfs on a descriptor
+ * opened before the writes reports every writeback error since (a write that failed in the
+ * background, long after its write() returned). */
+static int files_sync(const struct clone_plan *p, const struct clone_part *cp, int fd,
+		      const char *dir, char *why, size_t whycap)
+{
+	int ret;
+
+	if (!syncfs(fd))
+		return 0;
+	ret = -errno;
+	str_fmt(why, whycap, "cannot write the copy of p%u to the target: %s", cp->partno,
+		strerror(-ret));
+	full_cause(p, cp, dir, why, whycap);
+	return ret;
+}
+
 /* A file system mounted read-write: a fresh one made with its features and label, its files
  * copied (clone_tree_copy: hard links, ACLs, xattrs, capabilities, sparse files, specials,
  * owners, modes, times; one file system), then a second pass for what changed during the
@@ -248,7 +297,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 	char dir[PATH_MAX] = "", phase[48];
 	struct clone_loop lo;
 	uint64_t t0 = time_now_ns(), tw = t0;
-	int ret;
+	int dfd = -1, ret;
 
 	ret = clone_part_attach(p, cp, true, false, &lo);
 	if (ret) {
@@ -265,6 +314,12 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 		goto out;
 	}
 	tr.dst = dir;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		str_fmt(why, whycap, "cannot open target p%u: %s", cp->partno, strerror(-ret));
+		goto out;
+	}
 	str_fmt(phase, sizeof(phase), "copying p%u", cp->partno);
 	fp.phase = phase;
 	/* a second early: the kernel stamps ctimes from a coarse clock */
@@ -280,18 +335,32 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 		tr.pass = pass;
 		ret = clone_tree_copy(&tr, why, whycap);
 		cp->copied += tr.bytes;
+		if (ret && ret != -EINTR)
+			full_cause(p, cp, dir, why, whycap);
+		if (!ret && !stopped(p))
+			ret = files_sync(p, cp, dfd, dir, why, whycap);
 	}
 	if (!ret && has_rewrites(p, cp) && !stopped(p))
 		ret = fstab_write(p, cp, dir, why, whycap);
+	if (!ret && !stopped(p))
+		ret = files_sync(p, cp, dfd, dir, why, whycap);
 	if (!ret && !stopped(p)) {
-		sync();
 		p->has_window = true;
 		p->window_s = (double)(time_now_ns() - tw) / 1e9;
 		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
 		p->copy_s += cp->copy_s; /* "copied in": the files too, not only the blocks */
 	}
 out:
+	if (dfd >= 0)
+		close(dfd);
 	clone_umount(dir);
+	/* the checks read the device, not what its cache kept of the writes (a partition
+	 * device of the kernel stays, with its cache, after this) */
+	if (!ret && !stopped(p) && (ret = dev_flush(lo.name))) {
+		str_fmt(why, whycap, "cannot write the copy of p%u to the target: %s",
+			cp->partno, strerror(-ret));
+		full_cause(p, cp, "", why, whycap);
+	}
 	clone_loop_detach(&lo);
 	return ret;
 }
@@ -366,11 +435,11 @@ static int fat_finish(struct clone_plan *p, struct clone_part *cp, int dfd, bool
 		return -errno;
 	if (is_boot && p->cmdline_new)
 		ret = rewrite_result(p, cp, p->cmdline_file,
-				     clone_fat_write(p->dst_path, cp->t_start, p->cmdline_file,
+				     clone_fat_write(clone_dst(p), cp->t_start, p->cmdline_file,
 						     p->cmdline_new, p->cmdline_len), why, whycap);
 	if (!ret && cp - p->parts == p->extlinux_part && p->extlinux_new)
 		ret = rewrite_result(p, cp, p->extlinux_path,
-				     clone_fat_write(p->dst_path, cp->t_start, p->extlinux_path,
+				     clone_fat_write(clone_dst(p), cp->t_start, p->extlinux_path,
 						     p->extlinux_new, p->extlinux_len), why, whycap);
 	return ret;
 }
@@ -510,7 +579,7 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 		goto out;
 	}
 	p->dst_touched = true;
-	ret = clone_target_wipe(p->dst_path);
+	ret = clone_target_wipe(clone_dst(p));
 	if (ret) {
 		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
 		goto out;
@@ -559,7 +628,7 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 out:
 	if (ret && ret != -EINTR && !stopped(p) && target_gone(p, dfd, why, whycap))
 		ret = -ENODEV;
-	if ((ret == -EINTR || stopped(p)) && clone_target_wipe(p->dst_path) == 0) {
+	if ((ret == -EINTR || stopped(p)) && clone_target_wipe(clone_dst(p)) == 0) {
 		p->wiped = true;
 		ret = -EINTR;
 	}

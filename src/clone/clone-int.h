@@ -116,6 +116,8 @@ int clone_fat_read(const char *image, uint64_t off, const char *file, size_t cap
 		   struct sbuf *out);
 int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
 		    size_t len);
+/* Every file of the FAT file system at off of image copied into the directory to ("DIR/"). */
+int clone_fat_copy_out(const char *image, uint64_t off, const char *to);
 /* Every path of the FAT file system at off of image, one "::/path" a line (mdir -/ -b). */
 int clone_fat_list(const char *image, uint64_t off, struct sbuf *out);
 /* The volume id of the FAT file system at off of fd (FAT12/16 and FAT32). */
@@ -215,6 +217,12 @@ int clone_path_dir(const char *path, char *dir, size_t cap);
  * first when it is not there, open and locked (flock) in p->dst_fd (-EBUSY with why when
  * another clone holds it); removed when clone_image_hold made it and the name is still
  * that file (true when removed); closed, the lock with it. */
+/* The target to open for reading or writing: the held image (its name may have been made to
+ * point elsewhere since), else the device's path. */
+static inline const char *clone_dst(const struct clone_plan *p)
+{
+	return p->dst_io[0] ? p->dst_io : p->dst_path;
+}
 int clone_image_check_space(struct clone_plan *p, const char *shown, char *why, size_t whycap);
 int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t whycap);
 bool clone_image_remove(struct clone_plan *p);

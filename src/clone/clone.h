@@ -152,6 +152,9 @@ struct clone_plan {
 	 * made by the plan (dst_created); removed again after a failure or a stop */
 	bool dst_held, dst_created, dst_removed;
 	int dst_fd;
+	/* what the image is opened by while held: /proc/self/fd/N, the file opened, not what
+	 * its name may point at by then (clone_dst()) */
+	char dst_io[32];
 	bool dst_touched;   /* something was written to the target */
 	bool table_written; /* the target's new table is on it */
 	bool t_kparts; /* the kernel has the target's partitions as devices (t_dev) */

@@ -534,18 +534,38 @@ int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
 int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t cap,
 			struct sbuf *out)
 {
-	char spec[PATH_MAX + 32], cmd[300];
-	int ret, status;
+	char spec[80], cmd[300], stat_cmd[300];
+	int fd, ret, status;
 
-	if (str_fmt(spec, sizeof(spec), "%s?offset=%llu", dev, (unsigned long long)off) ||
-	    str_fmt(cmd, sizeof(cmd), "cat %s", file))
+	/* debugfs takes "NAME?offset=N": a '?' in dev would end its name there, so it gets a
+	 * name of digits only, our descriptor of dev (open while it runs; not inherited) */
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (str_fmt(spec, sizeof(spec), "/proc/%ld/fd/%d?offset=%llu", (long)getpid(), fd,
+		    (unsigned long long)off) ||
+	    str_fmt(cmd, sizeof(cmd), "cat %s", file) ||
+	    str_fmt(stat_cmd, sizeof(stat_cmd), "stat %s", file)) {
+		close(fd);
 		return -ENAMETOOLONG;
-	{
-		const char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
-
-		out->cap = cap;
-		ret = clone_run(argv, out, false, &status);
 	}
+	/* debugfs exits 0 when a request fails ("File not found by ext2_lookup" on its
+	 * stderr, nothing on stdout, as an empty file would): stat tells first that the file
+	 * is there and is a regular file */
+	{
+		const char *stat_argv[] = { "debugfs", "-R", stat_cmd, spec, NULL };
+		const char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
+		struct sbuf st = SBUF_INIT(1U << 20);
+
+		ret = clone_run(stat_argv, &st, false, &status);
+		if (!ret && (status || !st.buf || !strstr(st.buf, "Type: regular")))
+			ret = -ENOENT;
+		sbuf_release(&st);
+		out->cap = cap;
+		if (!ret)
+			ret = clone_run(argv, out, false, &status);
+	}
+	close(fd);
 	return ret ? ret : status ? -ENOENT : 0;
 }
 

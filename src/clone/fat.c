@@ -81,6 +81,15 @@ int clone_fat_list(const char *image, uint64_t off, struct sbuf *out)
 	return ret ? ret : status ? -EIO : 0;
 }
 
+int clone_fat_copy_out(const char *image, uint64_t off, const char *to)
+{
+	const char *argv[] = { "mcopy", "-s", "-p", "-m", "-n", "-i", NULL, "::/", to, NULL };
+	int ret, status;
+
+	ret = fat_run(image, off, false, argv, 6, NULL, false, &status);
+	return ret ? ret : status ? -EIO : 0;
+}
+
 int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,
 		    size_t len)
 {
@@ -94,7 +103,7 @@ int clone_fat_write(const char *image, uint64_t off, const char *file, const cha
 	if (str_fmt(name, sizeof(name), "::%s", file) ||
 	    str_fmt(tmp, sizeof(tmp), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp"))
 		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (done < len) {

@@ -12,6 +12,7 @@
 
 #include "clone/clone-int.h"
 #include "common/banned.h"
+#include "common/paths.h"
 #include "common/util.h"
 
 #define IMAGE_SLACK (8ULL << 20)
@@ -73,6 +74,7 @@ void clone_image_release(struct clone_plan *p)
 		close(p->dst_fd);
 	p->dst_held = false;
 	p->dst_fd = -1;
+	p->dst_io[0] = '\0';
 }
 
 int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t whycap)
@@ -114,6 +116,7 @@ int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t 
 	}
 	p->dst_fd = fd;
 	p->dst_held = true;
+	str_fmt(p->dst_io, sizeof(p->dst_io), "%s/%d", PATH_PROC_SELF_FD, fd);
 	if (!p->dst_exists && !p->dst_created) {
 		str_fmt(why, whycap, "target '%s' was made while the plan was read: not writing "
 			"to it", shown);

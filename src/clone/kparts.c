@@ -214,7 +214,7 @@ int clone_part_attach(const struct clone_plan *p, const struct clone_part *cp, b
 		return 0;
 	}
 	if (target)
-		return clone_loop_attach(p->dst_path, cp->t_start, cp->t_size, readonly, lo);
+		return clone_loop_attach(clone_dst(p), cp->t_start, cp->t_size, readonly, lo);
 	return clone_loop_attach(p->src_path, cp->start, cp->size, readonly, lo);
 }
 

@@ -247,9 +247,17 @@ static int plan_overlap(struct sysroot *sr, const struct inventory *inv, struct 
 	char name[128], at[32];
 
 	if (clone_reach_path(sr, inv, p->src_path, &rs) ||
-	    clone_reach_path(sr, inv, p->dst_path, &rt) ||
-	    !clone_reach_overlap(&rs, &rt, &es, &et))
+	    clone_reach_path(sr, inv, p->dst_path, &rt))
 		return 0;
+	if (!clone_reach_overlap(&rs, &rt, &es, &et)) {
+		if (!rs.truncated && !rt.truncated)
+			return 0;
+		/* a loop device over something not known, or too many layers: not written */
+		str_fmt(why, whycap, "cannot tell whether the target overlaps the source: %s "
+			"reaches through loop devices or holders not followed to their end",
+			rs.truncated ? p->src_path : o->target);
+		return -EINVAL;
+	}
 	extent_name(es->container ? es : et, name, sizeof(name));
 	if (et->container && !es->container)
 		str_fmt(why, whycap, "target '%s' is on a file system of the source (on '%s'): the "

@@ -176,7 +176,7 @@ int clone_table_write(const struct clone_plan *p, char *why, size_t whycap)
 	size_t i;
 	int ret;
 
-	cxt = table_open(p->dst_path, false, why, whycap);
+	cxt = table_open(clone_dst(p), false, why, whycap);
 	if (!cxt)
 		return -EIO;
 	ret = fdisk_create_disklabel(cxt, p->dst_label);

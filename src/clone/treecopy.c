@@ -799,7 +799,7 @@ static int prune_dir(struct tc *c, int sdir, int ddir)
 	int fd, ret = 0;
 	DIR *d;
 
-	fd = dup(ddir);
+	fd = fcntl(ddir, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0 || !(d = fdopendir(fd))) {
 		if (fd >= 0)
 			close(fd);

@@ -297,12 +297,15 @@ static bool compare_entry(struct walk *w, int sdir, int ddir, const char *name,
 		if (na != nb || (na > 0 && memcmp(la, lb, (size_t)na)))
 			diff_add(w->p, rel, "link target differs");
 	} else if (S_ISREG(a.st_mode)) {
-		bool rewritten = (w->part == w->p->root && !strcmp(rel, "/etc/fstab") &&
+		/* the files clone rewrote, where it wrote them (symbolic links resolved) */
+		const char *fstab = w->p->fstab_at[0] ? w->p->fstab_at : "/etc/fstab";
+		const char *extl = w->p->extlinux_at[0] ? w->p->extlinux_at : w->p->extlinux_path;
+		bool rewritten = (w->part == w->p->root && !strcmp(rel, fstab) &&
 				  w->p->fstab_new) ||
 				 (w->part == w->p->boot && w->p->cmdline_new &&
 				  !strcmp(rel + (rel[0] == '/'), w->p->cmdline_file)) ||
 				 (w->part == w->p->extlinux_part && w->p->extlinux_new &&
-				  !strcmp(rel, w->p->extlinux_path));
+				  !strcmp(rel, extl));
 
 		if (rewritten)
 			return false;
@@ -329,7 +332,7 @@ static void target_only(struct walk *w, int sdir, int ddir, const char *rel, siz
 {
 	struct dirent *e;
 	size_t n = 0;
-	int fd = dup(ddir);
+	int fd = fcntl(ddir, F_DUPFD_CLOEXEC, 0);
 	DIR *d;
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
@@ -364,7 +367,7 @@ static void walk_dir(struct walk *w, int sdir, int ddir, const char *rel, unsign
 
 	if (depth > WALK_DEPTH_MAX)
 		return;
-	sfd = dup(sdir);
+	sfd = fcntl(sdir, F_DUPFD_CLOEXEC, 0);
 	if (sfd < 0 || !(d = fdopendir(sfd))) {
 		if (sfd >= 0)
 			close(sfd);
@@ -441,8 +444,8 @@ static void tree_result(struct clone_plan *p, struct clone_part *cp, int s, int 
 static void compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 {
 	const char *td = getenv("TMPDIR");
-	char base[PATH_MAX], name[32], img[PATH_MAX + 32];
-	int bfd = -1, s = -1, d = -1, ret = 0, status;
+	char base[PATH_MAX], name[32];
+	int bfd = -1, s = -1, d = -1, ret = 0;
 
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
 	if (str_fmt(base, sizeof(base), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp") ||
@@ -457,20 +460,13 @@ static void compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 		char to[PATH_MAX];
 
 		if (bfd < 0 || mkdirat(bfd, dir, 0700) ||
-		    str_fmt(to, sizeof(to), "%s/%s/", base, dir) ||
-		    str_fmt(img, sizeof(img), "%s@@%llu", side ? p->dst_path : p->src_path,
-			    (unsigned long long)(side ? cp->t_start : cp->start))) {
+		    str_fmt(to, sizeof(to), "%s/%s/", base, dir)) {
 			ret = -EIO;
 			break;
 		}
-		{
-			const char *argv[] = { "mcopy", "-s", "-p", "-m", "-n", "-i", img, "::/",
-					       to, NULL };
-
-			ret = clone_run(argv, NULL, false, &status);
-		}
-		if (!ret && status)
-			ret = -EIO;
+		/* through clone_fat_*: a "@@" in the image's path is not read as its offset */
+		ret = clone_fat_copy_out(side ? clone_dst(p) : p->src_path,
+					 side ? cp->t_start : cp->start, to);
 	}
 	if (!ret) {
 		s = openat(bfd, "s", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -573,9 +569,9 @@ static int target_read(void *arg, const struct blkdev *b, const char *name, size
 	if (!cp)
 		ret = -ENOENT;
 	else if (!strcmp(cp->fstype, "vfat"))
-		ret = clone_fat_read(tv->p->dst_path, cp->t_start, name, cap, out);
+		ret = clone_fat_read(clone_dst(tv->p), cp->t_start, name, cap, out);
 	else if (part_is_ext(cp))
-		ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, cap, out);
+		ret = clone_ext_read_file(clone_dst(tv->p), cp->t_start, name, cap, out);
 	else
 		ret = -ENOENT;
 	if (ret)
@@ -613,14 +609,14 @@ static bool target_exists(void *arg, const struct blkdev *b, const char *name)
 		if (!tv->listed[i]) {
 			tv->listed[i] = true;
 			sbuf_init(&tv->listing[i], 1 << 20);
-			if (clone_fat_list(tv->p->dst_path, cp->t_start, &tv->listing[i]))
+			if (clone_fat_list(clone_dst(tv->p), cp->t_start, &tv->listing[i]))
 				tv->listing[i].len = 0;
 		}
 		return listing_has(sbuf_str(&tv->listing[i]), name);
 	}
 	if (part_is_ext(cp)) {
 		struct sbuf tmp = SBUF_INIT(1);
-		int ret = clone_ext_read_file(tv->p->dst_path, cp->t_start, name, 0, &tmp);
+		int ret = clone_ext_read_file(clone_dst(tv->p), cp->t_start, name, 0, &tmp);
 
 		sbuf_release(&tmp);
 		return ret == 0 || ret == -EFBIG;
