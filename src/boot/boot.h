@@ -325,4 +325,29 @@ struct boot_time {
  * has not finished yet; -ENOMEM. Only for the running system. */
 int boot_time_read(struct boot_time *bt);
 
+/*
+ * The firmware's tryboot for a move (raspberrypi/documentation: config_txt "tryboot.txt" and
+ * the [tryboot] filter, raspberry-pi bootflow-2711 "Fail-safe OS updates (TRYBOOT)"): after
+ * `reboot '0 tryboot'` the firmware reads tryboot.txt instead of config.txt once; the flag is
+ * cleared before the firmware starts, so a crash or reset reads config.txt again. The trial
+ * boots the same firmware and kernel from the running boot partition with root= on the copy.
+ */
+#define BOOT_TRYBOOT_FILE "tryboot.txt"
+#define BOOT_TRYBOOT_CMDLINE "cmdline-sbcdisk-trial.txt"
+/* Whether this bootloader has tryboot: a Pi 4 or 5 whose published capabilities have the
+ * tryboot bit. When not, why says so. */
+bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap);
+/* The contents of tryboot.txt (config[0..clen), config.txt as it is, then [all] and cmdline=
+ * the trial command line) and of the trial command line: cmdline[0..len) (one line) with
+ * root= set to root, panic=10 added unless a panic= is there and, with wait_s > 0, a bare
+ * rootwait made rootwait=wait_s (a kernel of 6.6 or later then gives up on a root that never
+ * appears; a bare rootwait waits for ever). 0, -EINVAL (no root=, more than one line, a bad
+ * root), -ENOMEM, -E2BIG. */
+int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size_t clen,
+		       const char *root, unsigned wait_s, struct sbuf *tryboot,
+		       struct sbuf *trial);
+/* The rootwait= timeout for the running kernel (osrelease "6.6.51+rpt-rpi-v8"): 30 from 6.6
+ * on, which has rootwait=<seconds>; 0 before it or when the release cannot be read. */
+unsigned boot_tryboot_rootwait(const char *osrelease);
+
 #endif

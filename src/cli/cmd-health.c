@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/doctor-run.h"
+#include "cli/health-move.h"
 #include "cli/options.h"
 #include "common/log.h"
 #include "report/doctor.h"
@@ -39,12 +40,14 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 		printf(r->probe_inv && r->probe_inv->n_left_out ?
 			       "No problems found in the devices that were read (the list is "
 			       "incomplete).\n" : "No problems found.\n");
+		health_move_print(ctx, r->probe_inv, stdout);
 		return 0;
 	}
 	printf("Problems: %zu error%s, %zu warning%s, %zu info (details: sbcdisk doctor)\n\n",
 	       cnt[DIAG_ERROR], cnt[DIAG_ERROR] == 1 ? "" : "s", cnt[DIAG_WARNING],
 	       cnt[DIAG_WARNING] == 1 ? "" : "s", cnt[DIAG_INFO]);
 	doctor_text_findings(stdout, &r->findings, ctx->color);
+	health_move_print(ctx, r->probe_inv, stdout);
 	return 0;
 }
 
@@ -69,10 +72,13 @@ int cmd_health(struct cli_ctx *ctx, int argc, char **argv)
 		if (ctx->json) {
 			struct json_object *doc = r.probe_inv ? list_inventory_to_json(r.probe_inv) :
 								json_object_new_object();
+			struct json_object *move = health_move_json(ctx, r.probe_inv);
 
 			if (!r.probe_inv)
 				json_object_object_add(doc, "schema", json_object_new_int(1));
 			json_object_object_add(doc, "findings", doctor_json_findings(&r.findings));
+			if (move)
+				json_object_object_add(doc, "move", move);
 			ret = json_print(doc, stdout) ? EXIT_FAIL : EXIT_OK;
 			json_object_put(doc);
 		} else {

@@ -77,6 +77,13 @@ static const struct migration migrations[] = {
 	  " usb_speed_mbps REAL, usb_driver TEXT, bridge TEXT, pcie_link TEXT, sd_id TEXT,"
 	  " fstype TEXT);"
 	  "CREATE INDEX boot_times_device ON boot_times(dev_serial, dev_model);" },
+	/* `move --apply`: which drive the system was copied from and to, by the columns a run
+	 * has, so that the health check after the reboot can tell the move done and show the
+	 * stored runs of the two drives side by side. */
+	{ 8, "moves: the source and target drives of move --apply, and when",
+	  "CREATE TABLE moves (id INTEGER PRIMARY KEY, moved_at TEXT NOT NULL,"
+	  " src_name TEXT, src_model TEXT, src_serial TEXT, dst_name TEXT, dst_model TEXT,"
+	  " dst_serial TEXT, tryboot INTEGER NOT NULL DEFAULT 0);" },
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION,

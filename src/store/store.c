@@ -16,7 +16,7 @@ int store_default_path(char *buf, size_t cap)
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 
 	if (geteuid() == 0)
-		return str_copy(buf, cap, "/var/lib/sbcdisk/results.db");
+		return str_copy(buf, cap, STORE_SYSTEM_PATH);
 	if (xdg && xdg[0] == '/')
 		return str_fmt(buf, cap, "%s/sbcdisk/results.db", xdg);
 	if (!home || home[0] != '/')

@@ -12,7 +12,7 @@
 struct store;
 
 /* The newest schema this program writes (store-schema.c holds every migration). */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 /* How long a write waits for another process's lock. */
 #define STORE_BUSY_MS 3000
 
@@ -24,6 +24,8 @@ enum store_mode {
 /* The default database: /var/lib/sbcdisk/results.db for root, else
  * $XDG_DATA_HOME/sbcdisk/results.db ($HOME/.local/share when XDG_DATA_HOME is unset). */
 int store_default_path(char *buf, size_t cap);
+/* root's database, also where a captured tree keeps its own (below its sysroot) */
+#define STORE_SYSTEM_PATH "/var/lib/sbcdisk/results.db"
 
 /*
  * Open path: a regular file, or for STORE_WRITE a name that does not exist yet. Nothing is
@@ -191,5 +193,25 @@ struct store_boot_filter {
  * A database too old to hold boot times gives none. */
 int store_boot_groups(struct store *st, const struct store_boot_filter *f,
 		      struct store_boot_group **out, size_t *n);
+
+/*
+ * What `move --apply` did: the drive the system was copied from and the one it was copied
+ * to, each by the columns a run has (name, model, serial), filled from the DEVICE objects of
+ * `list --json`.
+ */
+struct store_move {
+	int64_t id;           /* 0 until stored */
+	char moved_at[32];    /* "" on add: now */
+	char src_name[64], src_model[RUN_TEXT_MAX], src_serial[RUN_TEXT_MAX];
+	char dst_name[64], dst_model[RUN_TEXT_MAX], dst_serial[RUN_TEXT_MAX];
+	bool tryboot;         /* the first boot was set up as the firmware's trial */
+};
+
+/* Fill the source (dst false) or target columns of m from a DEVICE object. */
+void store_move_set_device(struct store_move *m, bool dst, struct json_object *device);
+/* Store m (its id and moved_at are set). 0 or -errno. */
+int store_move_add(struct store *st, struct store_move *m);
+/* The newest move: 0, or -ENOENT when none is stored (or the database is too old). */
+int store_move_latest(struct store *st, struct store_move *m);
 
 #endif

@@ -2,12 +2,7 @@
 # run-order.sh - `sbcdisk boot order`: the dry run (diff, no tool started), --apply through a
 # stub rpi-eeprom-config on PATH that records its arguments and the file it was given, the
 # tool missing, the tool failing, refused orders, and a board whose configuration is unknown.
-set -u
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
-tmp=$(mktemp -d) || exit 1
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+. "${SBCDISK_SRCDIR:?}/tests/boot/lib.sh"
 
 # the program that runs sbcdisk (qemu under the arm64 pass) by absolute path, so that PATH
 # can hold only the stub

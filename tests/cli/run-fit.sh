@@ -71,6 +71,33 @@ for cols in 80 120; do
 		tty "$cols" "boot-check-$t" --sysroot "$tmp/$t" boot check
 	done
 done
+# history --boot: boot times as `boot time --record` stores them (written straight into the
+# store here: reading them back needs no systemd), two boots of each of three drives
+python3 - "$tmp/r.db" <<'PY' || fail "boot times into the store"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = [("mmcblk0", "SC64G", "0x8c1f2e3d", "mmc", "mmc sd uhs SDR104 200 MHz 4 bit", 7.1, 30.9),
+        ("sda", "Samsung SSD 870 EVO 500GB", "S6PXNM0T123456", "usb",
+         "usb 5000M uas JMS583 152d:0583 hub 2109:0817 VIA Labs VL817", 6.9, 27.7),
+        ("nvme0n1", "WDC WDS500G2B0C-00PXH0", "21034A800123", "nvme",
+         "nvme pcie 5 GT/s x1 (device max 8 GT/s x4, port max 5 GT/s x1)", 5.2, 19.4)]
+for i, (name, model, serial, tr, att, k, total) in enumerate(rows * 2):
+    db.execute("INSERT INTO boot_times (boot_id, recorded_at, kernel_s, userspace_s, total_s,"
+               " dev_name, dev_model, dev_serial, dev_transport, dev_label, attachment)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               ("b%d" % i, "2026-11-2%dT10:00:00Z" % i, k, total - k, total + i * 0.1, name,
+                model, serial, tr, model, att))
+db.commit()
+PY
+for cols in 80 120; do
+	tty "$cols" history-boot history --boot --db "$tmp/r.db"
+	# one line a drive
+	got=$(table_rows "$tmp/history-boot.$cols")
+	[ "$got" = 3 ] && ok || fail "history --boot at $cols: $(cat "$tmp/history-boot.$cols")"
+	grep -q "^SC64G .* 2  *31\.050 " "$tmp/history-boot.$cols" && ok ||
+		fail "history --boot at $cols: the SD card's row: $(cat "$tmp/history-boot.$cols")"
+done
+
 # the bench table at 80 is CrystalDiskMark's: MB/s, IOPS and the latency, no MiB/s
 head -n 20 "$tmp/bench.80" | grep -q "^Test  *R/W  *MB/s  *IOPS  *mean us" && ok ||
 	fail "bench at 80: $(cat "$tmp/bench.80")"

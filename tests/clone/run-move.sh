@@ -35,10 +35,15 @@ grep -q "clone: target '$src_dev' is the source" "$tmp/err" && ok ||
 	fail "the refusal is clone's: $(cat "$tmp/err")"
 
 # --apply: the copy, boot check of it
-sbc move "$src_dev" "$dst_dev" --apply --no-bench
+sbc move "$src_dev" "$dst_dev" --apply --no-bench --db "$tmp/db"
 expect_rc 0 "move --apply"
 grep_out "^== 3\. will the copy boot" out "the boot check step"
 check "--apply: the target was written" test "$(sum_of "$dst_dev")" != "$dst_sum"
 check "--apply: the source is unchanged" test "$(sum_of "$src_dev")" = "$src_sum"
 check "the copy's table" sh -c "sfdisk -d '$dst_dev' | grep -q 'label: dos'"
+grep_out "^Recorded as move #1 (${src_dev#/dev/} -> ${dst_dev#/dev/})" out "the move recorded"
+moves=$(python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT src_name || \" \" || dst_name || \" \" ||"
+      " length(moved_at) FROM moves").fetchall())' "$tmp/db" 2>&1)
+check "the move in the store ($moves)" test "$moves" = "[('${src_dev#/dev/} ${dst_dev#/dev/} 20',)]"
 finish

@@ -102,7 +102,10 @@ for f in json.load(open('$tmp/doc/doctor.json'))['findings']:
 u=$(finding uas-errors "$slowu")
 check "uas-errors on $slowu" [ -n "$u" ]
 check "... with the UAS bridge's id 46f4:0003 ($u)" [ "${u%% |*}" = 46f4:0003 ]
-check "... and the fix for that id only ($u)" like "${u#*| }" "sbcdisk fix uas 46f4:0003 ; sbcdisk fix uas 46f4:0003 --apply"
+# the fix's commands: its fix uas for this id, and no other USB id in any of them
+only_id() { like "$1" "*sbcdisk fix uas 46f4:0003 --apply*" &&
+	! grep -oE '[0-9a-f]{4}:[0-9a-f]{4}' <<<"$1" | grep -qvx 46f4:0003; }
+check "... and the fix for that id only ($u)" only_id "${u#*| }"
 # (QEMU's BOT disks share 46f4:0001: the failing one may name it)
 jdoc "not [f for f in d['findings'] if f['device'] == '$goodb' or (f['usb_id'] == '46f4:0001' and f['device'] != '$badb')]" \
 	"no finding on the healthy BOT disk $goodb, nor one for its id 46f4:0001 on another disk"

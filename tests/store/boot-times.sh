@@ -143,25 +143,8 @@ for bad in "history --boot --csv" "history --boot --last 2" "history --boot --im
 done
 
 # --- compare and report: the boot times of the runs' drives ---
-python3 - "$tmp" <<'PY' || { echo "FAIL: cannot make the runs"; exit 1; }
-import json, os, subprocess, sys
-tmp = sys.argv[1]
-run = os.environ.get("SBCDISK_RUN", "").split()
-def device(tree, name):
-    lst = json.loads(subprocess.run(run + [os.environ["SBCDISK"], "--sysroot", tmp + "/" + tree,
-                                           "list", "--json"], capture_output=True, check=True).stdout)
-    return lst["board"]["model"], next(d for d in lst["devices"] if d["name"] == name)
-runs = []
-for tree, name, seq, rnd in (("sd", "mmcblk0", 43.9, 10.1), ("uas", "sda", 380.0, 23.0)):
-    board, dev = device(tree, name)
-    runs.append({"started_at": "2026-11-20T10:00:00Z", "profile": "default", "board": board,
-                 "device": dev, "tests": [
-                     {"name": "SEQ1M Q8T1", "rw": "read", "block_bytes": 1048576,
-                      "queue_depth": 8, "bw_bytes_per_s": seq * 1e6},
-                     {"name": "RND4K Q1T1", "rw": "randread", "block_bytes": 4096,
-                      "queue_depth": 1, "bw_bytes_per_s": rnd * 1e6}]})
-json.dump({"schema": 1, "runs": runs}, open(tmp + "/runs.json", "w"))
-PY
+python3 "$src/tests/store/mkruns.py" "$tmp/runs.json" default "$tmp/sd:mmcblk0:43.9:10.1" \
+	"$tmp/uas:sda:380.0:23.0" || { echo "FAIL: cannot make the runs"; exit 1; }
 run history --db "$db" --import "$tmp/runs.json"
 expect_rc 0
 grep -q "imported 2 runs as 1-2" "$tmp/out" || fail "import: $(cat "$tmp/out")"

@@ -25,7 +25,7 @@ cols = [r[1] for r in c.execute("PRAGMA table_info(runs)")]
 fixes = c.execute("SELECT count(*) FROM sqlite_master WHERE name = 'fixes'").fetchone()[0]
 n = c.execute("SELECT count(*) FROM runs WHERE digest IS NOT NULL").fetchone()[0]
 print(f"schema {v}, boot_id column: {'boot_id' in cols}, fixes table: {fixes}, runs: {n}")
-sys.exit(0 if v == 7 and "boot_id" in cols and fixes == 1 and n == 18 else 1)
+sys.exit(0 if v == 8 and "boot_id" in cols and fixes == 1 and n == 18 else 1)
 PY
 # importing the seeds again finds them all: the digests survived the upgrade
 run history --db "$tmp/old.db" --import "$src/data/seed-results/seed-runs.json"

@@ -25,7 +25,7 @@ for t in tables:
     print(f"{t}: {len(b)} rows kept")
 v = after.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
 n = after.execute("SELECT count(*) FROM boot_times").fetchone()[0]
-assert v == 7 and n == 0, (v, n)
+assert v == 8 and n == 0, (v, n)
 runs = rows(before, "runs")
 assert len(runs) == 19 and len(rows(before, "fixes")) == 2, "the fixture lost its rows"
 d = json.load(open(sys.argv[3]))

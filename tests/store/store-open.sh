@@ -183,7 +183,7 @@ PY
 	hist --db "$mnt/old.db" --json
 	expect_rc 0
 	[ "$(grep -c '"started_at"' "$tmp/out")" = 18 ] || fail "old schema on a ro mount: $(cat "$tmp/err")"
-	grep -q "schema 4 was not brought to 7 (the database is read-only): read as it is" "$tmp/err" ||
+	grep -q "schema 4 was not brought to 8 (the database is read-only): read as it is" "$tmp/err" ||
 		fail "old schema on a ro mount not said: $(cat "$tmp/err")"
 	# a new database there: the directory is named as read-only
 	hist --db "$mnt/new.db" --import "$seeds"

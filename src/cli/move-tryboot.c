@@ -1,0 +1,179 @@
+/* move-tryboot.c - move's trial boot through the firmware's tryboot: two files beside
+ * config.txt on the running boot partition (boot/boot.h says what the firmware does with
+ * them), through the project's atomic writer with backups, as fix writes. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "cli/move-tryboot.h"
+#include "common/atomicfile.h"
+#include "common/bootloc.h"
+#include "common/util.h"
+#include "fix/bootfile.h"
+#include "fix/diff.h"
+#include "fix/msgs.h"
+
+#define TRYBOOT_FILE_MAX (64 * 1024)
+
+unsigned move_root_partn(const struct inventory *inv)
+{
+	return inv->root && inv->root->has_partn ? inv->root->partn : 0;
+}
+
+int move_copy_root(struct cli_ctx *ctx, const char *name, unsigned partn, char *buf, size_t cap)
+{
+	struct inventory *inv = NULL;
+	struct blkdev *d;
+	size_t i;
+	int ret;
+
+	ret = probe_inventory_load(ctx->sr, &inv);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	d = probe_inventory_find(inv, name);
+	for (i = 0; d && i < d->n_children; i++) {
+		struct blkdev *p = d->children[i];
+
+		if (p->has_partn && p->partn == partn && p->partuuid[0]) {
+			ret = str_fmt(buf, cap, "PARTUUID=%s", p->partuuid);
+			break;
+		}
+	}
+	probe_inventory_free(inv);
+	return ret;
+}
+
+struct tb_file {
+	struct boot_file bf;
+	bool exists;
+	const struct sbuf *want;
+	char backup[256];
+};
+
+/* The file name in dir: its old contents when it is there, the diff to want. */
+static int tb_read(struct cli_ctx *ctx, const char *dir, const char *name, struct tb_file *f,
+		   struct sbuf *diff, char *why, size_t cap)
+{
+	struct fix_msgs m = { 0 };
+	char path[PATH_MAX];
+	int ret;
+
+	if (str_fmt(path, sizeof(path), "%s/%s", dir, name))
+		return -ENAMETOOLONG;
+	ret = boot_file_read(ctx->sr, path, TRYBOOT_FILE_MAX, &f->bf, &m);
+	f->exists = !ret;
+	if (ret == -ENOENT) {
+		str_copy(f->bf.path, sizeof(f->bf.path), path);
+		str_copy(f->bf.dir, sizeof(f->bf.dir), dir);
+		str_copy(f->bf.name, sizeof(f->bf.name), name);
+		f->bf.mode = 0;
+		f->bf.uid = (uid_t)-1;
+		f->bf.gid = (gid_t)-1;
+	} else if (ret) {
+		str_fmt(why, cap, "cannot read '%s': %s", path, m.why);
+		return ret;
+	}
+	return diff_unified(sbuf_str(&f->bf.data), f->bf.data.len, sbuf_str(f->want),
+			    f->want->len, f->exists ? path : "/dev/null", path, diff);
+}
+
+static int tb_write(struct cli_ctx *ctx, const char *dir, struct tb_file *f, size_t n,
+		    char *why, size_t cap)
+{
+	int dfd, ret = 0;
+	size_t i;
+
+	dfd = boot_dir_open(ctx->sr, dir);
+	if (dfd < 0) {
+		str_fmt(why, cap, "cannot open '%s': %s", dir, strerror(-dfd));
+		return dfd;
+	}
+	ret = afile_lock(dfd, false);
+	if (ret)
+		str_fmt(why, cap, "'%s': %s", dir, ret == -EBUSY ? "another sbcdisk is changing "
+				  "the files there" : strerror(-ret));
+	for (i = 0; i < n && !ret; i++) {
+		ret = boot_file_commit(dfd, ctx->sr, &f[i].bf, sbuf_str(f[i].want), f[i].want->len,
+				       f[i].exists ? sbuf_str(&f[i].bf.data) : NULL,
+				       f[i].bf.data.len, f[i].backup, sizeof(f[i].backup));
+		if (ret)
+			str_fmt(why, cap, "cannot write '%s': %s%s", f[i].bf.path, strerror(-ret),
+				i ? " (the command line file was written; tryboot.txt was not, so "
+				    "no trial is set up)" : "");
+	}
+	close(dfd);
+	return ret;
+}
+
+int move_tryboot(struct cli_ctx *ctx, const char *kernel, const char *root, bool apply,
+		 char *why, size_t cap)
+{
+	struct sbuf tryboot = SBUF_INIT(TRYBOOT_FILE_MAX), trial = SBUF_INIT(TRYBOOT_FILE_MAX);
+	struct sbuf diff = SBUF_INIT(TRYBOOT_FILE_MAX);
+	struct tb_file f[2] = { { .want = &trial }, { .want = &tryboot } };
+	struct fix_msgs m = { 0 };
+	struct boot_file cmdline = { 0 }, config = { 0 };
+	struct boot_loc loc;
+	size_t i;
+	int ret;
+
+	ret = boot_locate(ctx->sr, &loc, &m);
+	if (ret) {
+		str_copy(why, cap, m.why);
+		goto out;
+	}
+	if (loc.prefix[0] || loc.cmdline_set[0]) {
+		/* the trial's cmdline= would meet them: not worked out here */
+		str_fmt(why, cap, "config.txt sets %s", loc.prefix[0] ? "os_prefix" : "cmdline=");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = boot_file_read(ctx->sr, loc.cmdline, TRYBOOT_FILE_MAX, &cmdline, &m);
+	if (ret) {
+		str_fmt(why, cap, "cannot read '%s': %s", loc.cmdline, m.why);
+		goto out;
+	}
+	ret = boot_file_read(ctx->sr, loc.config, TRYBOOT_FILE_MAX, &config, &m);
+	if (ret) {
+		str_fmt(why, cap, "cannot read '%s': %s", loc.config, m.why);
+		goto out;
+	}
+	ret = boot_tryboot_files(sbuf_str(&cmdline.data), cmdline.data.len,
+				 sbuf_str(&config.data), config.data.len, root,
+				 boot_tryboot_rootwait(kernel), &tryboot, &trial);
+	if (ret) {
+		str_fmt(why, cap, "'%s' is not one line with a root=", loc.cmdline);
+		goto out;
+	}
+	/* the command line file first: tryboot.txt, written last, is what makes the trial */
+	ret = tb_read(ctx, loc.fw_dir, BOOT_TRYBOOT_CMDLINE, &f[0], &diff, why, cap);
+	if (!ret)
+		fputs(sbuf_str(&diff), stdout);
+	if (!ret)
+		ret = tb_read(ctx, loc.fw_dir, BOOT_TRYBOOT_FILE, &f[1], &diff, why, cap);
+	if (!ret)
+		fputs(sbuf_str(&diff), stdout);
+	if (ret || !apply)
+		goto out;
+	ret = tb_write(ctx, loc.fw_dir, f, 2, why, cap);
+	for (i = 0; i < 2; i++) {
+		if (f[i].backup[0])
+			printf("Backup of the old %s: %s/%s\n", f[i].bf.name, loc.fw_dir,
+			       f[i].backup);
+	}
+	if (!ret)
+		printf("Written: %s/%s and %s/%s.\n", loc.fw_dir, BOOT_TRYBOOT_CMDLINE, loc.fw_dir,
+		       BOOT_TRYBOOT_FILE);
+out:
+	for (i = 0; i < 2; i++)
+		boot_file_release(&f[i].bf);
+	boot_file_release(&cmdline);
+	boot_file_release(&config);
+	sbuf_release(&tryboot);
+	sbuf_release(&trial);
+	sbuf_release(&diff);
+	return ret;
+}
