@@ -546,17 +546,33 @@ out:
 /* A disk target that went away (unplugged: no size, or another device now) or shrank (a
  * loop device whose backing file was cut) under the copy: what failed then is not the
  * target being full or the source being bad, and the message says so. */
-static bool target_gone(const struct clone_plan *p, int dfd, char *why, size_t whycap)
+static bool target_still_there(const struct clone_plan *p, int dfd, uint64_t *size)
 {
 	struct stat st, now;
+
+	*size = 0;
+	return clone_fd_size(dfd, &st, size) == 0 && *size >= p->dst_size &&
+	       stat(p->dst_path, &now) == 0 && now.st_rdev == st.st_rdev;
+}
+
+static bool target_gone(const struct clone_plan *p, int dfd, char *why, size_t whycap)
+{
 	uint64_t size = 0;
 	char a[32], b[32];
+	int i;
 
 	if (p->dst_is_file)
 		return false;
-	if (clone_fd_size(dfd, &st, &size) == 0 && size >= p->dst_size &&
-	    stat(p->dst_path, &now) == 0 && now.st_rdev == st.st_rdev)
-		return false;
+	/* the I/O errors of a pulled disk come before the kernel takes its size away (the
+	 * SCSI layer, then the block layer): asked at once, a pulled disk looks present.
+	 * Only on the error path, so a real write error waits 2 s more. */
+	for (i = 0; i < 20; i++) {
+		if (!target_still_there(p, dfd, &size))
+			break;
+		if (i == 19)
+			return false;
+		clone_nap();
+	}
 	size_to_human(size, a, sizeof(a));
 	size_to_human(p->dst_size, b, sizeof(b));
 	str_fmt(why, whycap, "target '%s' went away during the clone (%s now, %s before): it holds "

@@ -52,6 +52,8 @@ int clone_kparts_add(struct clone_plan *p, int dfd);
 /* Once the table is written: the kernel re-reads it (BLKRRPART) or is given its partitions
  * (BLKPG), and each node is there; 0, or -errno with why. --whole: BLKRRPART only. */
 int clone_kparts_reread(struct clone_plan *p, int dfd, char *why, size_t whycap);
+/* 100 ms asleep: between the tries of a wait for the kernel (kparts.c). */
+void clone_nap(void);
 /* A stopped clone: the partitions given to the kernel taken away again. */
 void clone_kparts_drop(struct clone_plan *p, int dfd);
 

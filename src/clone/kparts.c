@@ -25,7 +25,7 @@
 
 #define KPARTS_TRIES 100 /* of 100 ms: udev's probe holds a new partition a moment */
 
-static void nap(void)
+void clone_nap(void)
 {
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 
@@ -71,7 +71,7 @@ static int blkpg(int fd, int op, unsigned n, uint64_t start, uint64_t len)
 			return 0;
 		if (errno != EBUSY)
 			return -errno;
-		nap();
+		clone_nap();
 	}
 	return -EBUSY;
 }
@@ -122,7 +122,7 @@ static int kpart_node(struct clone_plan *p, unsigned n, char *node, size_t cap)
 	for (int i = 0; i < KPARTS_TRIES; i++) {
 		if (stat(node, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == makedev(ma, mi))
 			return 0;
-		nap();
+		clone_nap();
 	}
 	return -ENOENT;
 }
