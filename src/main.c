@@ -1,5 +1,6 @@
-/* main.c - parse the global options and dispatch through the command table; the command opens
- * the sysroot (cli_setup()) once its options are parsed, so that --help never needs it.
+/* main.c - parse the global options and dispatch through the command table; a command's own
+ * options are parsed by its table, and the sysroot opened when its flags say so, after that
+ * (as git.c's run_builtin does), so that --help and usage errors never need it.
  * Global options may stand before or after the command name (`sbcdisk list --json`). */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "build-version.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "common/util.h"
 
@@ -23,15 +25,9 @@ static void print_help(FILE *f)
 	for (c = cli_commands; c->name; c++)
 		if (!(c->flags & (CLI_DEFAULT | CLI_HIDDEN)))
 			fprintf(f, "  %-10s %s\n", c->name, c->summary);
-	fprintf(f, "\nGlobal options:\n"
-		   "  --sysroot DIR   read /sys, /proc, /dev, /run and /boot below DIR\n"
-		   "  --json          print JSON (the documented contract) instead of tables\n"
-		   "  --no-color      no colour, even on a terminal\n"
-		   "  -q, --quiet     print only results and errors\n"
-		   "  -v, --verbose   say more (twice: debug)\n"
-		   "  -h, --help      this help; 'sbcdisk COMMAND --help' for a command\n"
-		   "  -V, --version   the version\n"
-		   "\nExit codes: 0 ok, 1 failure, 2 usage, 3 doctor found problems (--fail-on).\n");
+	fprintf(f, "\nGlobal options:\n");
+	cli_options_help(f, cli_global_options, 18);
+	fprintf(f, "\nExit codes: 0 ok, 1 failure, 2 usage, 3 doctor found problems (--fail-on).\n");
 }
 
 /* Takes global options out of argv (in place). Returns 0, an exit code to stop with, or
@@ -121,9 +117,9 @@ int main(int argc, char **argv)
 	ctx.cmd = cmd;
 	cli_term_setup(&ctx);
 	if (argc > 1)
-		ret = cmd->run(&ctx, argc - 1, argv + 1);
+		ret = cli_run(&ctx, cmd, argc - 1, argv + 1);
 	else
-		ret = cmd->run(&ctx, 1, health_argv);
+		ret = cli_run(&ctx, cmd, 1, health_argv);
 	sysroot_free(ctx.sr);
 	if (fflush(stdout) || ferror(stdout) || cli_term_end()) {
 		log_error("cannot write the output: %s", strerror(errno));

@@ -1,17 +1,21 @@
 # bash completion for sbcdisk                                   -*- shell-script -*-
-# The commands, options and lists come from the program itself (`sbcdisk --help`,
-# `sbcdisk CMD --help` and the hidden `sbcdisk __complete`), so they cannot drift from it.
+# The commands, options and lists come from the program itself (its tables, through the
+# hidden `sbcdisk __complete`, and the usage lines of `sbcdisk CMD --help`), so they cannot
+# drift from it.
 
-# The options of CMD (the global ones when CMD is empty): the option words that start each
-# option line of its --help.
+# The options of CMD (the global ones when CMD is empty), from its option table.
 _sbcdisk_options()
 {
-	"$1" ${2:+"$2"} --help 2>/dev/null | awk '/^  -/ {
-		for (i = 1; i <= NF; i++) {
-			w = $i; sub(/,$/, "", w)
-			if (w !~ /^--?[A-Za-z0-9]/) break
-			print w
-		} }'
+	"$1" __complete options ${2:+"$2"} 2>/dev/null
+}
+
+# Is $1 one of the other arguments?
+_sbcdisk_has()
+{
+	local w=$1 o
+	shift
+	for o; do [ "$o" = "$w" ] && return 0; done
+	return 1
 }
 
 # The subcommands of CMD, as its usage lines spell them ("sbcdisk fix uas ...").
@@ -25,8 +29,10 @@ _sbcdisk()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=
 	local sb=${COMP_WORDS[0]} cmd= sub= db= w i npos=0
-	local -a glob=() words=()
+	local -a glob=() words=() valopts=()
 
+	# the options that take a value: their value is not a command or an operand
+	mapfile -t valopts < <("$sb" __complete value-options 2>/dev/null)
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
@@ -35,11 +41,11 @@ _sbcdisk()
 		--sysroot=*) glob=("$w") ;;
 		--db) db=${COMP_WORDS[i + 1]}; ((i++)); continue ;;
 		--db=*) db=${w#--db=} ;;
-		--profile | --engine | --fail-on | --kmsg | --export | --import | --output | -o | \
-		--device | --test | --runs | --time | --interval | --size | --seed | --since | \
-		--until | --last | -n)
-			[ -n "$cmd" ] && ((i++)); continue ;;
-		-*) ;;
+		-*)
+			if _sbcdisk_has "$w" "${valopts[@]}"; then
+				[ -n "$cmd" ] && ((i++))
+				continue
+			fi ;;
 		*)
 			if [ -z "$cmd" ]; then cmd=$w; else
 				[ "$npos" -eq 0 ] && sub=$w
@@ -50,12 +56,14 @@ _sbcdisk()
 
 	COMPREPLY=()
 	case $prev in
-	--sysroot) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	--sysroot | --textfile)
+		compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
 	--db | --kmsg | --export | --import)
 		compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
 	--profile)
 		mapfile -t words < <("$sb" __complete profiles 2>/dev/null) ;;
-	--engine) words=(io_uring psync null) ;;
+	--engine)
+		mapfile -t words < <("$sb" __complete engines 2>/dev/null) ;;
 	--fail-on)
 		mapfile -t words < <("$sb" __complete levels 2>/dev/null) ;;
 	--device)
@@ -67,8 +75,9 @@ _sbcdisk()
 		else
 			compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return
 		fi ;;
-	--test | --runs | --time | --interval | --size | --seed | --since | --until | --last | -n)
-		return ;;
+	*)
+		# a value no list holds (a size, a date, a count)
+		_sbcdisk_has "$prev" "${valopts[@]}" && [ -n "$cmd" ] && return ;;
 	esac
 	if [ "${#words[@]}" -gt 0 ]; then
 		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur")

@@ -1,6 +1,7 @@
 /* engine.c - the table of engines and the run-time choice between them.
  * io_uring can be missing (old kernel), disabled (sysctl, seccomp) or absent (qemu-user). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +49,18 @@ void bench_engine_why_not(const struct bench_engine_ops *ops, int err, char *why
 		str_fmt(why, whycap, "%s cannot start here: %s", ops->name, strerror(-err));
 }
 
+const struct bench_engine_ops *bench_engine_get(size_t i)
+{
+	return i < ARRAY_SIZE(engines) ? engines[i] : NULL;
+}
+
 const char *bench_engine_names(void)
 {
-	return "io_uring, psync, null";
+	static char names[64];
+	size_t i, len = 0;
+
+	for (i = 0; !names[0] && i < ARRAY_SIZE(engines); i++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+					engines[i]->name);
+	return names;
 }

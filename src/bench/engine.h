@@ -67,7 +67,9 @@ const struct bench_engine_ops *bench_engine_find(const char *name);
 const struct bench_engine_ops *bench_engine_pick(char *why, size_t whycap);
 /* Why ops->probe() failed with err, in words a user can act on. */
 void bench_engine_why_not(const struct bench_engine_ops *ops, int err, char *why, size_t whycap);
-/* "io_uring, psync, null" for messages. */
+/* The i-th engine of the table, NULL past its end (the completion's list). */
+const struct bench_engine_ops *bench_engine_get(size_t i);
+/* "io_uring, psync, null" for messages: the table's names. */
 const char *bench_engine_names(void);
 
 #endif

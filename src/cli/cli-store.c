@@ -50,36 +50,6 @@ int cli_store_error(const char *cmd, struct store *st)
 	return EXIT_FAIL;
 }
 
-int cli_store_opt(const char *cmd, int c, const char *arg, size_t last_max,
-		  struct cli_store_opts *so)
-{
-	uint64_t n;
-
-	switch (c) {
-	case CLI_OPT_DB:
-		so->db = arg;
-		return 0;
-	case CLI_OPT_NO_SAVE:
-		so->no_save = true;
-		return 0;
-	case CLI_OPT_DEVICE:
-		if (!so->f)
-			return CLI_NOT_MINE;
-		so->f->device = arg;
-		return 0;
-	case 'n':
-		if (!so->f)
-			return CLI_NOT_MINE;
-		if (parse_u64(arg, &n) || n == 0 || n > last_max)
-			return cli_usage_error(cmd, "'--last %s': a count from 1 to %zu", arg,
-					       last_max);
-		so->f->limit = (size_t)n;
-		return 0;
-	default:
-		return CLI_NOT_MINE;
-	}
-}
-
 int cli_parse_run_id(const char *s, int64_t *id)
 {
 	if (*s == '#')

@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <getopt.h>
 #include <json-c/json.h>
 
 #include "store/store.h"
@@ -25,31 +24,6 @@ int cli_store_error(const char *cmd, struct store *st);
  * at most COMPARE_RUNS_MAX). Prints the error; returns an exit code. */
 int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
 		    struct store_filter *f, struct run_list *l);
-
-/*
- * The store options, parsed in one place (cli_store_opt()): the commands that select stored
- * runs take CLI_STORE_OPTIONS (--db, --device, -n/--last), bench takes CLI_SAVE_OPTIONS
- * (--db, --no-save).
- */
-enum { CLI_OPT_DB = 0x100, CLI_OPT_DEVICE, CLI_OPT_NO_SAVE, CLI_OPT_NEXT };
-#define CLI_STORE_OPTIONS                                            \
-	{ "db", required_argument, NULL, CLI_OPT_DB },               \
-	{ "device", required_argument, NULL, CLI_OPT_DEVICE },       \
-	{ "last", required_argument, NULL, 'n' }
-#define CLI_SAVE_OPTIONS                                             \
-	{ "db", required_argument, NULL, CLI_OPT_DB },               \
-	{ "no-save", no_argument, NULL, CLI_OPT_NO_SAVE }
-
-struct cli_store_opts {
-	const char *db;         /* --db PATH; NULL: the default path */
-	bool no_save;           /* --no-save */
-	struct store_filter *f; /* --device, --last go here; NULL for bench */
-};
-
-/* Handle getopt's c when it is one of the store options (--last up to last_max): 0 handled,
- * CLI_NOT_MINE when it is not one of them, or EXIT_USAGE after printing why. */
-int cli_store_opt(const char *cmd, int c, const char *arg, size_t last_max,
-		  struct cli_store_opts *so);
 
 /* A run id: a positive decimal number. 0 or -EINVAL. */
 int cli_parse_run_id(const char *s, int64_t *id);

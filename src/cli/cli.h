@@ -21,17 +21,15 @@ enum {
  */
 enum cli_parse {
 	CLI_DONE = -1,     /* the help or the version was printed: exit 0 */
-	CLI_NOT_MINE = -2, /* not one of this parser's options: try the next parser */
 };
 
-/* What a command needs, as git.c's RUN_SETUP: main.c and cli_setup() act on these. */
+/* What a command needs, as git.c's RUN_SETUP: main.c acts on these. */
 enum cli_flags {
-	CLI_NEED_SYSROOT = 1 << 0, /* reads the system: cli_setup() opens the sysroot */
+	CLI_NEED_SYSROOT = 1 << 0, /* reads the system: main.c opens the sysroot before it runs */
 	CLI_JSON = 1 << 1,         /* takes the global --json */
-	CLI_WRITES = 1 << 2,       /* may write files when asked (--apply, -o, --import, saves) */
-	CLI_DEFAULT = 1 << 3,      /* runs when no command is named; not found by name */
-	CLI_HIDDEN = 1 << 4,       /* for scripts (the completions): not in --help or the man page */
-	CLI_RAW_OUT = 1 << 5,      /* prints a document for programs: never fitted to a terminal */
+	CLI_DEFAULT = 1 << 2,      /* runs when no command is named; not found by name */
+	CLI_HIDDEN = 1 << 3,       /* for scripts (the completions): not in --help or the man page */
+	CLI_RAW_OUT = 1 << 4,      /* prints a document for programs: never fitted to a terminal */
 };
 
 struct cli_command;
@@ -43,30 +41,36 @@ struct cli_ctx {
 	bool color;
 	bool quiet;
 	int verbose;
-	struct sysroot *sr;      /* opened by cli_setup(), for CLI_NEED_SYSROOT commands */
+	struct sysroot *sr;      /* opened by main.c, for CLI_NEED_SYSROOT commands */
 };
+
+struct cli_spec;
 
 struct cli_command {
 	const char *name;
-	/* argv[0] is the command name; getopt_long may be used on it. Returns an exit code. */
+	/*
+	 * main.c has parsed the options by the spec's table, checked the operands and opened
+	 * the sysroot when the flags say so: argv[0] is the command name, argv[1..argc) the
+	 * operands. Returns an exit code.
+	 */
 	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 	const char *summary;
 	unsigned flags; /* enum cli_flags */
+	const struct cli_spec *spec; /* its help and option table (cli/options.h) */
 };
 
 /* The one command table (cli/commands.c). The entry with name NULL ends it. */
 extern const struct cli_command cli_commands[];
 /* By name; never the CLI_DEFAULT entry. NULL when there is no such command. */
 const struct cli_command *cli_command_find(const char *name);
+/*
+ * Run cmd, as git.c's run_builtin does: its options parsed by its table (argv[0] the command
+ * name), its operands checked, the sysroot opened when its flags ask for it and it is not
+ * open yet (move runs other commands through this). An exit code.
+ */
+int cli_run(struct cli_ctx *ctx, const struct cli_command *cmd, int argc, char **argv);
 /* The entry that runs when no command is named (the health check). */
 const struct cli_command *cli_command_default(void);
-
-/*
- * Called by every command once its options are parsed, before it does any work: opens the
- * sysroot for a CLI_NEED_SYSROOT command (so that --help and usage errors never need it).
- * EXIT_OK, or EXIT_FAIL after printing why.
- */
-int cli_setup(struct cli_ctx *ctx);
 
 /* Commands, one file each. */
 int cmd_health(struct cli_ctx *ctx, int argc, char **argv);
@@ -84,11 +88,14 @@ int cmd_boot(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_move(struct cli_ctx *ctx, int argc, char **argv);
 
+/* Their help and option tables (cli/options.h). */
+extern const struct cli_spec list_spec, doctor_spec, compare_spec, report_spec, metrics_spec,
+	history_spec, bench_spec, verify_spec, clone_spec,
+	boot_spec, fix_spec, health_spec,
+	complete_spec, move_spec;
+
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The usage error for what getopt_long returned as c ('?' or ':', with a ':' leading the
- * option string): "unknown option '-x'" or "option '--db' needs a value". */
-int cli_option_error(const char *cmd, int c, char **argv);
 /* Print first, then text wrapped at CLI_WRAP_COLS on spaces, to stdout; continuation lines
  * start with indent. first should end with a space when text is to follow on the same line. */
 #define CLI_WRAP_COLS 92

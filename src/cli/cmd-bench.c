@@ -1,14 +1,15 @@
 /* cmd-bench.c - `sbcdisk bench [TARGET]`: options, signals and the progress line; the work is
  * in bench/ and the output in report/bench-*.c. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/engine.h"
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "report/bench-report.h"
 #include "common/json.h"
@@ -19,34 +20,6 @@ static volatile sig_atomic_t bench_signal;
 static void on_signal(int sig)
 {
 	bench_signal = sig;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: sbcdisk bench [TARGET] [options]\n"
-		"\nMeasure a directory (a test file is made there), an existing file (read only)\n"
-		"or a block device (read only; writes need --destructive and an unused device).\n"
-		"With no TARGET: a test file in " BENCH_DEFAULT_DIR ".\n"
-		"\nOptions:\n"
-		"  --profile NAME   default, peak, real, nvme, hdparm, extended, sdcard, dd,\n"
-		"                   sustained, quick ('--profile help' describes them)\n"
-		"  --test SPEC      a custom test, repeatable: rw=randread,bs=4k,qd=32,threads=1,\n"
-		"                   time=5s,size=1g,runs=3,direct=1\n"
-		"  --runs N         repeat each test N times\n"
-		"  --time DUR       measured time of each run (5s, 500ms)\n"
-		"  --interval DUR   pause between tests (hdparm: before each disk read, 3 s)\n"
-		"  --size SIZE      test file size (dd, sustained: how much to write)\n"
-		"  --engine NAME    io_uring, psync or null (default: io_uring where it works)\n"
-		"  --destructive    allow write tests on a named, unused block device\n"
-		"  --db PATH        the result database the run is saved in (default:\n"
-		"                   /var/lib/sbcdisk/results.db as root, else\n"
-		"                   $XDG_DATA_HOME/sbcdisk/results.db)\n"
-		"  --no-save        do not save the run\n"
-		"  -h, --help       this help\n"
-		"\n"
-		"With the global --json: the documented JSON document (schema 1), and no\n"
-		"progress line.\n");
 }
 
 static void profiles_help(void)
@@ -87,91 +60,146 @@ static void progress_line(void *arg, const struct bench_progress *p)
 	st->shown = true;
 }
 
-static int parse_opts(int argc, char **argv, struct bench_opts *o, struct cli_store_opts *so,
-		      bool *help)
+static struct bench_opts bo; /* holds BENCH_MAX_TESTS tests: not on the stack */
+static struct {
+	const char *db;
+	bool no_save;
+} opt;
+
+static int opt_test(const char *cmd, void *value, const char *arg)
 {
-	static const struct option lopts[] = {
-		{ "profile", required_argument, NULL, 'p' },
-		{ "test", required_argument, NULL, 't' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "time", required_argument, NULL, 'T' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "size", required_argument, NULL, 's' },
-		{ "engine", required_argument, NULL, 'e' },
-		{ "destructive", no_argument, NULL, 'D' },
-		CLI_SAVE_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct bench_opts *o = value;
 	char why[160];
-	uint64_t n;
-	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
-		int ret = cli_store_opt("bench", c, optarg, 0, so);
-
-		if (ret != CLI_NOT_MINE) {
-			if (ret)
-				return ret;
-			continue;
-		}
-		switch (c) {
-		case 'p':
-			o->profile = optarg;
-			break;
-		case 't':
-			if (o->ncustom >= BENCH_MAX_TESTS)
-				return cli_usage_error("bench", "at most %d --test options",
-						       BENCH_MAX_TESTS);
-			if (bench_test_parse(optarg, &o->custom[o->ncustom], why, sizeof(why)))
-				return cli_usage_error("bench", "bad test '%s': %s", optarg, why);
-			o->ncustom++;
-			break;
-		case 'r':
-			if (parse_u64(optarg, &n) || n < 1 || n > BENCH_MAX_RUNS)
-				return cli_usage_error("bench", "bad run count '%s': 1 to %d",
-						       optarg, BENCH_MAX_RUNS);
-			o->runs = (unsigned)n;
-			break;
-		case 'T':
-			if (bench_parse_duration(optarg, &o->time_ns) || !o->time_ns)
-				return cli_usage_error("bench", "bad time '%s': e.g. 5s, 500ms",
-						       optarg);
-			break;
-		case 'i':
-			if (bench_parse_duration(optarg, &o->interval_ns))
-				return cli_usage_error("bench", "bad interval '%s': e.g. 5s, 0",
-						       optarg);
-			o->has_interval = true;
-			break;
-		case 's':
-			if (bench_parse_size(optarg, &o->size) || o->size < 65536)
-				return cli_usage_error("bench", "bad size '%s': e.g. 256m, 1g "
-						       "(64k at least)", optarg);
-			break;
-		case 'e':
-			o->engine = optarg;
-			break;
-		case 'D':
-			o->destructive = true;
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			return cli_option_error("bench", c, argv);
-		}
-	}
-	if (optind < argc)
-		o->target = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("bench", "one target at most, not '%s'", argv[optind]);
-	if (o->profile && o->ncustom)
-		return cli_usage_error("bench", "--profile and --test do not go together");
+	if (o->ncustom >= BENCH_MAX_TESTS)
+		return cli_usage_error(cmd, "at most %d --test options", BENCH_MAX_TESTS);
+	if (bench_test_parse(arg, &o->custom[o->ncustom], why, sizeof(why)))
+		return cli_usage_error(cmd, "bad test '%s': %s", arg, why);
+	o->ncustom++;
 	return 0;
 }
+
+static int opt_runs(const char *cmd, void *value, const char *arg)
+{
+	uint64_t n;
+
+	if (parse_u64(arg, &n) || n < 1 || n > BENCH_MAX_RUNS)
+		return cli_usage_error(cmd, "bad run count '%s': 1 to %d", arg, BENCH_MAX_RUNS);
+	((struct bench_opts *)value)->runs = (unsigned)n;
+	return 0;
+}
+
+static int opt_time(const char *cmd, void *value, const char *arg)
+{
+	struct bench_opts *o = value;
+
+	if (bench_parse_duration(arg, &o->time_ns) || !o->time_ns)
+		return cli_usage_error(cmd, "bad time '%s': e.g. 5s, 500ms", arg);
+	return 0;
+}
+
+static int opt_interval(const char *cmd, void *value, const char *arg)
+{
+	struct bench_opts *o = value;
+
+	if (bench_parse_duration(arg, &o->interval_ns))
+		return cli_usage_error(cmd, "bad interval '%s': e.g. 5s, 0", arg);
+	o->has_interval = true;
+	return 0;
+}
+
+static int opt_size(const char *cmd, void *value, const char *arg)
+{
+	struct bench_opts *o = value;
+
+	if (bench_parse_size(arg, &o->size) || o->size < 65536)
+		return cli_usage_error(cmd, "bad size '%s': e.g. 256m, 1g (64k at least)", arg);
+	return 0;
+}
+
+/* the help of --profile and --engine: the names of the profile and engine tables */
+static char profile_help[256], engine_help[128];
+
+static const struct cli_option options[] = {
+	OPT_STRING(0, "profile", "NAME", &bo.profile, profile_help),
+	OPT_CALLBACK(0, "test", "SPEC", &bo, opt_test,
+		     "a custom test, repeatable: rw=randread,bs=4k,qd=32,threads=1,\n"
+		     "time=5s,size=1g,runs=3,direct=1"),
+	OPT_CALLBACK(0, "runs", "N", &bo, opt_runs, "repeat each test N times"),
+	OPT_CALLBACK(0, "time", "DUR", &bo, opt_time, "measured time of each run (5s, 500ms)"),
+	OPT_CALLBACK(0, "interval", "DUR", &bo, opt_interval,
+		     "pause between tests (hdparm: before each disk read, 3 s)"),
+	OPT_CALLBACK(0, "size", "SIZE", &bo, opt_size,
+		     "test file size (dd, sustained: how much to write)"),
+	OPT_STRING(0, "engine", "NAME", &bo.engine, engine_help),
+	OPT_BOOL(0, "destructive", &bo.destructive,
+		 "allow write tests on a named, unused block device"),
+	OPT_DB(&opt.db, "the result database the run is saved in (default:\n"
+	       "/var/lib/sbcdisk/results.db as root, else\n"
+	       "$XDG_DATA_HOME/sbcdisk/results.db)"),
+	OPT_BOOL(0, "no-save", &opt.no_save, "do not save the run"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static int check(const char *cmd, int argc, char **argv)
+{
+	if (argc > 1)
+		bo.target = argv[1];
+	if (argc > 2)
+		return cli_usage_error(cmd, "one target at most, not '%s'", argv[2]);
+	if (bo.profile && bo.ncustom)
+		return cli_usage_error(cmd, "--profile and --test do not go together");
+	if (bo.profile && !strcmp(bo.profile, "help")) {
+		profiles_help();
+		return CLI_DONE;
+	}
+	return 0;
+}
+
+static void help_names(void)
+{
+	const struct bench_engine_ops *e;
+	const struct bench_profile *p;
+	size_t i, n = 0;
+
+	for (p = bench_profiles; p->name && n < sizeof(profile_help); p++)
+		n += (size_t)snprintf(profile_help + n, sizeof(profile_help) - n, "%s, ",
+				      p->name);
+	if (n >= 2 && n < sizeof(profile_help))
+		snprintf(profile_help + n - 2, sizeof(profile_help) - n + 2,
+			 " ('--profile help' describes them)");
+	cli_help_wrap(profile_help, CLI_HELP_COLS - bench_spec.help_col);
+	n = 0;
+	for (i = 0; (e = bench_engine_get(i)) && n < sizeof(engine_help); i++)
+		n += (size_t)snprintf(engine_help + n, sizeof(engine_help) - n, "%s%s",
+				      !i ? "" : bench_engine_get(i + 1) ? ", " : " or ", e->name);
+	if (n < sizeof(engine_help))
+		snprintf(engine_help + n, sizeof(engine_help) - n,
+			 " (default: io_uring where it works)");
+}
+
+static void reset(void)
+{
+	memset(&bo, 0, sizeof(bo));
+	memset(&opt, 0, sizeof(opt));
+}
+
+const struct cli_spec bench_spec = {
+	.usage = "Usage: sbcdisk bench [TARGET] [options]\n"
+		 "\nMeasure a directory (a test file is made there), an existing file (read only)\n"
+		 "or a block device (read only; writes need --destructive and an unused device).\n"
+		 "With no TARGET: a test file in " BENCH_DEFAULT_DIR ".\n",
+	.options = options,
+	.help_col = 19,
+	.after = "\n"
+		 "With the global --json: the documented JSON document (schema 1), and no\n"
+		 "progress line.\n",
+	.args_max = -1,
+	.check = check,
+	.prepare = help_names,
+	.reset = reset,
+};
 
 static int print_result(struct cli_ctx *ctx, const struct bench_run *run)
 {
@@ -205,29 +233,15 @@ static void save_result(struct cli_ctx *ctx, const struct bench_run *run, const 
 
 int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static struct bench_opts o; /* holds BENCH_MAX_TESTS tests: not on the stack */
+	struct bench_opts *o = &bo;
 	struct progress_state ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
 	struct bench_run run;
-	struct cli_store_opts so = { 0 };
-	bool help = false;
 	char why[256] = "";
 	int ret, rc = EXIT_OK;
 
-	memset(&o, 0, sizeof(o));
-	ret = parse_opts(argc, argv, &o, &so, &help);
-	if (ret)
-		return ret;
-	if (help) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (o.profile && !strcmp(o.profile, "help")) {
-		profiles_help();
-		return EXIT_OK;
-	}
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
-	ret = bench_run_init(&run, &o, why, sizeof(why));
+	(void)argc;
+	(void)argv;
+	ret = bench_run_init(&run, o, why, sizeof(why));
 	if (ret == -EINVAL) {
 		bench_run_release(&run);
 		return cli_usage_error("bench", "%s", why);
@@ -242,7 +256,7 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 	run.stop = &bench_signal;
 	run.progress = progress_line;
 	run.progress_arg = &ps;
-	ret = bench_run_prepare(&run, ctx->sr, &o, why, sizeof(why));
+	ret = bench_run_prepare(&run, ctx->sr, o, why, sizeof(why));
 	if (!ret)
 		ret = bench_run_execute(&run, why, sizeof(why));
 	if (ps.shown)
@@ -262,8 +276,8 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	/* A complete run is kept; a store that fails says so once, and the exit stays 0:
 	 * the measurement itself worked and was printed. */
-	if (rc == EXIT_OK && run.ntests && !so.no_save)
-		save_result(ctx, &run, so.db);
+	if (rc == EXIT_OK && run.ntests && !opt.no_save)
+		save_result(ctx, &run, opt.db);
 	bench_run_release(&run);
 	return rc;
 }

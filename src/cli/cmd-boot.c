@@ -2,7 +2,6 @@
 /* cmd-boot.c - `sbcdisk boot [check [DISK...] | order LIST [--apply] | time [--record]]`:
  * the boot layer's facts and checks, printed by report/boot-report.c; the new boot order
  * handed to rpi-eeprom-config; this boot's time, recorded in the result store once per boot. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "boot/boot.h"
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/paths.h"
@@ -22,104 +22,63 @@
  * DBUS_SYSTEM_BUS_ADDRESS names, the boot id and the boot device from the tree (tests). */
 #define BOOT_TIME_SYSROOT_ENV "SBCDISK_BOOT_TIME_SYSROOT"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: sbcdisk boot [options]\n"
-		"       sbcdisk boot check [DISK...]\n"
-		"       sbcdisk boot order MEDIA [--apply]\n"
-		"       sbcdisk boot time [--record [--db PATH]]\n"
-		"\nWhere the board booted from, its bootloader and boot order (read-only).\n"
-		"\n  check [DISK...]  will each disk (default: every attached disk) boot on this\n"
-		"                   board: PASS/WARN/FAIL with the reason and the fix\n"
-		"  order MEDIA      the BOOT_ORDER for MEDIA (e.g. nvme,usb,sd: tried in this\n"
-		"                   order, then again) and the change to the EEPROM configuration\n"
-		"  time             this boot's kernel, initrd and userspace time (systemd's\n"
-		"                   figures, as systemd-analyze prints them), the slowest units\n"
-		"                   and the boot device; the firmware's time before the kernel\n"
-		"                   is not visible to Linux on a Raspberry Pi and is not counted\n"
-		"\nOptions:\n"
-		"  --apply          order: hand the new configuration to 'rpi-eeprom-config\n"
-		"                   --apply' (applied at the next reboot)\n"
-		"  --record         time: store this boot's figures and boot device in the result\n"
-		"                   store, once per boot ('sbcdisk history --boot' shows them);\n"
-		"                   the unit sbcdisk-boot-time.service runs it on every boot\n"
-		"  --db PATH        time --record: the result database (default:\n"
-		"                   /var/lib/sbcdisk/results.db as root, else\n"
-		"                   $XDG_DATA_HOME/sbcdisk/results.db)\n"
-		"  -h, --help       this help\n"
-		"\nExit status: 0 ok; 3 a disk that boot check was asked about will not boot\n"
-		"(a FAIL); 1 failure; 2 usage. With the global --json: one JSON document\n"
-		"(schema 1).\n");
-}
-
 struct boot_opts {
-	const char *sub; /* NULL, "check", "order", "time" */
 	bool apply, record;
 	const char *db;  /* --db PATH, or NULL */
-	int first, argc; /* the operands: argv[first..argc) */
 };
 
-static int parse_opts(int argc, char **argv, struct boot_opts *o, bool *help)
-{
-	static const struct option lopts[] = {
-		{ "apply", no_argument, NULL, 'a' },
-		{ "record", no_argument, NULL, 'r' },
-		{ "db", required_argument, NULL, CLI_OPT_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static struct boot_opts bopt;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->apply = true;
-			break;
-		case 'r':
-			o->record = true;
-			break;
-		case CLI_OPT_DB:
-			o->db = optarg;
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			return cli_option_error("boot", c, argv);
-		}
-	}
-	o->first = optind;
-	o->argc = argc;
-	if (optind < argc) {
-		o->sub = argv[optind];
-		o->first++;
-		if (strcmp(o->sub, "check") && strcmp(o->sub, "order") && strcmp(o->sub, "time"))
-			return cli_usage_error("boot", "unknown subcommand '%s': check, order or "
-					       "time", o->sub);
-	}
-	if (o->apply && (!o->sub || strcmp(o->sub, "order")))
-		return cli_usage_error("boot", "--apply goes with 'boot order'");
-	if (o->record && (!o->sub || strcmp(o->sub, "time")))
-		return cli_usage_error("boot", "--record goes with 'boot time'");
-	if (o->db && !o->record)
-		return cli_usage_error("boot", "--db goes with 'boot time --record'");
-	if (o->sub && !strcmp(o->sub, "order")) {
-		if (o->first >= argc)
-			return cli_usage_error("boot", "which boot order? e.g. 'sbcdisk boot order "
-					       "nvme,usb,sd'");
-		if (o->first + 1 < argc)
-			return cli_usage_error("boot", "one list of media, not '%s'",
-					       argv[o->first + 1]);
-	}
-	if (o->sub && !strcmp(o->sub, "time") && o->first < argc)
-		return cli_usage_error("boot", "unexpected '%s'", argv[o->first]);
-	if (!o->sub && o->first < argc)
-		return cli_usage_error("boot", "unexpected '%s'", argv[o->first]);
-	return 0;
+static const struct cli_option options[] = {
+	OPT_BOOL(0, "apply", &bopt.apply,
+		 "order: hand the new configuration to 'rpi-eeprom-config\n"
+		 "--apply' (applied at the next reboot)"),
+	OPT_BOOL(0, "record", &bopt.record,
+		 "time: store this boot's figures and boot device in the result\n"
+		 "store, once per boot ('sbcdisk history --boot' shows them);\n"
+		 "the unit sbcdisk-boot-time.service runs it on every boot"),
+	OPT_DB(&bopt.db, "time --record: the result database (default:\n"
+	       "/var/lib/sbcdisk/results.db as root, else\n"
+	       "$XDG_DATA_HOME/sbcdisk/results.db)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+struct boot_sub;
+/* the subcommand named after the options, NULL for the facts alone */
+static const struct boot_sub *sub;
+
+static int check(const char *cmd, int argc, char **argv);
+
+static void reset(void)
+{
+	memset(&bopt, 0, sizeof(bopt));
+	sub = NULL;
 }
+
+const struct cli_spec boot_spec = {
+	.usage = "Usage: sbcdisk boot [options]\n"
+		 "       sbcdisk boot check [DISK...]\n"
+		 "       sbcdisk boot order MEDIA [--apply]\n"
+		 "       sbcdisk boot time [--record [--db PATH]]\n"
+		 "\nWhere the board booted from, its bootloader and boot order (read-only).\n"
+		 "\n  check [DISK...]  will each disk (default: every attached disk) boot on this\n"
+		 "                   board: PASS/WARN/FAIL with the reason and the fix\n"
+		 "  order MEDIA      the BOOT_ORDER for MEDIA (e.g. nvme,usb,sd: tried in this\n"
+		 "                   order, then again) and the change to the EEPROM configuration\n"
+		 "  time             this boot's kernel, initrd and userspace time (systemd's\n"
+		 "                   figures, as systemd-analyze prints them), the slowest units\n"
+		 "                   and the boot device; the firmware's time before the kernel\n"
+		 "                   is not visible to Linux on a Raspberry Pi and is not counted\n",
+	.options = options,
+	.help_col = 19,
+	.after = "\nExit status: 0 ok; 3 a disk that boot check was asked about will not boot\n"
+		 "(a FAIL); 1 failure; 2 usage. With the global --json: one JSON document\n"
+		 "(schema 1).\n",
+	.args_max = -1,
+	.check = check,
+	.reset = reset,
+};
 
 static int load(struct cli_ctx *ctx, struct inventory **inv, struct boot_facts *f)
 {
@@ -490,37 +449,92 @@ static int run_time(struct cli_ctx *ctx, const struct inventory *inv,
 	return rc;
 }
 
+static int sub_check(struct cli_ctx *ctx, struct inventory *inv, struct boot_facts *f,
+		     int argc, char **argv)
+{
+	return run_check(ctx, inv, f, argv + 1, argc - 1);
+}
+
+static int sub_order(struct cli_ctx *ctx, struct inventory *inv, struct boot_facts *f,
+		     int argc, char **argv)
+{
+	(void)inv;
+	(void)argc;
+	return run_order(ctx, f, argv[1], bopt.apply);
+}
+
+static int sub_time(struct cli_ctx *ctx, struct inventory *inv, struct boot_facts *f,
+		    int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return run_time(ctx, inv, f, &bopt);
+}
+
+/* The subcommands: each with its operands (at least, at most: -1 any number), what is said
+ * when one is missing or one too many, and what runs it once the facts are loaded. */
+static const struct boot_sub {
+	const char *name;
+	int args_min, args_max;
+	const char *missing, *extra; /* extra: said before the first operand too many */
+	int (*run)(struct cli_ctx *ctx, struct inventory *inv, struct boot_facts *f, int argc,
+		   char **argv);
+} boot_subs[] = {
+	{ "check", 0, -1, NULL, NULL, sub_check },
+	{ "order", 1, 1, "which boot order? e.g. 'sbcdisk boot order nvme,usb,sd'",
+	  "one list of media, not", sub_order },
+	{ "time", 0, 0, NULL, "unexpected", sub_time },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct boot_sub *boot_sub_find(const char *name)
+{
+	const struct boot_sub *b;
+
+	for (b = boot_subs; b->name; b++)
+		if (!strcmp(b->name, name))
+			return b;
+	return NULL;
+}
+
+/* argv[1] the subcommand, argv[2..argc) its operands */
+static int check(const char *cmd, int argc, char **argv)
+{
+	int nargs = argc - 2;
+
+	sub = argc > 1 ? boot_sub_find(argv[1]) : NULL;
+	if (argc > 1 && !sub)
+		return cli_usage_error(cmd, "unknown subcommand '%s': check, order or time",
+				       argv[1]);
+	if (bopt.apply && (!sub || strcmp(sub->name, "order")))
+		return cli_usage_error(cmd, "--apply goes with 'boot order'");
+	if (bopt.record && (!sub || strcmp(sub->name, "time")))
+		return cli_usage_error(cmd, "--record goes with 'boot time'");
+	if (bopt.db && !bopt.record)
+		return cli_usage_error(cmd, "--db goes with 'boot time --record'");
+	if (sub && nargs < sub->args_min)
+		return cli_usage_error(cmd, "%s", sub->missing);
+	if (sub && sub->args_max >= 0 && nargs > sub->args_max)
+		return cli_usage_error(cmd, "%s '%s'", sub->extra, argv[2 + sub->args_max]);
+	return 0;
+}
+
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct boot_opts o = { 0 };
 	struct inventory *inv = NULL;
 	struct boot_facts f;
-	bool help = false;
 	int ret, rc;
 
-	ret = parse_opts(argc, argv, &o, &help);
-	if (ret)
-		return ret;
-	if (help) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
 	rc = load(ctx, &inv, &f);
 	if (rc)
 		return rc;
-	if (!o.sub) {
+	if (!sub) {
 		ret = ctx->json ? print_doc(&f, NULL) : boot_report_table(&f, stdout);
 		rc = ret ? EXIT_FAIL : EXIT_OK;
 		if (ret)
 			log_error("boot: %s", strerror(-ret));
-	} else if (!strcmp(o.sub, "time")) {
-		rc = run_time(ctx, inv, &f, &o);
-	} else if (!strcmp(o.sub, "check")) {
-		rc = run_check(ctx, inv, &f, argv + o.first, o.argc - o.first);
 	} else {
-		rc = run_order(ctx, &f, argv[o.first], o.apply);
+		rc = sub->run(ctx, inv, &f, argc - 1, argv + 1);
 	}
 	boot_facts_release(&f);
 	probe_inventory_free(inv);

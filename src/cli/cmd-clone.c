@@ -1,6 +1,5 @@
 /* cmd-clone.c - `sbcdisk clone [SOURCE] TARGET [--apply]`: options, the plan table and its
  * JSON, the progress line and signals; the work is in clone/. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "bench/profile.h"
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "report/text.h"
 #include "clone/clone.h"
 #include "common/json.h"
@@ -26,106 +26,94 @@ static void on_signal(int sig)
 	clone_signal = sig;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: sbcdisk clone [SOURCE] TARGET [--apply] [options]\n"
-		"\nMove a system to another disk, or make a bootable image of it. SOURCE defaults\n"
-		"to the disk that holds the running root; TARGET is a whole disk (sda, nvme0n1,\n"
-		"/dev/loop3) or an image file (created when it does not exist, and removed again\n"
-		"if the clone fails). Without --apply nothing is written: the plan is shown.\n"
-		"\nThe target gets the source's partition table (GPT when it is over 2 TiB), a new\n"
-		"disk id and partition ids, new file system UUIDs; ext2/3/4 is copied by its used\n"
-		"blocks and grown to fill the disk; root= in cmdline.txt and /etc/fstab are\n"
-		"rewritten to the new ids on the target. The source is only read.\n"
-		"\nOptions:\n"
-		"  --apply              do it (the table is written last; a stop wipes it)\n"
-		"  --root-size SIZE     the root partition's size (e.g. 32g), not the rest of the disk\n"
-		"  --verify full|sample compare every file's content, or a sample (default)\n"
-		"  --whole              copy every block as it is (layouts clone does not understand);\n"
-		"                       the copy then shares every id with the source\n"
-		"  --allow-live-blocks  copy a file system mounted read-write block by block anyway\n"
-		"  --db PATH            the result database whose last bench of each disk gives the\n"
-		"                       expected time (without one the source's read is measured)\n"
-		"  -h, --help           this help\n"
-		"\nExit status: 0 done (or the plan shown), 1 failure or a failed check, 2 usage.\n"
-		"With the global --json: one JSON document (schema 1), and no progress line.\n");
-}
-
 static void progress_line(void *arg, const struct clone_progress *p)
 {
 	cli_progress_show(arg, p->phase, p->done, p->total, p->bw, p->left_s);
 }
 
-static int parse_opts(int argc, char **argv, struct clone_opts *o, const char **db, bool *help)
-{
-	static const struct option lopts[] = {
-		{ "apply", no_argument, NULL, 'A' },
-		{ "whole", no_argument, NULL, 'W' },
-		{ "root-size", required_argument, NULL, 'R' },
-		{ "verify", required_argument, NULL, 'V' },
-		{ "allow-live-blocks", no_argument, NULL, 'L' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static struct clone_opts co;
+static const char *opt_db;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'A':
-			o->apply = true;
-			break;
-		case 'W':
-			o->whole = true;
-			break;
-		case 'R':
-			if (bench_parse_size(optarg, &o->root_size) || o->root_size < (16ULL << 20))
-				return cli_usage_error("clone", "bad size '%s': e.g. 32g (16m at "
-						       "least)", optarg);
-			o->has_root_size = true;
-			break;
-		case 'V':
-			if (!strcmp(optarg, "full"))
-				o->verify_full = true;
-			else if (strcmp(optarg, "sample"))
-				return cli_usage_error("clone", "bad --verify '%s': full or sample",
-						       optarg);
-			break;
-		case 'L':
-			o->allow_live_blocks = true;
-			break;
-		case 'D':
-			if (!optarg[0])
-				return cli_usage_error("clone", "--db needs a path");
-			*db = optarg;
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			return cli_option_error("clone", c, argv);
-		}
-	}
-	if (optind >= argc)
-		return cli_usage_error("clone", "which target? e.g. 'sbcdisk clone sda' or "
-				       "'sbcdisk clone / backup.img'");
-	if (argc - optind == 1) {
-		o->target = argv[optind];
-	} else if (argc - optind == 2) {
-		o->source = strcmp(argv[optind], "/") ? argv[optind] : NULL;
-		o->target = argv[optind + 1];
-	} else {
-		return cli_usage_error("clone", "one source and one target only, not '%s'",
-				       argv[optind + 2]);
-	}
-	if (o->whole && o->has_root_size)
-		return cli_usage_error("clone", "--whole copies the layout as it is: no "
-				       "--root-size");
+static int opt_root_size(const char *cmd, void *value, const char *arg)
+{
+	struct clone_opts *o = value;
+
+	if (bench_parse_size(arg, &o->root_size) || o->root_size < (16ULL << 20))
+		return cli_usage_error(cmd, "bad size '%s': e.g. 32g (16m at least)", arg);
+	o->has_root_size = true;
 	return 0;
 }
+
+static int opt_verify(const char *cmd, void *value, const char *arg)
+{
+	struct clone_opts *o = value;
+
+	if (!strcmp(arg, "full"))
+		o->verify_full = true;
+	else if (strcmp(arg, "sample"))
+		return cli_usage_error(cmd, "bad --verify '%s': full or sample", arg);
+	return 0;
+}
+
+static const struct cli_option options[] = {
+	OPT_BOOL(0, "apply", &co.apply, "do it (the table is written last; a stop wipes it)"),
+	OPT_CALLBACK(0, "root-size", "SIZE", &co, opt_root_size,
+		     "the root partition's size (e.g. 32g), not the rest of the disk"),
+	OPT_CALLBACK(0, "verify", "full|sample", &co, opt_verify,
+		     "compare every file's content, or a sample (default)"),
+	OPT_BOOL(0, "whole", &co.whole,
+		 "copy every block as it is (layouts clone does not understand);\n"
+		 "the copy then shares every id with the source"),
+	OPT_BOOL(0, "allow-live-blocks", &co.allow_live_blocks,
+		 "copy a file system mounted read-write block by block anyway"),
+	OPT_DB(&opt_db, "the result database whose last bench of each disk gives the\n"
+	       "expected time (without one the source's read is measured)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static int check(const char *cmd, int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error(cmd, "which target? e.g. 'sbcdisk clone sda' or "
+				       "'sbcdisk clone / backup.img'");
+	if (argc == 2) {
+		co.target = argv[1];
+	} else if (argc == 3) {
+		co.source = strcmp(argv[1], "/") ? argv[1] : NULL;
+		co.target = argv[2];
+	} else {
+		return cli_usage_error(cmd, "one source and one target only, not '%s'", argv[3]);
+	}
+	if (co.whole && co.has_root_size)
+		return cli_usage_error(cmd, "--whole copies the layout as it is: no --root-size");
+	return 0;
+}
+
+static void reset(void)
+{
+	memset(&co, 0, sizeof(co));
+	opt_db = NULL;
+}
+
+const struct cli_spec clone_spec = {
+	.usage = "Usage: sbcdisk clone [SOURCE] TARGET [--apply] [options]\n"
+		 "\nMove a system to another disk, or make a bootable image of it. SOURCE defaults\n"
+		 "to the disk that holds the running root; TARGET is a whole disk (sda, nvme0n1,\n"
+		 "/dev/loop3) or an image file (created when it does not exist, and removed again\n"
+		 "if the clone fails). Without --apply nothing is written: the plan is shown.\n"
+		 "\nThe target gets the source's partition table (GPT when it is over 2 TiB), a new\n"
+		 "disk id and partition ids, new file system UUIDs; ext2/3/4 is copied by its used\n"
+		 "blocks and grown to fill the disk; root= in cmdline.txt and /etc/fstab are\n"
+		 "rewritten to the new ids on the target. The source is only read.\n",
+	.options = options,
+	.help_col = 23,
+	.after = "\nExit status: 0 done (or the plan shown), 1 failure or a failed check, 2 usage.\n"
+		 "With the global --json: one JSON document (schema 1), and no progress line.\n",
+	.args_max = -1,
+	.check = check,
+	.reset = reset,
+};
 
 /* The fastest sequential test (fio's rw "read" or "write") of a run, bytes/s. */
 static bool run_seq_bw(const struct run *r, const char *rw, double *bw)
@@ -450,22 +438,14 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_progress ps;
 	static struct clone_plan plan;
-	struct clone_opts o = { 0 };
-	const char *db = NULL;
-	bool help = false;
+	struct clone_opts o = co;
+	const char *db = opt_db;
 	char why[400] = "";
 	int ret, rc = EXIT_OK;
 	size_t i;
 
-	ret = parse_opts(argc, argv, &o, &db, &help);
-	if (ret)
-		return ret;
-	if (help) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
+	(void)argc;
+	(void)argv;
 	clone_signal = 0;
 	cli_catch_stop_signals(on_signal);
 	ret = clone_plan_make(ctx->sr, &o, &plan, why, sizeof(why));

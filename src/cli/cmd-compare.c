@@ -1,33 +1,52 @@
 /* cmd-compare.c - `sbcdisk compare RUN RUN ...` (or --device, --last N): stored runs side by
  * side, tests as rows, runs as columns, each with its ratio to the first run; then the
  * recorded boot times of the same drives. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "common/util.h"
 #include "report/boot-times.h"
 #include "report/compare.h"
 #include "common/json.h"
 
-static void usage(FILE *f)
+static struct store_filter filter;
+static struct {
+	const char *db;
+	struct cli_filter runs;
+} opt = { .runs = { &filter, COMPARE_RUNS_MAX } };
+
+static const struct cli_option options[] = {
+	OPT_DB(&opt.db, "the result database"),
+	OPT_DEVICE(&opt.runs, "the runs of devices whose name, model, serial or VID:PID\n"
+		   "has TEXT (oldest first)"),
+	OPT_LAST(&opt.runs, "the newest N runs (with --device: of that device), oldest\n"
+		 "first; at most " CLI_STR(COMPARE_RUNS_MAX)),
+	OPT_JSON("the table as JSON"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static int check(const char *cmd, int argc, char **argv)
 {
-	fprintf(f, "Usage: sbcdisk compare [options] [RUN ...]\n"
-		   "\nStored runs side by side: tests as rows, runs as columns, with the ratio of\n"
-		   "each value to the first run's. RUN is an id from 'sbcdisk history'. Then the\n"
-		   "boot times recorded for the same drives ('sbcdisk history --boot'), if any.\n"
-		   "\nOptions:\n"
-		   "  --db PATH        the result database\n"
-		   "  --device TEXT    the runs of devices whose name, model, serial or VID:PID\n"
-		   "                   has TEXT (oldest first)\n"
-		   "  -n, --last N     the newest N runs (with --device: of that device), oldest\n"
-		   "                   first; at most %d\n"
-		   "  --json           the table as JSON\n"
-		   "  -h, --help       this help\n",
-		COMPARE_RUNS_MAX);
+	(void)argv;
+	if (argc == 1 && !filter.device && !filter.limit)
+		return cli_usage_error(cmd, "name runs, or use --device or --last");
+	return cli_filter_check(cmd, &opt.runs, argc - 1);
 }
+
+const struct cli_spec compare_spec = {
+	.usage = "Usage: sbcdisk compare [options] [RUN ...]\n"
+		 "\nStored runs side by side: tests as rows, runs as columns, with the ratio of\n"
+		 "each value to the first run's. RUN is an id from 'sbcdisk history'. Then the\n"
+		 "boot times recorded for the same drives ('sbcdisk history --boot'), if any.\n",
+	.options = options,
+	.help_col = 19,
+	.args_max = -1,
+	.check = check,
+};
 
 /* Runs named by id, or chosen by filter (then oldest first, so the baseline is the first). */
 int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
@@ -61,13 +80,7 @@ int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
 
 int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		CLI_STORE_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct store_filter f = { 0 };
-	struct cli_store_opts so = { .f = &f };
+	struct store_filter f = filter;
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	struct compare *cmp = NULL;
@@ -75,34 +88,13 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	struct store_boot_filter bf = { 0 };
 	int64_t ids[COMPARE_RUNS_MAX];
 	size_t nboots = 0, i;
-	const char *db = NULL;
+	const char *db = opt.db;
 	bool json = ctx->json;
-	int c, ret;
+	int ret;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:h", opts, NULL)) != -1) {
-		ret = cli_store_opt("compare", c, optarg, COMPARE_RUNS_MAX, &so);
-		if (ret != CLI_NOT_MINE) {
-			if (ret)
-				return ret;
-			continue;
-		}
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_option_error("compare", c, argv);
-		}
-	}
-	db = so.db;
-	if (optind == argc && !f.device && !f.limit)
-		return cli_usage_error("compare", "name runs, or use --device or --last");
-	if (optind < argc && (f.device || f.limit))
-		return cli_usage_error("compare", "run ids exclude --device and --last");
 	if (cli_store_open("compare", db, STORE_READ, false, &st))
 		return EXIT_FAIL;
-	ret = cli_select_runs("compare", st, argv + optind, argc - optind, &f, &l);
+	ret = cli_select_runs("compare", st, argv + 1, argc - 1, &f, &l);
 	if (ret)
 		goto out;
 	if (!l.n) {

@@ -1,74 +1,69 @@
 /* cmd-doctor.c - `sbcdisk doctor`: what is wrong with the storage, why, and the exact fix.
  * Options: --kmsg FILE (a pasted log), --fail-on LEVEL (exit 3); the global --json. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/doctor-run.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "report/doctor.h"
 #include "common/json.h"
 #include "common/util.h"
 
-static void doctor_usage(FILE *f)
+static struct {
+	const char *kmsg;
+	enum diag_sev fail_on;
+} opt;
+
+static int opt_fail_on(const char *cmd, void *value, const char *arg)
+{
+	if (diag_sev_parse(arg, value))
+		return cli_usage_error(cmd, "--fail-on takes error, warning or info, not '%s'",
+				       arg);
+	return 0;
+}
+
+static const struct cli_option options[] = {
+	OPT_STRING(0, "kmsg", "FILE", &opt.kmsg,
+		   "read a saved or pasted log instead of /dev/kmsg ('-' for\n"
+		   "standard input): dmesg (-T, -r, -x, -H), journalctl -k\n"
+		   "(any -o), syslog, logread, metalog; quoted ('> ') or\n"
+		   "mail-wrapped lines and several boots in one file work"),
+	OPT_CALLBACK(0, "fail-on", "LEVEL", &opt.fail_on, opt_fail_on,
+		     "exit 3 when a finding of LEVEL or worse exists"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static void finding_ids(FILE *f)
 {
 	const struct diag_rule_info *r;
 	size_t i;
 
-	fprintf(f, "Usage: sbcdisk doctor [--kmsg FILE] [--fail-on error|warning|info]\n"
-		   "\nFindings from the kernel log and how the devices are attached, each with its\n"
-		   "evidence and the exact fix.\n"
-		   "\nOptions:\n"
-		   "  --kmsg FILE        read a saved or pasted log instead of /dev/kmsg ('-' for\n"
-		   "                     standard input): dmesg (-T, -r, -x, -H), journalctl -k\n"
-		   "                     (any -o), syslog, logread, metalog; quoted ('> ') or\n"
-		   "                     mail-wrapped lines and several boots in one file work\n"
-		   "  --fail-on LEVEL    exit 3 when a finding of LEVEL or worse exists\n"
-		   "  -h, --help         this help\n"
-		   "\nWith the global --json: the documented JSON document (schema 1).\n"
-		   "\nFinding ids:\n");
 	for (i = 0; (r = diag_rule_get(i)); i++)
 		fprintf(f, "  %-21s %s\n", r->id, r->summary);
 }
 
+const struct cli_spec doctor_spec = {
+	.usage = "Usage: sbcdisk doctor [--kmsg FILE] [--fail-on error|warning|info]\n"
+		 "\nFindings from the kernel log and how the devices are attached, each with its\n"
+		 "evidence and the exact fix.\n",
+	.options = options,
+	.help_col = 21,
+	.after = "\nWith the global --json: the documented JSON document (schema 1).\n"
+		 "\nFinding ids:\n",
+	.after_fn = finding_ids,
+};
+
 int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "kmsg", required_argument, NULL, 'k' },
-		{ "fail-on", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *kmsg = NULL;
-	enum diag_sev fail_on = 0;
+	const char *kmsg = opt.kmsg;
+	enum diag_sev fail_on = opt.fail_on;
 	struct doctor_run r;
-	int c, ret;
+	int ret;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			kmsg = optarg;
-			break;
-		case 'f':
-			if (diag_sev_parse(optarg, &fail_on))
-				return cli_usage_error(argv[0], "--fail-on takes error, warning or "
-						       "info, not '%s'", optarg);
-			break;
-		case 'h':
-			doctor_usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_option_error(argv[0], c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
+	(void)argc;
 	ret = doctor_run_collect(ctx, argv[0], kmsg, &r);
 	if (ret == EXIT_OK) {
 		if (ctx->json) {

@@ -1,9 +1,9 @@
 /* cmd-fix.c - `sbcdisk fix uas|pcie-gen|undo`: show the diff of a boot file edit (dry run by
  * default), write it with --apply, explain what happens at the next boot. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/fix-proof.h"
 #include "common/log.h"
 #include "common/paths.h"
@@ -11,36 +11,6 @@
 #include "fix/plan.h"
 #include "common/json.h"
 #include "common/util.h"
-
-static const char usage_text[] =
-	"Usage: sbcdisk fix uas DEVICE|VID:PID [--apply] [--now]\n"
-	"       sbcdisk fix pcie-gen 2|3 [--apply]\n"
-	"       sbcdisk fix undo [--apply]\n"
-	"       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
-	"\n"
-	"Edit the Raspberry Pi boot configuration safely. Without --apply nothing is written:\n"
-	"the diff and what happens at the next boot are shown.\n"
-	"\n"
-	"  uas       add VID:PID:u to usb-storage.quirks= in cmdline.txt, so that usb-storage\n"
-	"            drives the device instead of uas (DEVICE such as sda is looked up in sysfs)\n"
-	"  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
-	"  undo      put back the newest backup made by a fix (and remove that backup)\n"
-	"  verify    the runs of the fixed drive before and after the newest fix, compared\n"
-	"\n"
-	"  --apply   write the change: a temporary file beside the original, fsync, rename,\n"
-	"            fsync of the directory; the original is kept as NAME.sbcdisk-YYYYmmdd-HHMMSS\n"
-	"  --now     (uas) also write the running kernel's usb-storage quirks list; re-plug the\n"
-	"            drive afterwards\n"
-	"  --db PATH the result database the fix is recorded in (default: as bench; with\n"
-	"            --sysroot only when given)\n"
-	"  --no-save do not record the fix\n"
-	"  --device TEXT\n"
-	"            (verify) the drive: its name, model, serial or VID:PID has TEXT\n"
-	"  --profile NAME\n"
-	"            (verify) the profile of the runs to compare\n"
-	"\n"
-	"The files are found as the firmware finds them: /boot/firmware when it holds config.txt,\n"
-	"else /boot; os_prefix and cmdline= from config.txt (or the device tree) apply.\n";
 
 struct fix_opts {
 	bool apply;
@@ -244,66 +214,162 @@ static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const stru
 	fixproof_record(ctx, o->db, &w, o->apply, rec);
 }
 
-static int parse_opts(int argc, char **argv, struct fix_opts *o, bool allow_now)
-{
-	static const struct option longopts[] = {
-		{ "apply", no_argument, NULL, 'a' },
-		{ "now", no_argument, NULL, 'n' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "no-save", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static struct store_filter filter;
+static struct fix_opts fo;
+static struct {
+	bool help;
+	const char *profile;
+	struct cli_filter runs;
+	unsigned given; /* the entries of options[] given */
+} opt = { .runs = { &filter, 1 } };
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->apply = true;
-			break;
-		case 'n':
-			if (!allow_now)
-				return cli_usage_error("fix", "'--now' is for 'fix uas' only");
-			o->now = true;
-			break;
-		case 'd':
-			o->db = optarg;
-			break;
-		case 's':
-			o->no_save = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_DONE;
-		default:
-			return cli_option_error("fix", c, argv);
+/* the entries of options[]: which subcommand takes which */
+enum { O_APPLY, O_NOW, O_DB, O_NO_SAVE, O_DEVICE, O_PROFILE, O_LAST, O_HELP };
+
+static const struct cli_option options[] = {
+	[O_APPLY] = OPT_BOOL(0, "apply", &fo.apply,
+		"write the change: a temporary file beside the original, fsync, rename,\n"
+		"fsync of the directory; the original is kept as NAME.sbcdisk-YYYYmmdd-HHMMSS"),
+	[O_NOW] = OPT_BOOL(0, "now", &fo.now,
+		"(uas) also write the running kernel's usb-storage quirks list; re-plug the\n"
+		"drive afterwards"),
+	[O_DB] = OPT_DB(&fo.db,
+		"the result database the fix is recorded in (default: as bench; with\n"
+		"--sysroot only when given)"),
+	[O_NO_SAVE] = OPT_BOOL(0, "no-save", &fo.no_save, "do not record the fix"),
+	[O_DEVICE] = OPT_DEVICE(&opt.runs,
+		"(verify) the drive: its name, model, serial or VID:PID has TEXT"),
+	[O_PROFILE] = OPT_STRING(0, "profile", "NAME", &opt.profile,
+				 "(verify) the profile of the runs to compare"),
+	[O_LAST] = OPT_LAST(&opt.runs, NULL),
+	[O_HELP] = OPT_BOOL('h', "help", &opt.help, NULL),
+	OPT_END(),
+};
+
+static int check(const char *cmd, int argc, char **argv);
+
+const struct cli_spec fix_spec = {
+	.usage = "Usage: sbcdisk fix uas DEVICE|VID:PID [--apply] [--now]\n"
+		 "       sbcdisk fix pcie-gen 2|3 [--apply]\n"
+		 "       sbcdisk fix undo [--apply]\n"
+		 "       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
+		 "\n"
+		 "Edit the Raspberry Pi boot configuration safely. Without --apply nothing is written:\n"
+		 "the diff and what happens at the next boot are shown.\n"
+		 "\n"
+		 "  uas       add VID:PID:u to usb-storage.quirks= in cmdline.txt, so that usb-storage\n"
+		 "            drives the device instead of uas (DEVICE such as sda is looked up in sysfs)\n"
+		 "  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
+		 "  undo      put back the newest backup made by a fix (and remove that backup)\n"
+		 "  verify    the runs of the fixed drive before and after the newest fix, compared\n",
+	.options_title = "\n",
+	.options = options,
+	.help_col = 12,
+	.after = "\n"
+		 "The files are found as the firmware finds them: /boot/firmware when it holds config.txt,\n"
+		 "else /boot; os_prefix and cmdline= from config.txt (or the device tree) apply.\n",
+	.args_max = -1,
+	.check = check,
+	.given = &opt.given,
+};
+
+/* fix uas: the plan for the device's USB id (*id, looked up in sysfs for a DEVICE) */
+static int plan_uas(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+		    struct fix_plan *plan)
+{
+	struct fix_msgs found = { 0 };
+	int ret;
+
+	if (!strchr(arg, ':')) {
+		ret = fix_usb_id_of_block(ctx->sr, arg, id, &found);
+		if (ret) {
+			log_error("fix: cannot find the USB id of '%s': %s", arg, found.why);
+			return EXIT_FAIL;
 		}
 	}
-	return 0;
+	ret = fix_plan_uas(ctx->sr, *id, plan);
+	for (size_t i = found.n; i-- > 0;)
+		fix_note_first(&plan->msgs, found.note[i]);
+	return ret;
 }
 
-/* Options may come before or after the positional argument: pull the positionals out (argv
- * keeps the options, *nopt of them with argv[0]). 0 or EXIT_USAGE after printing why. */
-static int split_args(int argc, char **argv, char **pos, int maxpos, int *npos, int *nopt)
+static int plan_pcie_gen(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+			 struct fix_plan *plan)
 {
-	int i, out = 1;
+	(void)id;
+	return fix_plan_pcie_gen(ctx->sr, arg[0] - '0', plan);
+}
 
-	*npos = 0;
-	for (i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1]) {
-			argv[out++] = argv[i];
-			if (!strcmp(argv[i], "--db") && i + 1 < argc)
-				argv[out++] = argv[++i];
-			continue;
-		}
-		if (*npos == maxpos)
-			return cli_usage_error("fix", "unexpected argument '%s'", argv[i]);
-		pos[(*npos)++] = argv[i];
+static int plan_undo(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+		     struct fix_plan *plan)
+{
+	(void)arg;
+	(void)id;
+	return fix_plan_undo(ctx->sr, plan);
+}
+
+#define O(x) (1u << (x))
+#define O_EDIT (O(O_APPLY) | O(O_DB) | O(O_NO_SAVE))
+
+/* The fixes: the operand each needs (nargs 0 or 1), the entries of options[] each takes,
+ * and its plan (-errno, or an exit code after a message); verify has its own run. */
+static const struct fix_sub {
+	const char *name;
+	int nargs;
+	const char *needs;
+	unsigned opts;
+	int (*plan)(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+		    struct fix_plan *plan);
+} fix_subs[] = {
+	{ "uas", 1, "a DEVICE or VID:PID", O_EDIT | O(O_NOW), plan_uas },
+	{ "pcie-gen", 1, "2 or 3", O_EDIT, plan_pcie_gen },
+	{ "undo", 0, NULL, O_EDIT, plan_undo },
+	{ "verify", 0, NULL, O(O_DB) | O(O_DEVICE) | O(O_PROFILE) | O(O_LAST), NULL },
+	{ NULL, 0, NULL, 0, NULL },
+};
+
+static const struct fix_sub *sub;
+static struct usb_id sub_id;
+
+static int check(const char *cmd, int argc, char **argv)
+{
+	const char *arg = argc > 2 ? argv[2] : NULL;
+	unsigned i;
+
+	if (argc < 2 && !opt.help)
+		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen' or 'undo'");
+	for (sub = fix_subs; argc > 1 && sub->name && strcmp(sub->name, argv[1]); sub++)
+		;
+	if (argc > 1 && !sub->name)
+		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, undo, verify)",
+				       argv[1]);
+	if (opt.help) {
+		if (argc > 1 && !sub->plan)
+			fputs("Usage: sbcdisk fix verify [--device TEXT] [--profile NAME] [--db PATH]\n"
+			      "\nThe newest recorded fix (of the drive whose name, model, serial or\n"
+			      "VID:PID has TEXT): the last run of its drive before it next to the\n"
+			      "first run after it with the same profile, and the UAS resets in the\n"
+			      "kernel log before the fix and since this boot.\n", stdout);
+		else
+			cli_spec_help(stdout, &fix_spec);
+		return CLI_DONE;
 	}
-	argv[out] = NULL;
-	*nopt = out;
+	for (i = 0; i < O_HELP; i++) {
+		if (!(opt.given & O(i)) || (sub->opts & O(i)))
+			continue;
+		if (i == O_NOW)
+			return cli_usage_error(cmd, "'--now' is for 'fix uas' only");
+		return cli_usage_error(cmd, "unknown option '--%s'", options[i].long_name);
+	}
+	if (argc - 2 > sub->nargs)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2 + sub->nargs]);
+	if (argc - 2 < sub->nargs)
+		return cli_usage_error(cmd, "'fix %s' needs %s", sub->name, sub->needs);
+	if (sub->plan == plan_uas && strchr(arg, ':') && usbq_id_parse(arg, &sub_id))
+		return cli_usage_error(cmd, "'%s' is not a USB id like 152d:0578", arg);
+	if (sub->plan == plan_pcie_gen && strcmp(arg, "2") && strcmp(arg, "3"))
+		return cli_usage_error(cmd, "PCIe generation '%s': the Raspberry Pi 5 "
+					    "connector runs at 2 or 3", arg);
 	return 0;
 }
 
@@ -313,62 +379,19 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	struct now_result now = { 0 };
 	struct fix_plan plan = { 0 };
 	struct sbuf diff = SBUF_INIT(8 * 1024 * 1024);
-	struct fix_opts o = { 0 };
-	struct fix_msgs found = { 0 };
+	struct fix_opts o = fo;
 	char la[PATH_MAX + 4], lb[PATH_MAX + 4];
-	struct usb_id id, *idp = NULL;
-	const char *what, *arg = NULL;
-	char *pos[1];
-	int npos, n = 1, ret;
+	struct usb_id id = sub_id, *idp = NULL;
+	const char *arg = argc > 2 ? argv[2] : NULL;
+	int ret;
 
-	if (argc < 2)
-		return cli_usage_error("fix", "which fix: 'uas', 'pcie-gen' or 'undo'");
-	what = argv[1];
-	if (!strcmp(what, "-h") || !strcmp(what, "--help")) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(what, "verify"))
-		return fixproof_verify(ctx, argc - 1, argv + 1);
-	if (strcmp(what, "uas") && strcmp(what, "pcie-gen") && strcmp(what, "undo"))
-		return cli_usage_error("fix", "unknown fix '%s' (uas, pcie-gen, undo, verify)",
-				       what);
-	ret = split_args(argc - 1, argv + 1, pos, strcmp(what, "undo") ? 1 : 0, &npos, &n);
-	if (ret)
+	if (!sub->plan)
+		return fixproof_verify(ctx, o.db, &filter, opt.profile);
+	ret = sub->plan(ctx, arg, &id, &plan);
+	if (ret == EXIT_FAIL)
 		return ret;
-	ret = parse_opts(n, argv + 1, &o, !strcmp(what, "uas"));
-	if (ret)
-		return ret == CLI_DONE ? EXIT_OK : ret;
-	if (strcmp(what, "undo") && npos != 1)
-		return cli_usage_error("fix", "'fix %s' needs %s", what,
-				       strcmp(what, "uas") ? "2 or 3" : "a DEVICE or VID:PID");
-	arg = npos ? pos[0] : NULL;
-	if (!strcmp(what, "uas") && strchr(arg, ':') && usbq_id_parse(arg, &id))
-		return cli_usage_error("fix", "'%s' is not a USB id like 152d:0578", arg);
-	if (!strcmp(what, "pcie-gen") && strcmp(arg, "2") && strcmp(arg, "3"))
-		return cli_usage_error("fix", "PCIe generation '%s': the Raspberry Pi 5 "
-					      "connector runs at 2 or 3", arg);
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
-
-	if (!strcmp(what, "uas")) {
-		if (!strchr(arg, ':')) {
-			ret = fix_usb_id_of_block(ctx->sr, arg, &id, &found);
-			if (ret) {
-				log_error("fix: cannot find the USB id of '%s': %s", arg,
-					  found.why);
-				return EXIT_FAIL;
-			}
-		}
+	if (sub->plan == plan_uas)
 		idp = &id;
-		ret = fix_plan_uas(ctx->sr, id, &plan);
-		for (size_t i = found.n; i-- > 0;)
-			fix_note_first(&plan.msgs, found.note[i]);
-	} else if (!strcmp(what, "pcie-gen")) {
-		ret = fix_plan_pcie_gen(ctx->sr, arg[0] - '0', &plan);
-	} else {
-		ret = fix_plan_undo(ctx->sr, &plan);
-	}
 	if (ret) {
 		ret = fail(&plan, ret);
 		goto out;

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/doctor-run.h"
 #include "cli/health-move.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "report/doctor.h"
 #include "common/json.h"
@@ -50,15 +51,22 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 	return 0;
 }
 
+static const struct cli_option options[] = {
+	OPT_END(),
+};
+
+/* no options and no operands: 'sbcdisk --help' is the global help */
+const struct cli_spec health_spec = {
+	.usage = "",
+	.options = options,
+};
+
 int cmd_health(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct doctor_run r;
 	int ret;
 
-	if (argc > 1)
-		return cli_usage_error(NULL, "unexpected argument '%s'", argv[1]);
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
+	(void)argc;
 	ret = doctor_run_collect(ctx, argv[0], NULL, &r);
 	if (ret == EXIT_OK) {
 		if (ctx->json) {

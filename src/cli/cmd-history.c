@@ -1,12 +1,12 @@
 /* cmd-history.c - `sbcdisk history`: the stored runs, newest first, as a table, JSON or CSV;
  * --export writes them to a file, --import adds a file's runs (all of them, or none);
  * --boot: the recorded boot times per boot device. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/fix-proof.h"
 #include "common/log.h"
 #include "common/util.h"
@@ -18,31 +18,38 @@
 
 #define IMPORT_MAX_BYTES (64u << 20)
 
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: sbcdisk history [options]\n"
-		   "       sbcdisk history --boot [--device TEXT] [--since DATE] [--until DATE]\n"
-		   "\nThe stored benchmark runs, newest first. With --boot: the boot times that\n"
-		   "'sbcdisk boot time --record' stored, per boot device (disk and attachment).\n"
-		   "\nOptions:\n"
-		   "  --db PATH         the result database (default: /var/lib/sbcdisk/results.db as\n"
-		   "                    root, else $XDG_DATA_HOME/sbcdisk/results.db)\n"
-		   "  --device TEXT     runs of devices whose name, model, serial or VID:PID has TEXT\n"
-		   "  --profile NAME    runs of this profile\n"
-		   "  --since DATE      runs started at or after DATE (2026-11-30 or a full time)\n"
-		   "  --until DATE      runs started at or before DATE (the whole day for a date)\n"
-		   "  -n, --last N      the newest N runs\n"
-		   "  --json            the history JSON (also a global option)\n"
-		   "  --csv             CSV, one row per test\n"
-		   "  --export FILE     write the selected runs as history JSON to FILE, oldest\n"
-		   "                    first ('-' for stdout)\n"
-		   "  --import FILE     add the runs of a history JSON file (all or none)\n"
-		   "  --boot            per boot device: the count of boots and the mean, min and max\n"
-		   "                    of the total boot time, the means of kernel, initrd and\n"
-		   "                    userspace (the firmware's time before the kernel is not\n"
-		   "                    visible to Linux on a Raspberry Pi and is not counted)\n"
-		   "  -h, --help        this help\n");
-}
+static struct store_filter filter;
+static struct {
+	const char *db, *export, *import;
+	bool csv, boot;
+	struct cli_filter runs;
+} opt = { .runs = { &filter, 1000000 } };
+
+static const struct cli_option options[] = {
+	OPT_DB(&opt.db, "the result database (default: /var/lib/sbcdisk/results.db as\n"
+	       "root, else $XDG_DATA_HOME/sbcdisk/results.db)"),
+	OPT_DEVICE(&opt.runs, "runs of devices whose name, model, serial or VID:PID has TEXT"),
+	OPT_STRING(0, "profile", "NAME", &filter.profile, "runs of this profile"),
+	OPT_STRING(0, "since", "DATE", &filter.since,
+		   "runs started at or after DATE (2026-11-30 or a full time)"),
+	OPT_STRING(0, "until", "DATE", &filter.until,
+		   "runs started at or before DATE (the whole day for a date)"),
+	OPT_LAST(&opt.runs, "the newest N runs"),
+	OPT_JSON("the history JSON (also a global option)"),
+	OPT_BOOL(0, "csv", &opt.csv, "CSV, one row per test"),
+	OPT_STRING(0, "export", "FILE", &opt.export,
+		   "write the selected runs as history JSON to FILE, oldest\n"
+		   "first ('-' for stdout)"),
+	OPT_STRING(0, "import", "FILE", &opt.import,
+		   "add the runs of a history JSON file (all or none)"),
+	OPT_BOOL(0, "boot", &opt.boot,
+		 "per boot device: the count of boots and the mean, min and max\n"
+		 "of the total boot time, the means of kernel, initrd and\n"
+		 "userspace (the firmware's time before the kernel is not\n"
+		 "visible to Linux on a Raspberry Pi and is not counted)"),
+	OPT_HELP(),
+	OPT_END(),
+};
 
 /* The run table's columns; on a terminal the least important are cut, then dropped. */
 static const struct text_col history_cols[] = {
@@ -253,16 +260,16 @@ out:
 	return ret;
 }
 
-/* 0, or EXIT_USAGE after saying what is wrong with the date of opt. */
-static int date_error(const char *opt, const char *s)
+/* 0, or EXIT_USAGE after saying what is wrong with the date of option name. */
+static int date_error(const char *name, const char *s)
 {
 	switch (run_time_check(s, true)) {
 	case 0:
 		return 0;
 	case -EDOM:
-		return cli_usage_error("history", "'%s %s': there is no such day or time", opt, s);
+		return cli_usage_error("history", "'%s %s': there is no such day or time", name, s);
 	default:
-		return cli_usage_error("history", "'%s %s': not a date like 2026-11-30", opt, s);
+		return cli_usage_error("history", "'%s %s': not a date like 2026-11-30", name, s);
 	}
 }
 
@@ -306,73 +313,28 @@ out:
 	return ret;
 }
 
-enum { OPT_PROFILE = CLI_OPT_NEXT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_EXPORT, OPT_IMPORT,
-       OPT_BOOT };
+const struct cli_spec history_spec = {
+	.usage = "Usage: sbcdisk history [options]\n"
+		 "       sbcdisk history --boot [--device TEXT] [--since DATE] [--until DATE]\n"
+		 "\nThe stored benchmark runs, newest first. With --boot: the boot times that\n"
+		 "'sbcdisk boot time --record' stored, per boot device (disk and attachment).\n",
+	.options = options,
+	.help_col = 20,
+};
 
 int cmd_history(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		CLI_STORE_OPTIONS,
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "since", required_argument, NULL, OPT_SINCE },
-		{ "until", required_argument, NULL, OPT_UNTIL },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "export", required_argument, NULL, OPT_EXPORT },
-		{ "import", required_argument, NULL, OPT_IMPORT },
-		{ "boot", no_argument, NULL, OPT_BOOT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct store_filter f = { 0 };
-	struct cli_store_opts so = { .f = &f };
-	const char *db = NULL, *export = NULL, *import = NULL;
+	struct store_filter f = filter;
+	const char *db = opt.db, *export = opt.export, *import = opt.import;
 	struct run_list l = { 0 };
 	struct store_fix *fx = NULL;
 	struct store *st = NULL;
-	bool csv = false, json = ctx->json, boot = false;
+	bool csv = opt.csv, json = ctx->json, boot = opt.boot;
 	size_t nfx = 0;
-	int c, ret;
+	int ret;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:n:h", opts, NULL)) != -1) {
-		ret = cli_store_opt("history", c, optarg, 1000000, &so);
-		if (ret != CLI_NOT_MINE) {
-			if (ret)
-				return ret;
-			continue;
-		}
-		switch (c) {
-		case OPT_PROFILE:
-			f.profile = optarg;
-			break;
-		case OPT_SINCE:
-			f.since = optarg;
-			break;
-		case OPT_UNTIL:
-			f.until = optarg;
-			break;
-		case OPT_CSV:
-			csv = true;
-			break;
-		case OPT_EXPORT:
-			export = optarg;
-			break;
-		case OPT_IMPORT:
-			import = optarg;
-			break;
-		case OPT_BOOT:
-			boot = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_option_error("history", c, argv);
-		}
-	}
-	db = so.db;
-	if (optind < argc)
-		return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
+	(void)argc;
+	(void)argv;
 	if (f.since && (ret = date_error("--since", f.since)))
 		return ret;
 	if (f.until && (ret = date_error("--until", f.until)))

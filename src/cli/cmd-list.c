@@ -1,86 +1,79 @@
 /* cmd-list.c - `sbcdisk list`: every block device as a tree, with how each disk is attached.
  * Options: -o/--output COLS (-o help), -b/--bytes; the global --json prints the contract. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli-health.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "probe/probe.h"
 #include "common/json.h"
 #include "report/list.h"
 #include "common/util.h"
 
-static void list_usage(FILE *f)
+static struct {
+	const char *output;
+	bool bytes;
+	int ids[LIST_COLUMNS_MAX];
+	size_t n;
+} opt;
+
+static const struct cli_option options[] = {
+	OPT_STRING('o', "output", "COLS", &opt.output,
+		   "columns to show (comma list; +COLS adds to the defaults;\n"
+		   "'-o help' lists them). Not used with --json.\n"
+		   "HEALTH, WEAR and TEMP ask smartctl (smartmontools)."),
+	OPT_BOOL('b', "bytes", &opt.bytes, "sizes in bytes"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+/* -o: the columns, or their list for '-o help' */
+static int check(const char *cmd, int argc, char **argv)
 {
-	fprintf(f,
-		"Usage: sbcdisk list [-o COLS] [-b]\n"
-		"\nEvery block device the kernel shows, as a tree, and how each disk is attached:\n"
-		"USB speed, driver, bridge chip and hubs; PCIe link; SD/eMMC card identity.\n"
-		"\nOptions:\n"
-		"  -o, --output COLS  columns to show (comma list; +COLS adds to the defaults;\n"
-		"                     '-o help' lists them). Not used with --json.\n"
-		"                     HEALTH, WEAR and TEMP ask smartctl (smartmontools).\n"
-		"  -b, --bytes        sizes in bytes\n"
-		"  -h, --help         this help\n"
-		"\nWith the global --json: the documented JSON document (schema 1), with each\n"
-		"drive's health from smartctl on the running system.\n");
+	const char *bad = NULL;
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	opt.n = list_columns_default(opt.ids, LIST_COLUMNS_MAX);
+	if (!opt.output)
+		return 0;
+	if (!strcasecmp(opt.output, "help")) {
+		list_columns_help(stdout);
+		return CLI_DONE;
+	}
+	ret = list_columns_parse(opt.output, opt.ids, LIST_COLUMNS_MAX, &opt.n, &bad);
+	if (ret == -EINVAL)
+		return cli_usage_error(cmd, "unknown column '%s' (see '-o help')",
+				       bad ? bad : opt.output);
+	if (ret == -ENODATA)
+		return cli_usage_error(cmd, "no column in '%s' (see '-o help')", opt.output);
+	if (ret)
+		return cli_usage_error(cmd, "too many columns in '%s'", opt.output);
+	return 0;
 }
+
+const struct cli_spec list_spec = {
+	.usage = "Usage: sbcdisk list [-o COLS] [-b]\n"
+		 "\nEvery block device the kernel shows, as a tree, and how each disk is attached:\n"
+		 "USB speed, driver, bridge chip and hubs; PCIe link; SD/eMMC card identity.\n",
+	.options = options,
+	.help_col = 21,
+	.after = "\nWith the global --json: the documented JSON document (schema 1), with each\n"
+		 "drive's health from smartctl on the running system.\n",
+	.check = check,
+};
 
 int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"bytes", no_argument, NULL, 'b'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int ids[LIST_COLUMNS_MAX];
-	size_t n = list_columns_default(ids, LIST_COLUMNS_MAX);
 	struct inventory *inv = NULL;
-	const char *output = NULL;
-	bool bytes = false;
-	int c, ret;
+	int *ids = opt.ids, ret;
+	size_t n = opt.n;
+	bool bytes = opt.bytes;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:bh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'b':
-			bytes = true;
-			break;
-		case 'h':
-			list_usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_option_error(argv[0], c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	if (output && !strcasecmp(output, "help")) {
-		list_columns_help(stdout);
-		return EXIT_OK;
-	}
-	if (output) {
-		const char *bad = NULL;
-
-		ret = list_columns_parse(output, ids, LIST_COLUMNS_MAX, &n, &bad);
-		if (ret == -EINVAL)
-			return cli_usage_error(argv[0], "unknown column '%s' (see '-o help')",
-					       bad ? bad : output);
-		if (ret == -ENODATA)
-			return cli_usage_error(argv[0], "no column in '%s' (see '-o help')", output);
-		if (ret)
-			return cli_usage_error(argv[0], "too many columns in '%s'", output);
-	}
-
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
+	(void)argc;
 	ret = probe_inventory_load(ctx->sr, &inv);
 	if (ret == -ENOENT) {
 		log_error("%s: unusable sysroot '%s': no /sys/block or /sys/class/block", argv[0],
@@ -101,7 +94,7 @@ int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 		ret = doc ? json_print(doc, stdout) : -ENOMEM;
 		json_object_put(doc);
 	} else {
-		ret = list_table_print(inv, ids, n, bytes, output != NULL, stdout);
+		ret = list_table_print(inv, ids, n, bytes, opt.output != NULL, stdout);
 	}
 	probe_inventory_free(inv);
 	if (ret) {

@@ -1,7 +1,6 @@
 /* cmd-metrics.c - `sbcdisk metrics [--textfile DIR]`: the doctor's view and the last stored
  * bench figures as Prometheus text, on stdout or atomically into node_exporter's textfile dir. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/doctor-run.h"
 #include "common/log.h"
 #include "common/util.h"
@@ -19,19 +19,21 @@
 /* node_exporter's textfile collector reads only *.prom; the temporary file is not one. */
 #define METRICS_TEXTFILE_NAME "sbcdisk.prom"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: sbcdisk metrics [--textfile DIR] [--kmsg FILE] [--db PATH]\n"
-		   "\nThe drives, how they are attached, the doctor's findings, UAS resets and I/O\n"
-		   "errors since boot, drive health (smartctl) and the newest stored bench figures,\n"
-		   "in the Prometheus text format.\n"
-		   "\nOptions:\n"
-		   "  --textfile DIR     write DIR/" METRICS_TEXTFILE_NAME " atomically (node_exporter's\n"
-		   "                     --collector.textfile.directory) instead of standard output\n"
-		   "  --kmsg FILE        read a saved kernel log instead of /dev/kmsg ('-' for stdin)\n"
-		   "  --db PATH          the result database\n"
-		   "  -h, --help         this help\n");
-}
+static struct {
+	const char *dir, *kmsg, *db;
+	char path[PATH_MAX];
+} opt;
+
+static const struct cli_option options[] = {
+	OPT_STRING(0, "textfile", "DIR", &opt.dir,
+		   "write DIR/" METRICS_TEXTFILE_NAME " atomically (node_exporter's\n"
+		   "--collector.textfile.directory) instead of standard output"),
+	OPT_STRING(0, "kmsg", "FILE", &opt.kmsg,
+		   "read a saved kernel log instead of /dev/kmsg ('-' for stdin)"),
+	OPT_DB(&opt.db, "the result database"),
+	OPT_HELP(),
+	OPT_END(),
+};
 
 struct metrics_run {
 	struct doctor_run dr;
@@ -142,58 +144,39 @@ static int textfile_path(const char *dir, char *path, size_t cap)
 	return EXIT_OK;
 }
 
+static int check(const char *cmd, int argc, char **argv)
+{
+	(void)cmd;
+	(void)argc;
+	(void)argv;
+	return opt.dir ? textfile_path(opt.dir, opt.path, sizeof(opt.path)) : 0;
+}
+
+const struct cli_spec metrics_spec = {
+	.usage = "Usage: sbcdisk metrics [--textfile DIR] [--kmsg FILE] [--db PATH]\n"
+		 "\nThe drives, how they are attached, the doctor's findings, UAS resets and I/O\n"
+		 "errors since boot, drive health (smartctl) and the newest stored bench figures,\n"
+		 "in the Prometheus text format.\n",
+	.options = options,
+	.help_col = 21,
+	.check = check,
+};
+
 int cmd_metrics(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "textfile", required_argument, NULL, 't' },
-		{ "kmsg", required_argument, NULL, 'k' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL, *kmsg = NULL, *db = NULL;
+	const char *dir = opt.dir, *kmsg = opt.kmsg, *db = opt.db;
 	struct metrics_run m;
-	char path[PATH_MAX];
-	int c, ret;
+	int ret;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			dir = optarg;
-			break;
-		case 'k':
-			kmsg = optarg;
-			break;
-		case 'd':
-			db = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_option_error(argv[0], c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	if (db && !db[0])
-		return cli_usage_error(argv[0], "--db needs a path");
-	if (dir) {
-		ret = textfile_path(dir, path, sizeof(path));
-		if (ret)
-			return ret;
-	}
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
+	(void)argc;
+	(void)argv;
 	memset(&m, 0, sizeof(m));
 	ret = collect(ctx, kmsg, db, &m);
 	if (ret)
 		goto out;
-	ret = cli_write_file(dir ? path : "-", db, write_doc, &m.doc);
+	ret = cli_write_file(dir ? opt.path : "-", db, write_doc, &m.doc);
 	if (ret) {
-		log_error("metrics: cannot write '%s': %s", dir ? path : "standard output",
+		log_error("metrics: cannot write '%s': %s", dir ? opt.path : "standard output",
 			  cli_write_strerror(ret));
 		ret = EXIT_FAIL;
 		goto out;

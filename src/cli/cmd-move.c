@@ -1,13 +1,13 @@
 /* cmd-move.c - `sbcdisk move`: the journey from one disk to a faster one as one command, by
  * the commands that do each step (bench, clone, boot check, boot order): dry run by default. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "boot/boot.h"
 #include "cli/cli.h"
 #include "cli/move-tryboot.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "common/util.h"
 #include "probe/probe.h"
@@ -16,94 +16,65 @@
 
 #define MOVE_ARGS_MAX 16
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: sbcdisk move [SOURCE] TARGET [--apply] [options]\n"
-		"\nMove the system to TARGET in one go, each step by the command that does it:\n"
-		"  1. a quick bench of SOURCE and TARGET, stored (reads only): the before figures\n"
-		"  2. sbcdisk clone SOURCE TARGET: its plan, its checks and its refusals\n"
-		"  3. sbcdisk boot check TARGET: will the copy boot (after --apply)\n"
-		"  4. on a Raspberry Pi 4 or 5 whose bootloader has tryboot, moving the running\n"
-		"     system: the first boot from TARGET as a trial (tryboot.txt and a trial\n"
-		"     command line beside config.txt, backed up as fix does); a failed trial\n"
-		"     starts from the old disk again. Otherwise the boot order that tries TARGET\n"
-		"     first (sbcdisk boot order, through rpi-eeprom-config; other boards: what\n"
-		"     to change is said)\n"
-		"  5. what happens at the reboot\n"
-		"SOURCE defaults to the disk that holds the running root. Without --apply nothing\n"
-		"is written to any disk or to the boot configuration (the benches read only).\n"
-		"\nOptions:\n"
-		"  --apply        copy, check the copy and set up the trial or the boot order\n"
-		"  --no-tryboot   set the boot order, not a trial boot\n"
-		"  --no-copy      TARGET holds the copy already (an earlier move or clone):\n"
-		"                 leave out steps 1 and 2\n"
-		"  --no-bench     leave out the benches of step 1\n"
-		"  --time DUR     the measured time of each bench run (bench's --time)\n"
-		"  --db PATH      the result database the benches are stored in (bench's --db)\n"
-		"  -h, --help     this help\n"
-		"\nExit status: 0 done (or the plan shown), 1 failure or a refusal, 2 usage.\n");
-}
-
 struct move_opts {
 	const char *source, *target, *time, *db;
 	bool apply, no_bench, no_tryboot, no_copy;
 };
 
-static int parse_opts(int argc, char **argv, struct move_opts *o, bool *help)
-{
-	static const struct option opts[] = {
-		{ "apply", no_argument, NULL, 'a' },	 { "no-bench", no_argument, NULL, 'n' },
-		{ "time", required_argument, NULL, 't' }, { "db", required_argument, NULL, 'd' },
-		{ "no-tryboot", no_argument, NULL, 'T' }, { "no-copy", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static struct move_opts mo;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->apply = true;
-			break;
-		case 'n':
-			o->no_bench = true;
-			break;
-		case 'T':
-			o->no_tryboot = true;
-			break;
-		case 'C':
-			o->no_copy = true;
-			break;
-		case 't':
-			o->time = optarg;
-			break;
-		case 'd':
-			o->db = optarg;
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			return cli_option_error(argv[0], c, argv);
-		}
-	}
-	if (argc - optind == 1) {
-		o->target = argv[optind];
-	} else if (argc - optind == 2) {
-		o->source = argv[optind];
-		o->target = argv[optind + 1];
+static const struct cli_option options[] = {
+	OPT_BOOL(0, "apply", &mo.apply,
+		 "copy, check the copy and set up the trial or the boot order"),
+	OPT_BOOL(0, "no-tryboot", &mo.no_tryboot, "set the boot order, not a trial boot"),
+	OPT_BOOL(0, "no-copy", &mo.no_copy,
+		 "TARGET holds the copy already (an earlier move or clone):\n"
+		 "leave out steps 1 and 2"),
+	OPT_BOOL(0, "no-bench", &mo.no_bench, "leave out the benches of step 1"),
+	OPT_STRING(0, "time", "DUR", &mo.time,
+		   "the measured time of each bench run (bench's --time)"),
+	OPT_DB(&mo.db, "the result database the benches are stored in (bench's --db)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static int check(const char *cmd, int argc, char **argv)
+{
+	if (argc == 2) {
+		mo.target = argv[1];
+	} else if (argc == 3) {
+		mo.source = argv[1];
+		mo.target = argv[2];
 	} else {
-		return cli_usage_error(argv[0], argc == optind ? "no TARGET" : "too many arguments");
+		return cli_usage_error(cmd, argc == 1 ? "no TARGET" : "too many arguments");
 	}
 	return 0;
 }
 
+const struct cli_spec move_spec = {
+	.usage = "Usage: sbcdisk move [SOURCE] TARGET [--apply] [options]\n"
+		 "\nMove the system to TARGET in one go, each step by the command that does it:\n"
+		 "  1. a quick bench of SOURCE and TARGET, stored (reads only): the before figures\n"
+		 "  2. sbcdisk clone SOURCE TARGET: its plan, its checks and its refusals\n"
+		 "  3. sbcdisk boot check TARGET: will the copy boot (after --apply)\n"
+		 "  4. on a Raspberry Pi 4 or 5 whose bootloader has tryboot, moving the running\n"
+		 "     system: the first boot from TARGET as a trial (tryboot.txt and a trial\n"
+		 "     command line beside config.txt, backed up as fix does); a failed trial\n"
+		 "     starts from the old disk again. Otherwise the boot order that tries TARGET\n"
+		 "     first (sbcdisk boot order, through rpi-eeprom-config; other boards: what\n"
+		 "     to change is said)\n"
+		 "  5. what happens at the reboot\n"
+		 "SOURCE defaults to the disk that holds the running root. Without --apply nothing\n"
+		 "is written to any disk or to the boot configuration (the benches read only).\n",
+	.options = options,
+	.help_col = 17,
+	.after = "\nExit status: 0 done (or the plan shown), 1 failure or a refusal, 2 usage.\n",
+	.args_max = -1,
+	.check = check,
+};
+
 /* Run another command of the table with args (NULL-ended, at most MOVE_ARGS_MAX). */
-static int step(struct cli_ctx *ctx, int (*run)(struct cli_ctx *, int, char **),
-		const char *const *args)
+static int step(struct cli_ctx *ctx, const char *const *args)
 {
 	char *argv[MOVE_ARGS_MAX + 1];
 	int argc = 0;
@@ -114,7 +85,7 @@ static int step(struct cli_ctx *ctx, int (*run)(struct cli_ctx *, int, char **),
 	}
 	argv[argc] = NULL;
 	fflush(stdout);
-	return run(ctx, argc, argv);
+	return cli_run(ctx, cli_command_find(argv[0]), argc, argv);
 }
 
 static void heading(const char *text)
@@ -254,27 +225,21 @@ static int bench_both(struct cli_ctx *ctx, const struct move_opts *o, const char
 			args[n++] = "--db";
 			args[n++] = o->db;
 		}
-		rc = step(ctx, cmd_bench, args);
+		rc = step(ctx, args);
 	}
 	return rc;
 }
 
 int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct move_opts o = { 0 };
+	struct move_opts o = mo;
 	struct inventory *inv = NULL;
 	char source[128];
-	bool help = false, pi, trial = false;
+	bool pi, trial = false;
 	int rc;
 
-	rc = parse_opts(argc, argv, &o, &help);
-	if (rc || help) {
-		if (help)
-			usage(stdout);
-		return rc;
-	}
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
+	(void)argc;
+	(void)argv;
 	rc = probe_inventory_load(ctx->sr, &inv);
 	if (rc) {
 		log_error("move: cannot read the block devices: %s", strerror(-rc));
@@ -307,14 +272,14 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 			args[n++] = "--db";
 			args[n++] = o.db;
 		}
-		rc = step(ctx, cmd_clone, args);
+		rc = step(ctx, args);
 	}
 	if (rc == EXIT_OK) {
 		const char *args[] = { "boot", "check", o.target, NULL };
 
 		heading("3. will the copy boot");
 		if (o.apply)
-			rc = step(ctx, cmd_boot, args);
+			rc = step(ctx, args);
 		else
 			printf("After --apply: sbcdisk boot check %s%s.\n", o.target,
 			       o.no_copy ? "" : " (clone's own checks of the copy are in its plan "
@@ -328,7 +293,7 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 
 		heading("4. the boot order that tries the target first");
 		if (pi)
-			rc = step(ctx, cmd_boot, args);
+			rc = step(ctx, args);
 		else
 			printf("Not a Raspberry Pi: make the board's boot loader start from %s (in "
 			       "U-Boot, its boot_targets; in extlinux.conf or the EFI boot order, the "

@@ -1,32 +1,51 @@
 /* cmd-report.c - `sbcdisk report [RUN ...] -o report.html`: stored runs as one self-contained
  * HTML page (inline CSS and SVG charts, no script, nothing fetched). */
-#include <getopt.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "cli/cli-store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "common/util.h"
 #include "report/compare.h"
 #include "report/html.h"
 
-static void usage(FILE *f)
+static struct store_filter filter;
+static struct {
+	const char *db, *out;
+	struct cli_filter runs;
+} opt = { .out = "-", .runs = { &filter, COMPARE_RUNS_MAX } };
+
+static const struct cli_option options[] = {
+	OPT_STRING('o', "output", "FILE", &opt.out,
+		   "write the page to FILE ('-' for stdout, the default)"),
+	OPT_DB(&opt.db, "the result database"),
+	OPT_DEVICE(&opt.runs, "runs of devices whose name, model, serial or VID:PID has TEXT"),
+	OPT_LAST(&opt.runs, "the newest N runs (at most " CLI_STR(COMPARE_RUNS_MAX) ")"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static int check(const char *cmd, int argc, char **argv)
 {
-	fprintf(f, "Usage: sbcdisk report [options] [RUN ...]\n"
-		   "\nStored runs as one HTML file: a panel per run, charts comparing them test by\n"
-		   "test, latencies, how each drive was attached, doctor findings and verdicts,\n"
-		   "and the boot times recorded for the same drives ('sbcdisk history --boot').\n"
-		   "With no RUN: the newest %d runs (or those of --device / --last).\n"
-		   "\nOptions:\n"
-		   "  -o, --output FILE  write the page to FILE ('-' for stdout, the default)\n"
-		   "  --db PATH          the result database\n"
-		   "  --device TEXT      runs of devices whose name, model, serial or VID:PID has TEXT\n"
-		   "  -n, --last N       the newest N runs (at most %d)\n"
-		   "  -h, --help         this help\n"
-		   "\nThe time shown in the page is SOURCE_DATE_EPOCH when it is set.\n",
-		COMPARE_RUNS_MAX, COMPARE_RUNS_MAX);
+	(void)argv;
+	return cli_filter_check(cmd, &opt.runs, argc - 1);
 }
+
+const struct cli_spec report_spec = {
+	.usage = "Usage: sbcdisk report [options] [RUN ...]\n"
+		 "\nStored runs as one HTML file: a panel per run, charts comparing them test by\n"
+		 "test, latencies, how each drive was attached, doctor findings and verdicts,\n"
+		 "and the boot times recorded for the same drives ('sbcdisk history --boot').\n"
+		 "With no RUN: the newest " CLI_STR(COMPARE_RUNS_MAX)
+		 " runs (or those of --device / --last).\n",
+	.options = options,
+	.help_col = 21,
+	.after = "\nThe time shown in the page is SOURCE_DATE_EPOCH when it is set.\n",
+	.args_max = -1,
+	.check = check,
+};
 
 struct page {
 	const struct run_list *runs;
@@ -42,15 +61,8 @@ static int write_page(FILE *f, void *arg)
 
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		CLI_STORE_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *out = "-", *epoch = getenv("SOURCE_DATE_EPOCH");
-	struct store_filter f = { 0 };
-	struct cli_store_opts so = { .f = &f };
+	const char *db = opt.db, *out = opt.out, *epoch = getenv("SOURCE_DATE_EPOCH");
+	struct store_filter f = filter;
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	struct page page = { .runs = &l };
@@ -59,36 +71,14 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	struct store_boot_filter bf = { 0 };
 	int64_t *ids = NULL, *fix_run = NULL;
 	uint64_t n;
-	int c, ret;
+	int ret;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:n:h", opts, NULL)) != -1) {
-		ret = cli_store_opt("report", c, optarg, COMPARE_RUNS_MAX, &so);
-		if (ret != CLI_NOT_MINE) {
-			if (ret)
-				return ret;
-			continue;
-		}
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_option_error("report", c, argv);
-		}
-	}
-	db = so.db;
-	if (optind < argc && (f.device || f.limit))
-		return cli_usage_error("report", "run ids exclude --device and --last");
 	page.opts.generated_at = time(NULL);
 	if (epoch && parse_u64(epoch, &n) == 0)
 		page.opts.generated_at = (time_t)n;
 	if (cli_store_open("report", db, STORE_READ, false, &st))
 		return EXIT_FAIL;
-	ret = cli_select_runs("report", st, argv + optind, argc - optind, &f, &l);
+	ret = cli_select_runs("report", st, argv + 1, argc - 1, &f, &l);
 	if (ret)
 		goto out;
 	if (!l.n) {

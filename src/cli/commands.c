@@ -1,45 +1,58 @@
 /* commands.c - the one explicit table of commands (the idea is git.c's), with what each needs.
  * Adding a command means a file in cli/ and a line here. */
 #include <signal.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/log.h"
 #include "common/util.h"
 #include "report/text.h"
 
+#define GLOBAL(s, l, a, h) { CLI_OPT_GLOBAL, (s), (l), (a), NULL, NULL, (h), 0 }
+const struct cli_option cli_global_options[] = {
+	GLOBAL(0, "sysroot", "DIR", "read /sys, /proc, /dev, /run and /boot below DIR"),
+	GLOBAL(0, "json", NULL, "print JSON (the documented contract) instead of tables"),
+	GLOBAL(0, "no-color", NULL, "no colour, even on a terminal"),
+	GLOBAL('q', "quiet", NULL, "print only results and errors"),
+	GLOBAL('v', "verbose", NULL, "say more (twice: debug)"),
+	GLOBAL('h', "help", NULL, "this help; 'sbcdisk COMMAND --help' for a command"),
+	GLOBAL('V', "version", NULL, "the version"),
+	OPT_END(),
+};
+
 const struct cli_command cli_commands[] = {
 	{ "(none)", cmd_health, "the devices, how they are attached, and what is wrong",
-	  CLI_DEFAULT | CLI_NEED_SYSROOT | CLI_JSON },
+	  CLI_DEFAULT | CLI_NEED_SYSROOT | CLI_JSON, &health_spec },
 	{ "list", cmd_list, "every block device and how it is attached",
-	  CLI_NEED_SYSROOT | CLI_JSON },
+	  CLI_NEED_SYSROOT | CLI_JSON, &list_spec },
 	{ "bench", cmd_bench, "measure a directory, a file or a block device",
-	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	  CLI_NEED_SYSROOT | CLI_JSON, &bench_spec },
 	{ "doctor", cmd_doctor, "find what is wrong: kernel log, links, bridges, power",
-	  CLI_NEED_SYSROOT | CLI_JSON },
+	  CLI_NEED_SYSROOT | CLI_JSON, &doctor_spec },
 	{ "fix", cmd_fix, "write a fix into the boot configuration (dry run by default)",
-	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
-	{ "history", cmd_history, "the stored benchmark results", CLI_JSON | CLI_WRITES },
-	{ "compare", cmd_compare, "stored results side by side", CLI_JSON },
-	{ "report", cmd_report, "an HTML report with charts and verdicts",
-	  CLI_WRITES | CLI_RAW_OUT },
+	  CLI_NEED_SYSROOT | CLI_JSON, &fix_spec },
+	{ "history", cmd_history, "the stored benchmark results", CLI_JSON,
+	  &history_spec },
+	{ "compare", cmd_compare, "stored results side by side", CLI_JSON, &compare_spec },
+	{ "report", cmd_report, "an HTML report with charts and verdicts", CLI_RAW_OUT,
+	  &report_spec },
 	{ "verify", cmd_verify, "is the capacity real and does every byte read back",
-	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	  CLI_NEED_SYSROOT | CLI_JSON, &verify_spec },
 	{ "clone", cmd_clone, "move the system to another disk or an image (dry run by default)",
-	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	  CLI_NEED_SYSROOT | CLI_JSON, &clone_spec },
 	{ "move", cmd_move, "clone to a faster disk and boot from it, every step (dry run by default)",
-	  CLI_NEED_SYSROOT | CLI_WRITES },
+	  CLI_NEED_SYSROOT, &move_spec },
 	{ "boot", cmd_boot, "where the board boots from, will a disk boot, the boot order",
-	  CLI_NEED_SYSROOT | CLI_JSON | CLI_WRITES },
+	  CLI_NEED_SYSROOT | CLI_JSON, &boot_spec },
 	{ "metrics", cmd_metrics, "Prometheus text for node_exporter's textfile collector",
-	  CLI_NEED_SYSROOT | CLI_WRITES | CLI_RAW_OUT },
+	  CLI_NEED_SYSROOT | CLI_RAW_OUT, &metrics_spec },
 	{ "__complete", cmd_complete, "the lists the shell completions offer",
-	  CLI_HIDDEN | CLI_RAW_OUT },
-	{ NULL, NULL, NULL, 0 },
+	  CLI_HIDDEN | CLI_RAW_OUT, &complete_spec },
+	{ NULL, NULL, NULL, 0, NULL },
 };
 
 const struct cli_command *cli_command_find(const char *name)
@@ -62,19 +75,37 @@ const struct cli_command *cli_command_default(void)
 	return NULL;
 }
 
-int cli_setup(struct cli_ctx *ctx)
+int cli_run(struct cli_ctx *ctx, const struct cli_command *cmd, int argc, char **argv)
 {
-	int ret;
+	const struct cli_spec *spec = cmd->spec;
+	int first, ret;
 
-	if (!ctx->cmd || !(ctx->cmd->flags & CLI_NEED_SYSROOT) || ctx->sr)
-		return EXIT_OK;
-	ret = sysroot_open(ctx->sysroot_dir, &ctx->sr);
-	if (ret) {
-		log_error("cannot use sysroot '%s': %s", ctx->sysroot_dir ? ctx->sysroot_dir : "/",
-			  strerror(-ret));
-		return EXIT_FAIL;
+	if (spec->reset)
+		spec->reset();
+	ret = cli_options_parse(cmd->name, spec, argc, argv, &first);
+	if (ret)
+		return ret == CLI_DONE ? EXIT_OK : ret;
+	/* the operands follow the command name */
+	argv[first - 1] = argv[0];
+	argc -= first - 1;
+	argv += first - 1;
+	if (spec->args_max >= 0 && argc - 1 > spec->args_max)
+		return cli_usage_error(cmd->name, "unexpected argument '%s'",
+				       argv[spec->args_max + 1]);
+	if (spec->check) {
+		ret = spec->check(cmd->name, argc, argv);
+		if (ret)
+			return ret == CLI_DONE ? EXIT_OK : ret;
 	}
-	return EXIT_OK;
+	if ((cmd->flags & CLI_NEED_SYSROOT) && !ctx->sr) {
+		ret = sysroot_open(ctx->sysroot_dir, &ctx->sr);
+		if (ret) {
+			log_error("cannot use sysroot '%s': %s",
+				  ctx->sysroot_dir ? ctx->sysroot_dir : "/", strerror(-ret));
+			return EXIT_FAIL;
+		}
+	}
+	return cmd->run(ctx, argc, argv);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -88,31 +119,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	log_error("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", msg);
 	log_line(stderr, "Try 'sbcdisk %s%s--help'.", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
-}
-
-/*
- * getopt_long's opterr is 0 in every command, so getopt never prints (its messages would echo
- * argv raw); this says what it found. A short option is named by optopt: in a bundle ("-zb")
- * optind still points at the bundle, so argv[optind - 1] would be the wrong word.
- */
-int cli_option_error(const char *cmd, int c, char **argv)
-{
-	const char *word = optind > 0 ? argv[optind - 1] : "";
-	size_t len = strcspn(word, "=");
-	char shortopt[3] = { '-', (char)optopt, '\0' };
-	bool is_long = word[0] == '-' && word[1] == '-';
-
-	if (!is_long && optopt > 0 && optopt < 0x80) {
-		word = shortopt;
-		len = 2;
-	} else if (!is_long) {
-		len = strlen(word);
-	}
-	if (c == ':')
-		return cli_usage_error(cmd, "option '%.*s' needs a value", (int)len, word);
-	if (is_long && word[len] == '=' && optopt > 0)
-		return cli_usage_error(cmd, "option '%.*s' takes no value", (int)len, word);
-	return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, word);
 }
 
 void cli_catch_stop_signals(void (*fn)(int sig))

@@ -1,7 +1,6 @@
 /* fix-proof.c - proof that a fix helped: what `fix --apply` wrote goes into the result store
  * with the drive it is about; the runs of that drive before and after it are compared. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -410,53 +409,18 @@ static void proof_text(const struct proof *p)
 			 "--apply', so that there is something to compare with.");
 }
 
-int fixproof_verify(struct cli_ctx *ctx, int argc, char **argv)
+int fixproof_verify(struct cli_ctx *ctx, const char *db, const struct store_filter *sf,
+		    const char *profile)
 {
-	static const struct option opts[] = {
-		CLI_STORE_OPTIONS,
-		{ "profile", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct store_filter f = { 0 };
-	struct cli_store_opts so = { .f = &f };
+	struct store_filter f = *sf;
 	struct store_fix *fixes = NULL;
 	struct doctor_run dr = { 0 };
-	const char *profile = NULL;
 	struct proof p = { 0 };
 	struct store *st = NULL;
 	size_t n = 0;
-	int c, ret;
+	int ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
-		ret = cli_store_opt("fix", c, optarg, 1, &so);
-		if (ret != CLI_NOT_MINE) {
-			if (ret)
-				return ret;
-			continue;
-		}
-		switch (c) {
-		case 'p':
-			profile = optarg;
-			break;
-		case 'h':
-			fputs("Usage: sbcdisk fix verify [--device TEXT] [--profile NAME] [--db PATH]\n"
-			      "\nThe newest recorded fix (of the drive whose name, model, serial or\n"
-			      "VID:PID has TEXT): the last run of its drive before it next to the\n"
-			      "first run after it with the same profile, and the UAS resets in the\n"
-			      "kernel log before the fix and since this boot.\n", stdout);
-			return EXIT_OK;
-		default:
-			return cli_option_error("fix", c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("fix", "unexpected argument '%s'", argv[optind]);
-	if (cli_setup(ctx))
-		return EXIT_FAIL;
-	if (cli_store_open("fix", so.db, STORE_READ, false, &st))
+	if (cli_store_open("fix", db, STORE_READ, false, &st))
 		return EXIT_FAIL;
 	ret = store_fixes_query(st, f.device, 1, &fixes, &n);
 	if (ret) {

@@ -47,7 +47,9 @@ void fixproof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
 /* The JSON of a recorded fix (fix verify, history --json). */
 struct json_object *fixproof_fix_json(const struct store_fix *f);
 
-/* `sbcdisk fix verify [--device TEXT] [--profile NAME] [--db PATH]`. */
-int fixproof_verify(struct cli_ctx *ctx, int argc, char **argv);
+/* `sbcdisk fix verify [--device TEXT] [--profile NAME] [--db PATH]`, its options parsed
+ * (db NULL: the default database; f->device the drive); the sysroot open. An exit code. */
+int fixproof_verify(struct cli_ctx *ctx, const char *db, const struct store_filter *f,
+		    const char *profile);
 
 #endif

@@ -32,3 +32,28 @@ done_checks() {
 	echo "$checks checks, $failures failed"
 	[ "$failures" -eq 0 ]
 }
+
+# The option words that start the option lines of a --help text ("  -o, --output COLS ...").
+help_opts() {
+	awk '/^  -/ { for (i = 1; i <= NF; i++) { w = $i; sub(/,$/, "", w)
+		if (w !~ /^--?[A-Za-z0-9]/) break; print w } }' "$1" | sort -u
+}
+
+# completion_setup: source the bash completion (data/completion/sbcdisk.bash), or exit 77
+# under SBCDISK_RUN: the completion runs the binary itself. Then comp WORD... completes the
+# last word as bash does (COMP_WORDS, COMP_CWORD); the offers, one a line, in $tmp/comp.
+completion_setup() {
+	if [ -n "$run" ]; then
+		echo "SKIP: the completion runs the binary itself, not through $run"
+		exit 77
+	fi
+	# shellcheck source=../../data/completion/sbcdisk.bash
+	. "$src/data/completion/sbcdisk.bash"
+}
+comp() {
+	COMP_WORDS=("$bin" "$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_sbcdisk
+	printf '%s\n' "${COMPREPLY[@]}" | sort -u >"$tmp/comp"
+}

@@ -4,21 +4,7 @@
 # levels, devices of a sysroot tree, run ids of a store; and the zsh one with compadd and
 # _files stood in for, when zsh is there. Native only: the completion runs the binary.
 . "$(dirname "$0")/lib.sh"
-if [ -n "$run" ]; then
-	echo "SKIP: the completion runs the binary itself, not through $run"
-	exit 77
-fi
-# shellcheck source=../../data/completion/sbcdisk.bash
-. "$src/data/completion/sbcdisk.bash"
-
-# comp WORD...: complete the last word; the offers, one a line, in $tmp/comp
-comp() {
-	COMP_WORDS=("$bin" "$@")
-	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-	COMPREPLY=()
-	_sbcdisk
-	printf '%s\n' "${COMPREPLY[@]}" | sort -u >"$tmp/comp"
-}
+completion_setup
 # offers WHAT WORD...: every word is offered
 offers() {
 	local what=$1 w
@@ -49,8 +35,7 @@ exactly "sbcdisk hi<tab>" history
 # options: every option line of each command's --help, and the global ones
 for c in "${cmds[@]}"; do
 	sb "$c" --help
-	mapfile -t opts < <(awk '/^  -/ { for (i = 1; i <= NF; i++) { w = $i; sub(/,$/, "", w)
-		if (w !~ /^--?[A-Za-z0-9]/) break; print w } }' "$tmp/out")
+	mapfile -t opts < <(help_opts "$tmp/out")
 	comp "$c" -
 	offers "sbcdisk $c -<tab>" "${opts[@]}" --sysroot --json --version
 done
@@ -72,6 +57,12 @@ exactly "bench --profile sd<tab>" sdcard
 
 comp doctor --fail-on ""
 exactly "doctor --fail-on <tab>" error warning info
+comp bench --engine ""
+exactly "bench --engine <tab>" io_uring psync null
+# metrics --textfile takes a directory (nothing was offered)
+mkdir "$tmp/textfile-dir"
+comp metrics --textfile "$tmp/textfile-d"
+exactly "metrics --textfile DIR<tab>" "$tmp/textfile-dir"
 comp doctor --fail-on w
 exactly "doctor --fail-on w<tab>" warning
 

@@ -6,12 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 scd=$src/doc/sbcdisk.8.scd
 
-# The option words that start the option lines of a --help text ("  -o, --output COLS ...").
-help_opts() {
-	awk '/^  -/ { for (i = 1; i <= NF; i++) { w = $i; sub(/,$/, "", w)
-		if (w !~ /^--?[A-Za-z0-9]/) break; print w } }' "$1" | sort -u
-}
-
 # The option words of the man page section whose heading is $1: the lines that start with
 # *-x* or *--name* (the term of an option), each word between stars.
 man_opts() {
