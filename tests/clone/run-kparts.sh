@@ -50,10 +50,13 @@ check "the source untouched" test "$(sum_of "$tmp/src.img")" = "$src_sum"
 
 # --- no loop driver ------------------------------------------------------------------------
 # noloop CMD...: CMD where /dev/loop-control answers no loop ioctl (this machine's loop driver
-# is in use by others: it cannot be unloaded for the test)
+# is in use by others: it cannot be unloaded for the test). Where / is no mount point (a
+# chroot) unshare cannot make it private; /dev, the bind's parent, is made private instead,
+# so the bind never reaches the rest of the machine.
 noloop() {
-	timeout 300 unshare -m --propagation private sh -c \
-		'mount --bind /dev/null /dev/loop-control && exec "$@"' sh "$@" >"$tmp/out" 2>"$tmp/err"
+	timeout 300 unshare -m --propagation unchanged sh -c \
+		'{ mount --make-rprivate / 2>/dev/null || mount --make-rprivate /dev; } &&
+		mount --bind /dev/null /dev/loop-control && exec "$@"' sh "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 }
 srcloop=$(losetup -f --show -P -r "$tmp/src.img") || { fail "losetup -P the source"; finish; }
