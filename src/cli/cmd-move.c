@@ -9,6 +9,7 @@
 #include "cli/move-tryboot.h"
 #include "cli/options.h"
 #include "common/log.h"
+#include "common/paths.h"
 #include "common/util.h"
 #include "probe/probe.h"
 #include "report/list.h"
@@ -100,7 +101,7 @@ static void root_disk(const struct inventory *inv, char *buf, size_t cap)
 
 	buf[0] = '\0';
 	if (d)
-		str_fmt(buf, cap, "/dev/%s", d->kname);
+		str_fmt(buf, cap, PATH_DEV_PREFIX "%s", d->kname);
 }
 
 /* "usb,sd" or "nvme,sd": the Pi boot order that tries target first. */
