@@ -99,17 +99,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Print first, then text wrapped at CLI_WRAP_COLS on spaces, to stdout; continuation lines
  * start with indent. first should end with a space when text is to follow on the same line. */
 #define CLI_WRAP_COLS 92
-/* The width the output is fitted to: COLUMNS, then the terminal's size; 0 when stdout is no
- * terminal, the output is JSON or the command's is for programs (then nothing is cut or
- * folded). */
-size_t cli_term_width(const struct cli_ctx *ctx);
-/* On a terminal of cols (not 0): stdout through a filter that folds a line longer than cols
- * at a space (the tables are fitted before; this is for the prose). 0 or -ENOMEM. */
-int cli_term_fit_stdout(size_t cols);
 /* The filter's last line out, stdout the real one again. 0 or -EIO. */
 int cli_term_end(void);
-/* Before a command runs: the renderers' width (report/text.c) and, on a terminal, the filter
- * on stdout; without the filter (no memory) nothing is fitted. */
+/* Before a command runs: the renderers' width (report/text.c: COLUMNS, then the terminal's
+ * size; 0, nothing cut or folded, when stdout is no terminal, the output is JSON or the
+ * command's is for programs) and, on a terminal, stdout through a filter that folds a line
+ * longer than the width at a space; without the filter (no memory) nothing is fitted. */
 void cli_term_setup(const struct cli_ctx *ctx);
 void cli_wrap_print(const char *indent, const char *first, const char *text);
 /* Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE with fn, without SA_RESTART, so that

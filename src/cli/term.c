@@ -12,7 +12,7 @@
 
 #define TERM_LINE_MAX 65536
 
-size_t cli_term_width(const struct cli_ctx *ctx)
+static size_t cli_term_width(const struct cli_ctx *ctx)
 {
 	const char *env = getenv("COLUMNS");
 	struct winsize ws;
@@ -33,13 +33,6 @@ size_t cli_term_width(const struct cli_ctx *ctx)
 }
 
 static FILE *term_real; /* stdout before the filter */
-
-void cli_term_setup(const struct cli_ctx *ctx)
-{
-	text_set_width(cli_term_width(ctx));
-	if (cli_term_fit_stdout(text_width()))
-		text_set_width(0);
-}
 
 struct term_out {
 	FILE *to;
@@ -77,7 +70,7 @@ static int term_close(void *cookie)
 	return ret ? EOF : 0;
 }
 
-int cli_term_fit_stdout(size_t cols)
+static int cli_term_fit_stdout(size_t cols)
 {
 	static const cookie_io_functions_t io = { .write = term_write, .close = term_close };
 	struct term_out *t;
@@ -100,6 +93,13 @@ int cli_term_fit_stdout(size_t cols)
 	/* glibc lets a program set stdout: every print of cli/ and report/ goes through it */
 	stdout = f;
 	return 0;
+}
+
+void cli_term_setup(const struct cli_ctx *ctx)
+{
+	text_set_width(cli_term_width(ctx));
+	if (cli_term_fit_stdout(text_width()))
+		text_set_width(0);
 }
 
 int cli_term_end(void)
