@@ -639,7 +639,7 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 		ret = -EINTR;
 	if (!ret) {
 		p->applied = true;
-		ret = clone_verify(p, o, why, whycap);
+		ret = clone_compare(p, o, why, whycap);
 	}
 out:
 	if (ret && ret != -EINTR && !stopped(p) && target_gone(p, dfd, why, whycap))

@@ -230,7 +230,8 @@ int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t 
 bool clone_image_remove(struct clone_plan *p);
 void clone_image_release(struct clone_plan *p);
 
-/* The checks of the target, and the tree comparison. */
-int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
+/* The copy checked against its source (compare.c): each file system checked, the trees
+ * compared, boot/'s check of the target. */
+int clone_compare(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
 
 #endif

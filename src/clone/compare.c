@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* verify.c - before clone says done: each target file system checked (e2fsck -fn,
+/* compare.c - before clone says done: each target file system checked (e2fsck -fn,
  * fsck.vfat -n), the trees compared (names, types, sizes, modes, owners, link targets and a
  * sample or all of the contents), and boot/'s check of the target (boot_check_disk_with()). */
 #define _XOPEN_SOURCE 700
@@ -763,7 +763,7 @@ static void check_boot(struct clone_plan *p)
 	probe_inventory_free(inv);
 }
 
-int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
+int clone_compare(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
 {
 	size_t i;
 
