@@ -28,6 +28,10 @@ int clone_run_ex(const char *const argv[], const struct spawn_extra *x, struct s
 int clone_tools_check(const struct clone_plan *p, char *why, size_t whycap);
 /* The last non-empty line of a tool's output, for a one-line message. */
 void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap);
+/* clone_run() of a file system tool whose exit status up to ok_max is success: 0; -ENOENT
+ * missing, -EIO failed (why: what, its status and its last line), -errno not run. */
+int clone_run_tool(const char *what, const char *const argv[], int ok_max, char *why,
+		   size_t whycap);
 
 /* A loop device over [off, off + size) of path: its node in name ("/dev/loop7") and an open
  * descriptor in *fd. It goes away when *fd is closed (and nothing else holds it). */
@@ -187,6 +191,11 @@ int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *r
  * part (an index in p) compared: each difference, a name on one side only too, in p->diffs
  * (counted in p->n_diffs), the entries compared in p->n_compared. */
 void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bool full);
+/* The tree of partition cp compared with its source's, and a check that says how: both
+ * mounted read-only (the kernel's driver for cp->fstype), or both copied out through
+ * mtools (FAT: the kernel may have no vfat). */
+void clone_compare_mounted(struct clone_plan *p, struct clone_part *cp, bool full);
+void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full);
 
 /* Which bytes of which disks and files a path reaches (a device through its partitions, loop
  * devices and holders; a file, and the file system it is on; a path not there yet, the file

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* run.c - clone's runs of the file system tools (e2fsprogs, dosfstools, mtools): a program's
- * status and output, and the check, before anything is written, that each one is there. */
+ * status and output, and the check, before anything is written, that each program the
+ * partitions' file systems need (their rows in fs.h) is there. */
 #include <errno.h>
 #include <string.h>
 
-#include "clone/clone-int.h"
+#include "clone/fs.h"
 #include "common/banned.h"
 #include "common/paths.h"
 #include "common/spawn.h"
@@ -26,32 +27,20 @@ int clone_run(const char *const argv[], struct sbuf *out, bool with_stderr, int 
 
 int clone_tools_check(const struct clone_plan *p, char *why, size_t whycap)
 {
-	static const struct {
-		const char *fs, *prog, *pkg;
-	} tools[] = {
-		/* cmdline.txt and extlinux.conf read and rewritten, the copy listed and checked */
-		{ "vfat", "mtype", "mtools" },	     { "vfat", "mcopy", "mtools" },
-		{ "vfat", "mdir", "mtools" },	     { "vfat", "fsck.vfat", "dosfstools" },
-		{ "ext", "mke2fs", "e2fsprogs" },    { "ext", "e2fsck", "e2fsprogs" },
-		{ "ext", "resize2fs", "e2fsprogs" }, { "ext", "tune2fs", "e2fsprogs" },
-#ifndef HAVE_EXT2FS
-		{ "ext", "debugfs", "e2fsprogs" },
-#endif
-	};
 	char path[PATH_MAX];
 
 	for (size_t i = 0; i < p->n_parts; i++) {
 		const struct clone_part *cp = &p->parts[i];
+		const struct clone_fs_tool *t;
 
 		if (cp->method == CLONE_BY_NONE)
 			continue;
-		for (size_t j = 0; j < sizeof(tools) / sizeof(tools[0]); j++) {
-			if (strncmp(cp->fstype, tools[j].fs, strlen(tools[j].fs)) ||
-			    !spawn_find(tools[j].prog, path, sizeof(path)))
+		for (t = cp->fs->tools; t < cp->fs->tools + CLONE_FS_TOOLS_MAX && t->prog; t++) {
+			if (!spawn_find(t->prog, path, sizeof(path)))
 				continue;
 			str_fmt(why, whycap, "'%s' not found: install the package %s (the %s "
-				"partition p%u needs it); nothing was written", tools[j].prog,
-				tools[j].pkg, cp->fstype, cp->partno);
+				"partition p%u needs it); nothing was written", t->prog, t->pkg,
+				cp->fstype, cp->partno);
 			return -ENOENT;
 		}
 	}
@@ -76,4 +65,26 @@ void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap)
 		buf[cap - 1] = '\0';
 		str_sanitize(buf);
 	}
+}
+
+int clone_run_tool(const char *what, const char *const argv[], int ok_max, char *why,
+		   size_t whycap)
+{
+	struct sbuf out = SBUF_INIT(64 * 1024);
+	char last[160];
+	int ret, status;
+
+	ret = clone_run(argv, &out, true, &status);
+	if (ret == -ENOENT)
+		str_fmt(why, whycap, "%s not found (package e2fsprogs/dosfstools/mtools)", argv[0]);
+	else if (ret)
+		str_fmt(why, whycap, "cannot run %s: %s", argv[0], strerror(-ret));
+	else if (status < 0 || status > ok_max) {
+		clone_run_last_line(&out, last, sizeof(last));
+		str_fmt(why, whycap, "%s failed (exit %d)%s%s", what, status, last[0] ? ": " : "",
+			last);
+		ret = -EIO;
+	}
+	sbuf_release(&out);
+	return ret;
 }
