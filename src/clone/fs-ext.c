@@ -130,31 +130,21 @@ static int ext_set_id(const struct clone_part *cp, const char *dev, int dfd, cha
 }
 
 const struct clone_fs clone_fs_ext = {
-	.name = "ext",
-	.match = ext_match,
-	.tools = { { "mke2fs", "e2fsprogs" },
-		   { "e2fsck", "e2fsprogs" },
-		   { "resize2fs", "e2fsprogs" },
-		   { "tune2fs", "e2fsprogs" },
+	.name = "ext", .match = ext_match, .can_be_root = true,
+	.tools = { { "mke2fs", "e2fsprogs" }, { "e2fsck", "e2fsprogs" },
+		   { "resize2fs", "e2fsprogs" }, { "tune2fs", "e2fsprogs" },
 #ifndef HAVE_EXT2FS
 		   { "debugfs", "e2fsprogs" },
 #endif
 	},
-	.can_be_root = true,
-	.plan = ext_plan,
-	.used = ext_used,
-	.new_id = ext_new_id,
-	.read_file = clone_ext_read_file,
-	.resolve = clone_ext_resolve,
-	.copy_used = clone_ext_copy_used,
-	.make = ext_make,
-	.on_device = true,
-	.repair = { "e2fsck", "-f", "-p" },
-	.repair_name = "e2fsck -fp of the copy",
-	.grow = ext_grow,
-	.set_id = ext_set_id,
-	.check = { "e2fsck", "-f", "-n" },
-	.check_name = "e2fsck -fn",
-	.repair_hint = "e2fsck -f",
+	/* the plan */
+	.plan = ext_plan, .used = ext_used, .new_id = ext_new_id,
+	.read_file = clone_ext_read_file, .resolve = clone_ext_resolve,
+	/* the copy, and the finish on the target */
+	.copy_used = clone_ext_copy_used, .make = ext_make, .on_device = true,
+	.repair = { "e2fsck", "-f", "-p" }, .repair_name = "e2fsck -fp of the copy",
+	.grow = ext_grow, .set_id = ext_set_id,
+	/* the comparison */
+	.check = { "e2fsck", "-f", "-n" }, .check_name = "e2fsck -fn", .repair_hint = "e2fsck -f",
 	.compare = clone_compare_mounted,
 };

@@ -48,24 +48,16 @@ static int vfat_set_id(const struct clone_part *cp, const char *dev, int dfd, ch
 }
 
 const struct clone_fs clone_fs_vfat = {
-	.name = "vfat",
-	.match = vfat_match,
+	.name = "vfat", .match = vfat_match, .boot_files = true, .live_blocks = true,
 	/* cmdline.txt and extlinux.conf read and rewritten, the copy listed and checked */
-	.tools = { { "mtype", "mtools" },
-		   { "mcopy", "mtools" },
-		   { "mdir", "mtools" },
+	.tools = { { "mtype", "mtools" }, { "mcopy", "mtools" }, { "mdir", "mtools" },
 		   { "fsck.vfat", "dosfstools" } },
-	.boot_files = true,
-	.live_blocks = true,
-	.plan = vfat_plan,
-	.new_id = vfat_new_id,
-	.read_file = clone_fat_read,
-	.write_file = clone_fat_write,
-	.list = clone_fat_list,
-	.copy_used = clone_fat_copy_used,
-	.set_id = vfat_set_id,
-	.check = { "fsck.vfat", "-n" },
-	.check_name = "fsck.vfat -n",
-	.repair_hint = "fsck.vfat -a",
+	/* the plan; files read and written at its offset, through mtools */
+	.plan = vfat_plan, .new_id = vfat_new_id, .read_file = clone_fat_read,
+	.write_file = clone_fat_write, .list = clone_fat_list,
+	/* the copy, and the finish on the target */
+	.copy_used = clone_fat_copy_used, .set_id = vfat_set_id,
+	/* the comparison */
+	.check = { "fsck.vfat", "-n" }, .check_name = "fsck.vfat -n", .repair_hint = "fsck.vfat -a",
 	.compare = clone_compare_fat,
 };
