@@ -64,8 +64,8 @@ void clone_kparts_drop(struct clone_plan *p, int dfd);
 /* A private mount of dev, reached at the path dir ("/proc/self/fd/7"): a detached mount
  * (fsopen, fsmount) in no mount table, which goes with its descriptor, when this process
  * ends however it ends (SIGKILL too), and with it an autoclear loop device under it; on a
- * kernel before 5.2 a mount on a fresh directory. readonly mounts use noload for ext so
- * no journal is replayed. clone_umount() takes it away. */
+ * kernel before 5.2 a mount on a fresh directory. A readonly mount takes its file system's
+ * ro_flag too (fs.h; ext: noload, no journal replayed). clone_umount() takes it away. */
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
 void clone_umount(char *dir);
 /* The same on a fresh directory with mount(2) (the fallback), and its unmount. */

@@ -145,6 +145,6 @@ const struct clone_fs clone_fs_ext = {
 	.repair = { "e2fsck", "-f", "-p" }, .repair_name = "e2fsck -fp of the copy",
 	.grow = ext_grow, .set_id = ext_set_id,
 	/* the comparison */
-	.check = { "e2fsck", "-f", "-n" }, .check_name = "e2fsck -fn", .repair_hint = "e2fsck -f",
-	.compare = clone_compare_mounted,
+	.ro_flag = "noload", .check = { "e2fsck", "-f", "-n" }, .check_name = "e2fsck -fn",
+	.repair_hint = "e2fsck -f", .compare = clone_compare_mounted,
 };

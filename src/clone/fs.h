@@ -65,6 +65,9 @@ struct clone_fs {
 	int (*set_id)(const struct clone_part *cp, const char *dev, int dfd, char *why,
 		      size_t whycap);
 
+	/* compare: what a read-only mount takes so that it writes nothing (ext: "noload", its
+	 * journal not replayed); NULL: "ro" is enough. */
+	const char *ro_flag;
 	/* compare: the read-only check, the device appended ({ "e2fsck", "-f", "-n" }); as
 	 * messages name it ("e2fsck -fn"); the repair a user runs on the source. NULL: none. */
 	const char *check[4];

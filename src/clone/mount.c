@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "clone/clone-int.h"
+#include "clone/fs.h"
 #include "common/banned.h"
 #include "common/paths.h"
 #include "common/util.h"
@@ -23,6 +23,7 @@ static int fsconfig_flag(int fs, const char *key)
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
 {
 	unsigned attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (readonly ? MOUNT_ATTR_RDONLY : 0);
+	const char *ro_flag = clone_fs_of(fstype)->ro_flag;
 	int fs, mfd, ret = 0;
 
 	dir[0] = '\0';
@@ -33,8 +34,8 @@ int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, s
 		ret = -errno;
 	if (!ret && readonly)
 		ret = fsconfig_flag(fs, "ro");
-	if (!ret && readonly && str_starts(fstype, "ext"))
-		ret = fsconfig_flag(fs, "noload");
+	if (!ret && readonly && ro_flag)
+		ret = fsconfig_flag(fs, ro_flag);
 	if (!ret && syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
 		ret = -errno;
 	if (ret)
@@ -70,7 +71,7 @@ void clone_umount(char *dir)
 
 int clone_mount_dir(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap)
 {
-	const char *data = readonly && str_starts(fstype, "ext") ? "noload" : NULL;
+	const char *data = readonly ? clone_fs_of(fstype)->ro_flag : NULL;
 	const char *tmp = getenv("TMPDIR");
 
 	if (str_fmt(dir, cap, "%s/sbcdisk-clone-XXXXXX", tmp && tmp[0] ? tmp : "/tmp"))
