@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* apply.c - doing the plan: the target's table wiped first and written last (a stop leaves
- * nothing that looks bootable), each partition copied, ext grown and given its new UUID, FAT
- * its new volume id, the names rewritten on the target, then the verification. */
+ * nothing that looks bootable), each partition copied, repaired, grown and given its new id
+ * as its file system's row says (fs.h), the names rewritten on the target, then the copy
+ * compared with its source. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clone/clone-int.h"
+#include "clone/fs.h"
 #include "common/atomicfile.h"
 #include "common/banned.h"
 #include "common/util.h"
@@ -22,28 +23,6 @@
 static bool stopped(const struct clone_plan *p)
 {
 	return p->stop && *p->stop;
-}
-
-/* Run an e2fsprogs tool on dev; ok_max is the highest exit status that is success. */
-static int tool(const char *what, const char *const argv[], int ok_max, char *why, size_t whycap)
-{
-	struct sbuf out = SBUF_INIT(64 * 1024);
-	char last[160];
-	int ret, status;
-
-	ret = clone_run(argv, &out, true, &status);
-	if (ret == -ENOENT)
-		str_fmt(why, whycap, "%s not found (package e2fsprogs/dosfstools/mtools)", argv[0]);
-	else if (ret)
-		str_fmt(why, whycap, "cannot run %s: %s", argv[0], strerror(-ret));
-	else if (status < 0 || status > ok_max) {
-		clone_run_last_line(&out, last, sizeof(last));
-		str_fmt(why, whycap, "%s failed (exit %d)%s%s", what, status, last[0] ? ": " : "",
-			last);
-		ret = -EIO;
-	}
-	sbuf_release(&out);
-	return ret;
 }
 
 static void mark_done(struct clone_plan *p, const char *file)
@@ -112,94 +91,55 @@ static int replace_file(const char *dir, const char *rel, const char *data, size
 	return ret;
 }
 
-/* Are there files to rewrite on the target's file system of cp (ext, mounted)? */
-static bool has_rewrites(const struct clone_plan *p, const struct clone_part *cp)
+/* A rewritten file of the plan: its name as the plan lists it, where it is written on its
+ * file system (symbolic links resolved), its new text. */
+struct part_file {
+	const char *file, *at, *data;
+	size_t len;
+};
+
+/* The rewritten files that go on cp's file system: /etc/fstab on the root, the command line
+ * on the boot partition, extlinux.conf where it is; how many. */
+static size_t part_files(const struct clone_plan *p, const struct clone_part *cp,
+			 struct part_file f[3])
 {
 	int i = (int)(cp - p->parts);
-
-	return (i == p->root && p->fstab_new) || (i == p->extlinux_part && p->extlinux_new);
-}
-
-/* /etc/fstab (on the root) and extlinux.conf (where it is) replaced on the target mounted on
- * dir, atomically, owner and mode kept. */
-static int fstab_write(struct clone_plan *p, const struct clone_part *cp, const char *dir,
-		       char *why, size_t whycap)
-{
-	int i = (int)(cp - p->parts), ret = 0;
+	size_t n = 0;
 
 	if (i == p->root && p->fstab_new)
-		ret = rewrite_result(p, cp, "/etc/fstab",
-				     replace_file(dir, p->fstab_at + 1, p->fstab_new, p->fstab_len),
-				     why, whycap);
-	if (!ret && i == p->extlinux_part && p->extlinux_new)
-		ret = rewrite_result(p, cp, p->extlinux_path,
-				     replace_file(dir, p->extlinux_at + 1, p->extlinux_new,
-						  p->extlinux_len), why, whycap);
-	return ret;
+		f[n++] = (struct part_file){ "/etc/fstab", p->fstab_at, p->fstab_new,
+					     p->fstab_len };
+	if (i == p->boot && p->cmdline_new)
+		f[n++] = (struct part_file){ p->cmdline_file, p->cmdline_file, p->cmdline_new,
+					     p->cmdline_len };
+	if (i == p->extlinux_part && p->extlinux_new)
+		f[n++] = (struct part_file){ p->extlinux_path, p->extlinux_at, p->extlinux_new,
+					     p->extlinux_len };
+	return n;
 }
 
-/* mke2fs for target partition cp on dev: the source's features, inode size, block and
- * cluster size and label, with its new UUID. An e2fsprogs that does not know one of the
- * source's features makes the file system with its own defaults for the type instead. */
-static int files_mkfs(struct clone_plan *p, struct clone_part *cp, const char *dev, char *why,
-		      size_t whycap)
+static bool has_rewrites(const struct clone_plan *p, const struct clone_part *cp)
 {
-	struct clone_extinfo ei;
-	char bs[16] = "", is[16] = "", cs[16] = "", ni[24] = "";
-	const char *mk[24];
-	size_t n = 0;
-	int ret;
+	struct part_file f[3];
 
-	mk[n++] = "mke2fs";
-	mk[n++] = "-F";
-	mk[n++] = "-q";
-	mk[n++] = "-t";
-	mk[n++] = cp->fstype;
-	if (clone_ext_info(p->src_path, cp->start, &ei) == 0 && ei.features[0]) {
-		str_fmt(bs, sizeof(bs), "%llu", (unsigned long long)ei.block_size);
-		str_fmt(is, sizeof(is), "%u", ei.inode_size);
-		mk[n++] = "-O";
-		mk[n++] = ei.features;
-		mk[n++] = "-b";
-		mk[n++] = bs;
-		mk[n++] = "-I";
-		mk[n++] = is;
-		/* the target is sized to the data: as many inodes per byte as the source, and
-		 * never fewer than its files need */
-		if (ei.inodes && cp->size) {
-			uint64_t n_ino = (uint64_t)((double)ei.inodes * (double)cp->t_size /
-						    (double)cp->size), used = ei.inodes_used;
-			struct statvfs sv;
+	return part_files(p, cp, f) > 0;
+}
 
-			/* mounted, the superblock's free count lags: ask the kernel */
-			if (!statvfs(cp->mountpoint, &sv) && sv.f_files >= sv.f_ffree)
-				used = sv.f_files - sv.f_ffree;
-			if (n_ino < used + used / 4 + 1024)
-				n_ino = used + used / 4 + 1024;
-			str_fmt(ni, sizeof(ni), "%llu", (unsigned long long)n_ino);
-			mk[n++] = "-N";
-			mk[n++] = ni;
-		}
-		if (ei.cluster_size) {
-			str_fmt(cs, sizeof(cs), "%u", ei.cluster_size);
-			mk[n++] = "-C";
-			mk[n++] = cs;
-		}
-	}
-	mk[n++] = "-L";
-	mk[n++] = cp->label;
-	mk[n++] = "-U";
-	mk[n++] = cp->t_uuid;
-	mk[n++] = dev;
-	mk[n] = NULL;
-	ret = tool("mke2fs", mk, 0, why, whycap);
-	if (ret == -EIO && bs[0]) {
-		const char *plain[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
-				  "-U", cp->t_uuid, dev, NULL };
+/* cp's rewritten files replaced on the target: through its row's write_file, or under dir
+ * where it is mounted, atomically, owner and mode kept. */
+static int files_write(struct clone_plan *p, const struct clone_part *cp, const char *dir,
+		       char *why, size_t whycap)
+{
+	struct part_file f[3];
+	size_t n = part_files(p, cp, f);
+	int ret = 0;
 
-		why[0] = '\0';
-		ret = tool("mke2fs", plain, 0, why, whycap);
-	}
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = rewrite_result(p, cp, f[i].file, cp->fs->write_file ?
+				     cp->fs->write_file(clone_dst(p), cp->t_start, f[i].at,
+							f[i].data, f[i].len) :
+				     replace_file(dir, f[i].at + 1, f[i].data, f[i].len),
+				     why, whycap);
 	return ret;
 }
 
@@ -305,7 +245,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 			cp->partno, strerror(-ret));
 		return ret;
 	}
-	ret = files_mkfs(p, cp, lo.name, why, whycap);
+	ret = cp->fs->make(p, cp, lo.name, why, whycap);
 	if (ret)
 		goto out;
 	ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
@@ -341,7 +281,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 			ret = files_sync(p, cp, dfd, dir, why, whycap);
 	}
 	if (!ret && has_rewrites(p, cp) && !stopped(p))
-		ret = fstab_write(p, cp, dir, why, whycap);
+		ret = files_write(p, cp, dir, why, whycap);
 	if (!ret && !stopped(p))
 		ret = files_sync(p, cp, dfd, dir, why, whycap);
 	if (!ret && !stopped(p)) {
@@ -376,71 +316,48 @@ static void blame_source(struct clone_plan *p, const struct clone_part *cp, char
 		str_fmt(why + len, whycap - len, "; %s", res);
 }
 
-/* The ext file system copied to p's target partition: checked, grown, new UUID, fstab. */
-static int ext_finish(struct clone_plan *p, struct clone_part *cp, char *why, size_t whycap)
+/* A file system copied by its blocks, on the target: repaired, grown to its partition, given
+ * its new id and its rewritten files, each as its row says (on a device: its partition's
+ * own, or a loop device over it; else at its offset of dfd). */
+static int blocks_finish(struct clone_plan *p, struct clone_part *cp, int dfd, char *why,
+			 size_t whycap)
 {
-	struct clone_loop lo;
+	const struct clone_fs *fs = cp->fs;
+	struct clone_loop lo = { .fd = -1 };
 	char dir[PATH_MAX] = "";
-	int ret;
+	int ret = 0;
 
-	ret = clone_part_attach(p, cp, true, false, &lo);
-	if (ret) {
-		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
-			cp->partno, strerror(-ret));
-		return ret;
-	}
-	{
-		const char *fsck[] = { "e2fsck", "-f", "-p", lo.name, NULL };
-
-		ret = tool("e2fsck -fp of the copy", fsck, 1, why, whycap);
-	}
-	if (ret == -EIO)
-		blame_source(p, cp, why, whycap);
-	if (!ret && cp->t_size > cp->size && !stopped(p)) {
-		const char *rs[] = { "resize2fs", lo.name, NULL };
-
-		ret = tool("resize2fs", rs, 0, why, whycap);
-	}
-	if (!ret && cp->t_uuid[0] && !stopped(p)) {
-		const char *tu[] = { "tune2fs", "-U", cp->t_uuid, lo.name, NULL };
-
-		ret = tool("tune2fs -U", tu, 0, why, whycap);
-	}
-	if (!ret && has_rewrites(p, cp) && !stopped(p)) {
-		ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
+	if (fs->on_device) {
+		ret = clone_part_attach(p, cp, true, false, &lo);
 		if (ret) {
+			str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
+				cp->partno, strerror(-ret));
+			return ret;
+		}
+	}
+	if (fs->repair[0]) {
+		const char *argv[CLONE_FS_ARGV_MAX];
+
+		clone_fs_argv(fs->repair, lo.name, argv);
+		ret = clone_run_tool(fs->repair_name, argv, 1, why, whycap);
+		if (ret == -EIO)
+			blame_source(p, cp, why, whycap);
+	}
+	if (!ret && fs->grow && cp->t_size > cp->size && !stopped(p))
+		ret = fs->grow(lo.name, why, whycap);
+	if (!ret && fs->set_id && !stopped(p))
+		ret = fs->set_id(cp, lo.name, dfd, why, whycap);
+	if (!ret && has_rewrites(p, cp) && !stopped(p)) {
+		if (!fs->write_file)
+			ret = clone_mount(lo.name, cp->fstype, false, dir, sizeof(dir));
+		if (ret)
 			str_fmt(why, whycap, "cannot mount target p%u: %s", cp->partno,
 				strerror(-ret));
-			goto out;
-		}
-		ret = fstab_write(p, cp, dir, why, whycap);
+		else
+			ret = files_write(p, cp, dir, why, whycap);
 	}
-out:
 	clone_umount(dir);
 	clone_loop_detach(&lo);
-	return ret;
-}
-
-static int fat_finish(struct clone_plan *p, struct clone_part *cp, int dfd, bool is_boot,
-		      char *why, size_t whycap)
-{
-	int ret;
-
-	ret = clone_fat_set_id(dfd, cp->t_start, cp->t_vfat_id);
-	if (ret) {
-		str_fmt(why, whycap, "cannot set the volume id of target p%u", cp->partno);
-		return ret;
-	}
-	if (fsync(dfd))
-		return -errno;
-	if (is_boot && p->cmdline_new)
-		ret = rewrite_result(p, cp, p->cmdline_file,
-				     clone_fat_write(clone_dst(p), cp->t_start, p->cmdline_file,
-						     p->cmdline_new, p->cmdline_len), why, whycap);
-	if (!ret && cp - p->parts == p->extlinux_part && p->extlinux_new)
-		ret = rewrite_result(p, cp, p->extlinux_path,
-				     clone_fat_write(clone_dst(p), cp->t_start, p->extlinux_path,
-						     p->extlinux_new, p->extlinux_len), why, whycap);
 	return ret;
 }
 
@@ -518,10 +435,8 @@ static int copy_all(struct clone_plan *p, int sfd, int dfd, char *why, size_t wh
 		uint64_t t0 = time_now_ns();
 
 		c.part = cp;
-		if (cp->method == CLONE_BY_USED && !strcmp(cp->fstype, "vfat"))
-			ret = clone_fat_copy_used(&c, why, whycap);
-		else if (cp->method == CLONE_BY_USED)
-			ret = clone_ext_copy_used(&c, why, whycap);
+		if (cp->method == CLONE_BY_USED)
+			ret = cp->fs->copy_used(&c, why, whycap);
 		else if (cp->method == CLONE_BY_WHOLE)
 			ret = clone_copy_range(&c, cp->start, cp->t_start, cp->size, why, whycap);
 		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
@@ -608,13 +523,10 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 	for (i = 0; !ret && !p->whole && i < p->n_parts && !stopped(p); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		if ((cp->method == CLONE_BY_USED || cp->method == CLONE_BY_WHOLE) &&
-		    str_starts(cp->fstype, "ext"))
-			ret = ext_finish(p, cp, why, whycap);
-		else if (cp->method == CLONE_BY_FILES)
+		if (cp->method == CLONE_BY_FILES)
 			ret = files_finish(p, cp, why, whycap);
-		else if (!strcmp(cp->fstype, "vfat"))
-			ret = fat_finish(p, cp, dfd, (int)i == p->boot, why, whycap);
+		else if (cp->method != CLONE_BY_NONE)
+			ret = blocks_finish(p, cp, dfd, why, whycap);
 		if (!ret)
 			str_fmt(cp->result, sizeof(cp->result), "copied");
 	}
@@ -639,7 +551,7 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 		ret = -EINTR;
 	if (!ret) {
 		p->applied = true;
-		ret = clone_verify(p, o, why, whycap);
+		ret = clone_compare(p, o, why, whycap);
 	}
 out:
 	if (ret && ret != -EINTR && !stopped(p) && target_gone(p, dfd, why, whycap))

@@ -28,6 +28,10 @@ int clone_run_ex(const char *const argv[], const struct spawn_extra *x, struct s
 int clone_tools_check(const struct clone_plan *p, char *why, size_t whycap);
 /* The last non-empty line of a tool's output, for a one-line message. */
 void clone_run_last_line(const struct sbuf *out, char *buf, size_t cap);
+/* clone_run() of a file system tool whose exit status up to ok_max is success: 0; -ENOENT
+ * missing, -EIO failed (why: what, its status and its last line), -errno not run. */
+int clone_run_tool(const char *what, const char *const argv[], int ok_max, char *why,
+		   size_t whycap);
 
 /* A loop device over [off, off + size) of path: its node in name ("/dev/loop7") and an open
  * descriptor in *fd. It goes away when *fd is closed (and nothing else holds it). */
@@ -60,8 +64,8 @@ void clone_kparts_drop(struct clone_plan *p, int dfd);
 /* A private mount of dev, reached at the path dir ("/proc/self/fd/7"): a detached mount
  * (fsopen, fsmount) in no mount table, which goes with its descriptor, when this process
  * ends however it ends (SIGKILL too), and with it an autoclear loop device under it; on a
- * kernel before 5.2 a mount on a fresh directory. readonly mounts use noload for ext so
- * no journal is replayed. clone_umount() takes it away. */
+ * kernel before 5.2 a mount on a fresh directory. A readonly mount takes its file system's
+ * ro_flag too (fs.h; ext: noload, no journal replayed). clone_umount() takes it away. */
 int clone_mount(const char *dev, const char *fstype, bool readonly, char *dir, size_t cap);
 void clone_umount(char *dir);
 /* The same on a fresh directory with mount(2) (the fallback), and its unmount. */
@@ -187,6 +191,11 @@ int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *r
  * part (an index in p) compared: each difference, a name on one side only too, in p->diffs
  * (counted in p->n_diffs), the entries compared in p->n_compared. */
 void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bool full);
+/* The tree of partition cp compared with its source's, and a check that says how: both
+ * mounted read-only (the kernel's driver for cp->fstype), or both copied out through
+ * mtools (FAT: the kernel may have no vfat). */
+void clone_compare_mounted(struct clone_plan *p, struct clone_part *cp, bool full);
+void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full);
 
 /* Which bytes of which disks and files a path reaches (a device through its partitions, loop
  * devices and holders; a file, and the file system it is on; a path not there yet, the file
@@ -230,7 +239,8 @@ int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t 
 bool clone_image_remove(struct clone_plan *p);
 void clone_image_release(struct clone_plan *p);
 
-/* The checks of the target, and the tree comparison. */
-int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
+/* The copy checked against its source (compare.c): each file system checked, the trees
+ * compared, boot/'s check of the target. */
+int clone_compare(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap);
 
 #endif

@@ -20,17 +20,20 @@
 
 enum clone_method {
 	CLONE_BY_NONE = 0,	 /* nothing to copy (an extended container) */
-	CLONE_BY_USED,	 /* ext2/3/4 by its used blocks, then grown */
+	CLONE_BY_USED,	 /* what its file system uses (ext: blocks, FAT: clusters), then grown */
 	CLONE_BY_WHOLE,	 /* every byte of the partition */
 	CLONE_BY_FILES,	 /* a mounted read-write file system: files into a fresh one */
 };
 
 const char *clone_method_name(enum clone_method m);
 
+struct clone_fs;
+
 struct clone_part {
 	unsigned partno;      /* 1-based, as the table numbers it */
 	uint64_t start, size; /* bytes, on the source */
 	char fstype[16];      /* "ext4", "vfat", "swap", "" unknown */
+	const struct clone_fs *fs; /* how clone treats it: clone_fs_of(fstype) (clone/fs.h) */
 	char uuid[40], label[64], partuuid[40], partlabel[80];
 	char name[64];	      /* kernel name when the source is a disk ("mmcblk0p2"), else "" */
 	unsigned dos_type;    /* DOS: the type byte */

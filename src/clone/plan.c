@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "clone/clone-int.h"
+#include "clone/fs.h"
 #include "common/banned.h"
 #include "common/bootloc.h"
 #include "common/kcmdline.h"
@@ -40,11 +40,6 @@ static void dev_path(const char *arg, char *out, size_t cap)
 	    access(out, F_OK) == 0)
 		return;
 	str_copy(out, cap, arg);
-}
-
-static bool is_ext(const char *t)
-{
-	return !strcmp(t, "ext2") || !strcmp(t, "ext3") || !strcmp(t, "ext4");
 }
 
 /* The file system at [start, start + size) of fd: type, UUID, label (libblkid). */
@@ -323,6 +318,7 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 		struct clone_part *cp = &p->parts[i];
 
 		part_probe(fd, cp);
+		cp->fs = clone_fs_of(cp->fstype);
 		if (disk) {
 			for (size_t j = 0; j < disk->n_children; j++) {
 				const struct blkdev *c = disk->children[j];
@@ -397,38 +393,38 @@ static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 /* Which partition is the root, which the boot partition; refuse what is not understood. */
 static int plan_roles(struct clone_plan *p, char *why, size_t whycap)
 {
-	size_t i, n_ext = 0;
-	int first_ext = -1;
+	size_t i, n_roots = 0;
+	int first_root = -1;
 
 	p->root = p->boot = -1;
 	for (i = 0; i < p->n_parts; i++) {
-		if (!strcmp(p->parts[i].fstype, "vfat") && p->boot < 0)
+		if (p->parts[i].fs->boot_files && p->boot < 0)
 			p->boot = (int)i;
-		if (is_ext(p->parts[i].fstype)) {
-			if (first_ext < 0)
-				first_ext = (int)i;
-			n_ext++;
+		if (p->parts[i].fs->can_be_root) {
+			if (first_root < 0)
+				first_root = (int)i;
+			n_roots++;
 		}
 		if (p->parts[i].is_root)
 			p->root = (int)i;
 	}
-	if (p->root < 0 && n_ext == 1)
-		p->root = first_ext;
+	if (p->root < 0 && n_roots == 1)
+		p->root = first_root;
 	return 0;
 	(void)why;
 	(void)whycap;
 }
 
-/* The root named by cmdline.txt's root=, when several ext partitions could be it. */
+/* The root named by cmdline.txt's root=, when several partitions could be it. */
 static int plan_root_from_cmdline(struct clone_plan *p, const char *text, size_t len, char *why,
 				  size_t whycap)
 {
-	size_t voff, vlen, i, n_ext = 0;
+	size_t voff, vlen, i, n_roots = 0;
 	struct rootspec rs;
 
 	for (i = 0; i < p->n_parts; i++)
-		n_ext += is_ext(p->parts[i].fstype);
-	if (p->root >= 0 || n_ext <= 1)
+		n_roots += p->parts[i].fs->can_be_root;
+	if (p->root >= 0 || n_roots <= 1)
 		return 0;
 	if (text && !rootspec_cmdline_root(text, kcmdline_first_line(text, len), &voff, &vlen) &&
 	    !rootspec_parse(text + voff, vlen, &rs)) {
@@ -438,7 +434,7 @@ static int plan_root_from_cmdline(struct clone_plan *p, const char *text, size_t
 						    .uuid = cp->uuid, .label = cp->label,
 						    .partlabel = cp->partlabel };
 
-			if (is_ext(cp->fstype) && rootspec_matches(&rs, &rp)) {
+			if (cp->fs->can_be_root && rootspec_matches(&rs, &rp)) {
 				p->root = (int)i;
 				return 0;
 			}
@@ -446,7 +442,7 @@ static int plan_root_from_cmdline(struct clone_plan *p, const char *text, size_t
 	}
 	str_fmt(why, whycap, "source '%s' has %zu root candidates (ext partitions) and root= "
 		"names none of them: not understood; --whole copies every block as it is",
-		p->src_path, n_ext);
+		p->src_path, n_roots);
 	return -EINVAL;
 }
 
@@ -472,13 +468,8 @@ static void plan_ids(const struct inventory *inv, struct clone_plan *p)
 		else
 			str_fmt(cp->t_partuuid, sizeof(cp->t_partuuid), "%08x-%02x", id,
 				cp->partno);
-		if (is_ext(cp->fstype)) {
-			clone_uuid_new(cp->t_uuid, sizeof(cp->t_uuid));
-		} else if (!strcmp(cp->fstype, "vfat")) {
-			clone_random(&cp->t_vfat_id, sizeof(cp->t_vfat_id));
-			str_fmt(cp->t_uuid, sizeof(cp->t_uuid), "%04X-%04X",
-				cp->t_vfat_id >> 16, cp->t_vfat_id & 0xffff);
-		}
+		if (cp->fs->new_id)
+			cp->fs->new_id(cp);
 	}
 }
 
@@ -551,10 +542,10 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 	if (!strcmp(p->dst_label, "gpt"))
 		tail = 1U << 20;
 	/* grow the last partition to the end of the target: the root unless its size was
-	 * given, or an ext file system after it (a data partition) */
+	 * given, or a file system after it that grows (a data partition) */
 	if ((p->root == (int)last && !o->has_root_size) ||
 	    (p->root != (int)last && p->parts[last].method == CLONE_BY_USED &&
-	     is_ext(p->parts[last].fstype))) {
+	     p->parts[last].fs->grow)) {
 		struct clone_part *r = &p->parts[last];
 
 		end = (p->dst_size - tail) / (1U << 20) * (1U << 20);
@@ -584,16 +575,12 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 	for (i = 0; i < p->n_parts; i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		if (cp->mounted_rw && is_ext(cp->fstype) && cp->mountpoint[0] == '/' &&
+		if (cp->mounted_rw && cp->fs->make && cp->mountpoint[0] == '/' &&
 		    !o->allow_live_blocks) {
 			/* a changing file system: its files, into a fresh one, twice */
-			struct clone_extinfo ei;
-
 			cp->method = CLONE_BY_FILES;
-			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
+			if (cp->fs->used(p->src_path, cp->start, &cp->used) == 0)
 				cp->has_used = true;
-				cp->used = ei.used;
-			}
 			/* mounted, the superblock's free count lags the kernel's */
 			if (live_used(cp->mountpoint) > cp->used) {
 				cp->has_used = true;
@@ -604,7 +591,7 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 			continue;
 		}
 		if (cp->mounted_rw && !o->allow_live_blocks) {
-			if (strcmp(cp->fstype, "vfat")) {
+			if (!cp->fs->live_blocks) {
 				str_fmt(why, whycap, "source partition %u (%s) is mounted read-write "
 					"on %s: a block copy of it would not be consistent; "
 					"unmount it, remount it read-only, or give "
@@ -613,32 +600,7 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 				return -EINVAL;
 			}
 		}
-		if (is_ext(cp->fstype)) {
-			struct clone_extinfo ei;
-
-			if (clone_ext_info(p->src_path, cp->start, &ei) == 0) {
-				cp->has_used = true;
-				cp->used = ei.used;
-				cp->fs_errors = ei.has_errors;
-				cp->journal_dirty = ei.needs_recovery;
-				/* a journal to replay may allocate blocks its bitmaps show free
-				 * (a card pulled after a crash): every byte, replayed on the copy */
-				cp->method = ei.needs_recovery ? CLONE_BY_WHOLE : CLONE_BY_USED;
-				cp->copy_bytes = ei.needs_recovery ? cp->size : ei.used;
-			} else {
-				cp->method = CLONE_BY_WHOLE;
-				cp->copy_bytes = cp->size;
-			}
-		} else if (!strcmp(cp->fstype, "vfat") &&
-			   clone_fat_used(p->src_path, cp->start, cp->size, &cp->used) == 0) {
-			/* its metadata and used clusters (a FAT it cannot read: whole) */
-			cp->has_used = true;
-			cp->method = CLONE_BY_USED;
-			cp->copy_bytes = cp->used;
-		} else {
-			cp->method = CLONE_BY_WHOLE;
-			cp->copy_bytes = cp->size;
-		}
+		cp->fs->plan(p, cp);
 		p->copy_bytes += cp->copy_bytes;
 	}
 	return 0;
@@ -673,18 +635,15 @@ static int plan_extlinux_find(struct clone_plan *p, struct sbuf *out)
 	p->extlinux_part = -1;
 	for (size_t i = 0; i < p->n_parts; i++) {
 		const struct clone_part *cp = &p->parts[i];
-		bool fat = !strcmp(cp->fstype, "vfat");
 
-		if (!fat && !is_ext(cp->fstype))
+		if (!cp->fs->read_file)
 			continue;
 		for (size_t j = 0; j < ARRAY_SIZE(paths); j++) {
 			int ret;
 
 			out->len = 0;
-			ret = fat ? clone_fat_read(p->src_path, cp->start, paths[j], CLONE_TEXT_MAX,
-						   out) :
-				    clone_ext_read_file(p->src_path, cp->start, paths[j],
-							CLONE_TEXT_MAX, out);
+			ret = cp->fs->read_file(p->src_path, cp->start, paths[j], CLONE_TEXT_MAX,
+						out);
 			if (ret == -ENOMEM)
 				return ret;
 			if (ret)
@@ -704,9 +663,9 @@ static int plan_file_at(struct clone_plan *p, const struct clone_part *cp, const
 {
 	int ret;
 
-	if (!is_ext(cp->fstype))
+	if (!cp->fs->resolve)
 		return str_copy(at, cap, file) ? -ENAMETOOLONG : 0; /* FAT has no links */
-	ret = clone_ext_resolve(p->src_path, cp->start, file, at, cap);
+	ret = cp->fs->resolve(p->src_path, cp->start, file, at, cap);
 	if (ret)
 		str_fmt(why, whycap, "source p%u: cannot tell which file %s is (%s): it could "
 			"not be rewritten on the target", cp->partno, file, strerror(-ret));
@@ -718,12 +677,14 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 {
 	struct sbuf cmd = SBUF_INIT(CLONE_TEXT_MAX), tab = SBUF_INIT(CLONE_TEXT_MAX);
 	struct sbuf ext = SBUF_INIT(CLONE_TEXT_MAX);
+	const struct clone_part *boot = p->boot >= 0 ? &p->parts[p->boot] : NULL;
+	const struct clone_part *root = p->root >= 0 ? &p->parts[p->root] : NULL;
 	int ret = 0;
 
-	if (p->boot >= 0) {
+	if (boot) {
 		/* the file the firmware reads: config.txt's os_prefix and cmdline= applied */
-		ret = clone_fat_read(p->src_path, p->parts[p->boot].start, "config.txt",
-				     CLONE_TEXT_MAX, &cmd);
+		ret = boot->fs->read_file(p->src_path, boot->start, "config.txt", CLONE_TEXT_MAX,
+					  &cmd);
 		if (ret == -ENOMEM)
 			goto out;
 		ret = boot_loc_cmdline_name(ret ? NULL : sbuf_str(&cmd), ret ? 0 : cmd.len,
@@ -736,9 +697,9 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 		}
 		sbuf_reset(&cmd);
 	}
-	if (p->boot >= 0 &&
-	    clone_fat_read(p->src_path, p->parts[p->boot].start, p->cmdline_file, CLONE_TEXT_MAX,
-			   &cmd) == 0) {
+	if (boot &&
+	    boot->fs->read_file(p->src_path, boot->start, p->cmdline_file, CLONE_TEXT_MAX,
+				&cmd) == 0) {
 		ret = plan_root_from_cmdline(p, cmd.buf, cmd.len, why, whycap);
 		if (ret)
 			goto out;
@@ -752,9 +713,9 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 		if (ret)
 			goto out;
 	}
-	if (p->root >= 0 && is_ext(p->parts[p->root].fstype) &&
-	    clone_ext_read_file(p->src_path, p->parts[p->root].start, "/etc/fstab",
-				CLONE_TEXT_MAX, &tab) == 0) {
+	if (root && root->fs->can_be_root &&
+	    root->fs->read_file(p->src_path, root->start, "/etc/fstab", CLONE_TEXT_MAX,
+				&tab) == 0) {
 		ret = plan_file_at(p, &p->parts[p->root], "/etc/fstab", p->fstab_at,
 				   sizeof(p->fstab_at), why, whycap);
 		if (!ret)

@@ -2,9 +2,10 @@
 /* reach.c - which bytes of which disk or file a path reaches: through partitions, loop
  * devices (their backing file or device, offset and size limit), holders (device-mapper,
  * md) and the file system an image file lives on. clone's one test of "the target is the
- * source", used for both directions. */
+ * source", used for both directions; and the size of a disk or an image file. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/loop.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -213,4 +214,18 @@ bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *
 		}
 	}
 	return false;
+}
+
+int clone_fd_size(int fd, struct stat *st, uint64_t *size)
+{
+	if (fstat(fd, st))
+		return -1;
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -1 : 0;
+	if (S_ISREG(st->st_mode)) {
+		*size = (uint64_t)st->st_size;
+		return 0;
+	}
+	errno = EINVAL;
+	return -1;
 }

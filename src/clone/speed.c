@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* speed.c - how long the copy will take: the disks' stored bench figures when the caller has
- * them, else a short direct read of the source measured now. */
+ * them, else a short direct read of the source measured now; and the progress line's rate and
+ * time left while it runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -96,4 +97,20 @@ void clone_plan_estimate(struct clone_plan *p)
 		bw = s->write_bps;
 	s->has_time = true;
 	s->time_s = (double)p->copy_bytes / bw;
+}
+
+void clone_progress_emit(struct clone_plan *p, const char *phase, uint64_t done, uint64_t total,
+			 uint64_t t0_ns)
+{
+	struct clone_progress pr = { .phase = phase, .left_s = -1, .done = done, .total = total };
+	double s = (double)(time_now_ns() - t0_ns) / 1e9;
+
+	if (!p->progress)
+		return;
+	if (s > 0.2) {
+		pr.bw = (double)done / s;
+		if (pr.bw > 0 && total >= done)
+			pr.left_s = (double)(total - done) / pr.bw;
+	}
+	p->progress(p->progress_arg, &pr);
 }

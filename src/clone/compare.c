@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* verify.c - before clone says done: each target file system checked (e2fsck -fn,
+/* compare.c - before clone says done: each target file system checked (e2fsck -fn,
  * fsck.vfat -n), the trees compared (names, types, sizes, modes, owners, link targets and a
  * sample or all of the contents), and boot/'s check of the target (boot_check_disk_with()). */
 #define _XOPEN_SOURCE 700
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "clone/clone-int.h"
+#include "clone/fs.h"
 #include "common/banned.h"
 #include "common/util.h"
 
@@ -54,18 +54,10 @@ static void diff_add(struct clone_plan *p, const char *rel, const char *what)
 	p->n_diffs++;
 }
 
-/* An ext partition of the target that clone made (its file system, not the bytes of
- * something it did not understand). */
-static bool part_is_ext(const struct clone_part *cp)
-{
-	return cp->method != CLONE_BY_NONE && str_starts(cp->fstype, "ext");
-}
-
 int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *res, size_t cap)
 {
 	struct sbuf out = SBUF_INIT(64 * 1024);
-	bool ext = part_is_ext(cp);
-	const char *tool = ext ? "e2fsck -fn" : "fsck.vfat -n";
+	const char *tool = cp->fs->check_name, *argv[CLONE_FS_ARGV_MAX];
 	struct clone_loop lo;
 	char last[160];
 	int ret, status = -1;
@@ -73,17 +65,13 @@ int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *r
 	res[0] = '\0';
 	if (cp->method == CLONE_BY_FILES || cp->mounted_rw)
 		return -EBUSY; /* mounted read-write: a check cannot tell */
-	if (!ext && strcmp(cp->fstype, "vfat"))
+	if (!cp->fs->check[0])
 		return -EOPNOTSUPP;
 	ret = clone_loop_attach(p->src_path, cp->start, cp->size, true, &lo);
 	if (ret)
 		return ret;
-	{
-		const char *e2[] = { "e2fsck", "-f", "-n", lo.name, NULL };
-		const char *vf[] = { "fsck.vfat", "-n", lo.name, NULL };
-
-		ret = clone_run(ext ? e2 : vf, &out, true, &status);
-	}
+	clone_fs_argv(cp->fs->check, lo.name, argv);
+	ret = clone_run(argv, &out, true, &status);
 	clone_loop_detach(&lo);
 	if (!ret) {
 		clone_run_last_line(&out, last, sizeof(last));
@@ -92,7 +80,7 @@ int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *r
 				"exit %d%s%s)%s: repair the source first (%s, unmounted), then "
 				"clone again", cp->partno, tool, status, last[0] ? ": " : "", last,
 				cp->journal_dirty ? ", its journal not replayed" : "",
-				ext ? "e2fsck -f" : "fsck.vfat -a");
+				cp->fs->repair_hint);
 		else
 			str_fmt(res, cap, "the source's p%u is clean (%s): the copy went wrong, "
 				"not the source", cp->partno, tool);
@@ -102,11 +90,11 @@ int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *r
 	return ret;
 }
 
-/* e2fsck -fn or fsck.vfat -n of one target partition. */
+/* The read-only check of one target partition (e2fsck -fn, fsck.vfat -n). */
 static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 {
 	struct sbuf out = SBUF_INIT(64 * 1024);
-	bool ext = part_is_ext(cp);
+	const char *tool = cp->fs->check_name, *argv[CLONE_FS_ARGV_MAX];
 	struct clone_loop lo;
 	char name[32], last[160], src[400];
 	int ret, status = -1;
@@ -117,27 +105,22 @@ static void fsck_part(struct clone_plan *p, struct clone_part *cp)
 		check_add(p, name, CLONE_CHECK_FAIL, NULL, "no loop device: %s", strerror(-ret));
 		return;
 	}
-	{
-		const char *e2[] = { "e2fsck", "-f", "-n", lo.name, NULL };
-		const char *vf[] = { "fsck.vfat", "-n", lo.name, NULL };
-
-		ret = clone_run(ext ? e2 : vf, &out, true, &status);
-	}
+	clone_fs_argv(cp->fs->check, lo.name, argv);
+	ret = clone_run(argv, &out, true, &status);
 	clone_loop_detach(&lo);
 	clone_run_last_line(&out, last, sizeof(last));
 	if (ret)
-		check_add(p, name, CLONE_CHECK_FAIL, NULL, "cannot run %s: %s",
-			  ext ? "e2fsck" : "fsck.vfat", strerror(-ret));
+		check_add(p, name, CLONE_CHECK_FAIL, NULL, "cannot run %s: %s", argv[0],
+			  strerror(-ret));
 	else if (status && clone_fsck_source(p, cp, src, sizeof(src)) >= 0)
-		check_add(p, name, CLONE_CHECK_FAIL, src, "%s found errors (exit %d): %s",
-			  ext ? "e2fsck -fn" : "fsck.vfat -n", status, last);
+		check_add(p, name, CLONE_CHECK_FAIL, src, "%s found errors (exit %d): %s", tool,
+			  status, last);
 	else if (status)
 		check_add(p, name, CLONE_CHECK_FAIL, "clone again; if the source's file system "
 			  "shows the same errors, repair it first (fsck while unmounted)",
-			  "%s found errors (exit %d): %s",
-			  ext ? "e2fsck -fn" : "fsck.vfat -n", status, last);
+			  "%s found errors (exit %d): %s", tool, status, last);
 	else
-		check_add(p, name, CLONE_CHECK_PASS, NULL, "%s clean", ext ? "e2fsck -fn" : "fsck.vfat -n");
+		check_add(p, name, CLONE_CHECK_PASS, NULL, "%s clean", tool);
 	sbuf_release(&out);
 }
 
@@ -441,7 +424,7 @@ static void tree_result(struct clone_plan *p, struct clone_part *cp, int s, int 
 
 /* Both trees of a FAT partition compared as ext's are, each copied out with mtools (the
  * kernel may have no vfat) into a fresh directory that is removed after. */
-static void compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
+void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 {
 	const char *td = getenv("TMPDIR");
 	char base[PATH_MAX], name[32];
@@ -489,8 +472,8 @@ static void compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 	rmdir(base);
 }
 
-/* Both trees of an ext partition, mounted read-only without journal replay, compared. */
-static void compare_tree(struct clone_plan *p, struct clone_part *cp, bool full)
+/* Both trees of a partition, mounted read-only (ext: without journal replay), compared. */
+void clone_compare_mounted(struct clone_plan *p, struct clone_part *cp, bool full)
 {
 	struct clone_loop ls = { .fd = -1 }, ld = { .fd = -1 };
 	char sdir[PATH_MAX] = "", ddir[PATH_MAX] = "", name[32];
@@ -568,10 +551,8 @@ static int target_read(void *arg, const struct blkdev *b, const char *name, size
 	sbuf_init(out, cap + 1);
 	if (!cp)
 		ret = -ENOENT;
-	else if (!strcmp(cp->fstype, "vfat"))
-		ret = clone_fat_read(clone_dst(tv->p), cp->t_start, name, cap, out);
-	else if (part_is_ext(cp))
-		ret = clone_ext_read_file(clone_dst(tv->p), cp->t_start, name, cap, out);
+	else if (cp->fs->read_file)
+		ret = cp->fs->read_file(clone_dst(tv->p), cp->t_start, name, cap, out);
 	else
 		ret = -ENOENT;
 	if (ret)
@@ -605,18 +586,18 @@ static bool target_exists(void *arg, const struct blkdev *b, const char *name)
 
 	if (!cp)
 		return false;
-	if (!strcmp(cp->fstype, "vfat")) {
+	if (cp->fs->list) {
 		if (!tv->listed[i]) {
 			tv->listed[i] = true;
 			sbuf_init(&tv->listing[i], 1 << 20);
-			if (clone_fat_list(clone_dst(tv->p), cp->t_start, &tv->listing[i]))
+			if (cp->fs->list(clone_dst(tv->p), cp->t_start, &tv->listing[i]))
 				tv->listing[i].len = 0;
 		}
 		return listing_has(sbuf_str(&tv->listing[i]), name);
 	}
-	if (part_is_ext(cp)) {
+	if (cp->fs->read_file) {
 		struct sbuf tmp = SBUF_INIT(1);
-		int ret = clone_ext_read_file(clone_dst(tv->p), cp->t_start, name, 0, &tmp);
+		int ret = cp->fs->read_file(clone_dst(tv->p), cp->t_start, name, 0, &tmp);
 
 		sbuf_release(&tmp);
 		return ret == 0 || ret == -EFBIG;
@@ -763,7 +744,7 @@ static void check_boot(struct clone_plan *p)
 	probe_inventory_free(inv);
 }
 
-int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
+int clone_compare(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)
 {
 	size_t i;
 
@@ -774,15 +755,12 @@ int clone_verify(struct clone_plan *p, const struct clone_opts *o, char *why, si
 	for (i = 0; i < p->n_parts && !(p->stop && *p->stop); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		bool ext = part_is_ext(cp);
-
-		if (ext || !strcmp(cp->fstype, "vfat"))
+		if (cp->method == CLONE_BY_NONE)
+			continue; /* nothing of it was copied */
+		if (cp->fs->check[0])
 			fsck_part(p, cp);
-		if (ext && !(p->stop && *p->stop))
-			compare_tree(p, cp, o->verify_full);
-		else if (!strcmp(cp->fstype, "vfat") && cp->method != CLONE_BY_NONE &&
-			 !(p->stop && *p->stop))
-			compare_fat(p, cp, o->verify_full);
+		if (cp->fs->compare && !(p->stop && *p->stop))
+			cp->fs->compare(p, cp, o->verify_full);
 	}
 	if (!(p->stop && *p->stop))
 		check_boot(p);
