@@ -40,37 +40,32 @@ static void target_describe(struct bench_target *t, const struct inventory *inv,
 		t->attachment[0] = '\0';
 }
 
-/* -EBUSY with the reason when d, a partition of it or a device built on it is in use. */
-static int blockdev_check_unused(const struct blkdev *d, unsigned depth, char *why,
-				 size_t whycap)
+/* -EBUSY with the reason when d, a partition of it, a device built on it or a loop device
+ * over one of them is in use. */
+static int blockdev_check_unused(const struct inventory *inv, const struct blkdev *d,
+				 char *why, size_t whycap)
 {
-	size_t i;
-	int ret;
+	struct probe_inuse use;
 
-	if (depth > 8)
+	if (!probe_blkdev_in_use(inv, d, &use))
 		return 0;
-	for (i = 0; i < d->n_mountpoints; i++) {
-		if (!strcmp(d->mountpoints[i], "[SWAP]"))
-			str_fmt(why, whycap, "%s is in use as swap", d->kname);
-		else if (d->is_root || !strcmp(d->mountpoints[i], "/"))
-			str_fmt(why, whycap, "it holds the running system (%s is mounted on /)",
-				d->kname);
-		else
-			str_fmt(why, whycap, "it is mounted on %s", d->mountpoints[i]);
-		return -EBUSY;
+	switch (use.what) {
+	case PROBE_INUSE_ROOT:
+		str_fmt(why, whycap, "it holds the running system (%s is mounted on /)",
+			use.dev->kname);
+		break;
+	case PROBE_INUSE_SWAP:
+		str_fmt(why, whycap, "%s is in use as swap", use.dev->kname);
+		break;
+	case PROBE_INUSE_MOUNTED:
+		str_fmt(why, whycap, "it is mounted on %s", use.mountpoint);
+		break;
+	case PROBE_INUSE_NONE: /* not with true */
+	case PROBE_INUSE_HELD:
+		str_fmt(why, whycap, "%s is held by %s", use.dev->kname, use.holder->kname);
+		break;
 	}
-	for (i = 0; i < d->n_children; i++) {
-		const struct blkdev *c = d->children[i];
-
-		if (!c->is_partition) {
-			str_fmt(why, whycap, "%s is held by %s", d->kname, c->kname);
-			return -EBUSY;
-		}
-		ret = blockdev_check_unused(c, depth + 1, why, whycap);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return -EBUSY;
 }
 
 static int blockdev_open(struct bench_target *t, const struct inventory *inv,
@@ -93,7 +88,7 @@ static int blockdev_open(struct bench_target *t, const struct inventory *inv,
 			str_fmt(why, whycap, "cannot tell whether it is in use: not writing to it");
 			return -EBUSY;
 		}
-		ret = blockdev_check_unused(d, 0, why, whycap);
+		ret = blockdev_check_unused(inv, d, why, whycap);
 		if (ret)
 			return ret;
 		/* O_EXCL on a block device: the kernel refuses while anything else holds it */

@@ -129,57 +129,34 @@ static void loops_over(struct sysroot *sr, const struct inventory *inv, const ch
 	}
 }
 
-/* Is d, a partition of it, a device built on it, or a loop device over it in use? */
+/* Is d, a partition of it, a device built on it, or a loop device over one of them in use?
+ * -EINVAL with the reason, the target named as the user did (shown). */
 static int target_check_unused(const struct inventory *inv, const struct blkdev *d,
-			       const char *shown, unsigned depth, char *why, size_t whycap)
+			       const char *shown, char *why, size_t whycap)
 {
-	size_t i;
+	struct probe_inuse use;
 
-	if (depth > 8)
+	if (!probe_blkdev_in_use(inv, d, &use))
 		return 0;
-	if (d->is_root) {
+	switch (use.what) {
+	case PROBE_INUSE_ROOT:
 		str_fmt(why, whycap, "'%s' holds the running system (%s is mounted on /)", shown,
-			d->kname);
-		return -EINVAL;
+			use.dev->kname);
+		break;
+	case PROBE_INUSE_SWAP:
+		str_fmt(why, whycap, "'%s' is in use: %s is swap", shown, use.dev->kname);
+		break;
+	case PROBE_INUSE_MOUNTED:
+		str_fmt(why, whycap, "'%s' is in use: %s is mounted on %s", shown, use.dev->kname,
+			use.mountpoint);
+		break;
+	case PROBE_INUSE_NONE: /* not with true */
+	case PROBE_INUSE_HELD:
+		str_fmt(why, whycap, "'%s' is in use: %s is held by %s", shown, use.dev->kname,
+			use.holder->name);
+		break;
 	}
-	for (i = 0; i < d->n_mountpoints; i++) {
-		if (!strcmp(d->mountpoints[i], "[SWAP]"))
-			str_fmt(why, whycap, "'%s' is in use: %s is swap", shown, d->kname);
-		else if (!strcmp(d->mountpoints[i], "/"))
-			str_fmt(why, whycap, "'%s' holds the running system (%s is mounted on /)",
-				shown, d->kname);
-		else
-			str_fmt(why, whycap, "'%s' is in use: %s is mounted on %s", shown,
-				d->kname, d->mountpoints[i]);
-		return -EINVAL;
-	}
-	for (i = 0; i < d->n_children; i++) {
-		const struct blkdev *c = d->children[i];
-		int ret;
-
-		if (!c->is_partition) {
-			str_fmt(why, whycap, "'%s' is in use: %s is held by %s", shown, d->kname,
-				c->name);
-			return -EINVAL;
-		}
-		ret = target_check_unused(inv, c, shown, depth + 1, why, whycap);
-		if (ret)
-			return ret;
-	}
-	/* a loop device over it: over one of its partitions' offsets, or the whole */
-	for (i = 0; i < inv->n_all; i++) {
-		const struct blkdev *l = inv->all[i];
-		char node[80];
-
-		if (!l->backing_file[0] || depth)
-			continue;
-		str_fmt(node, sizeof(node), "%s%s", PATH_DEV_PREFIX, d->kname);
-		if (strcmp(l->backing_file, node))
-			continue;
-		if (target_check_unused(inv, l, shown, depth + 1, why, whycap))
-			return -EINVAL;
-	}
-	return 0;
+	return -EINVAL;
 }
 
 static int open_side(const char *path, bool must_exist, struct stat *st, uint64_t *size,
@@ -383,7 +360,7 @@ static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 			return -EINVAL;
 		}
 		str_copy(p->dst_disk, sizeof(p->dst_disk), d->kname);
-		ret = target_check_unused(inv, d, o->target, 0, why, whycap);
+		ret = target_check_unused(inv, d, o->target, why, whycap);
 		if (ret)
 			return ret;
 	}

@@ -222,6 +222,25 @@ struct blkdev *probe_blkdev_whole(struct blkdev *d);
 /* The disk that holds d's data: the whole disk of a partition, and below device-mapper or md
  * the one disk they are built on. d's whole device when they span several disks. */
 struct blkdev *probe_blkdev_disk(struct blkdev *d);
+/* What uses a block device: the first use found, and the device it is on. */
+enum probe_inuse_what {
+	PROBE_INUSE_NONE = 0,
+	PROBE_INUSE_ROOT,    /* dev holds "/" */
+	PROBE_INUSE_SWAP,    /* dev is active swap */
+	PROBE_INUSE_MOUNTED, /* dev is mounted on mountpoint */
+	PROBE_INUSE_HELD,    /* dev is held by holder (device-mapper, md) */
+};
+struct probe_inuse {
+	enum probe_inuse_what what;
+	const struct blkdev *dev;    /* d, a partition of it, or a device built on it */
+	const struct blkdev *holder; /* PROBE_INUSE_HELD: the device built on dev */
+	const char *mountpoint;	     /* dev's first mount point ("[SWAP]" for swap), or NULL */
+};
+/* Is d in use: it, a partition of it, a device built on it (dm, md) or a loop device over any
+ * of those, followed 8 layers down? True with *use saying what and where; false with
+ * use->what PROBE_INUSE_NONE. The pointers in *use point into inv. */
+bool probe_blkdev_in_use(const struct inventory *inv, const struct blkdev *d,
+			 struct probe_inuse *use);
 /* The attachment facts of d, looking at its disk for a partition (NULL when none). */
 const struct probe_usb *probe_blkdev_usb(const struct blkdev *d);
 const struct probe_pcie *probe_blkdev_pcie(const struct blkdev *d);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # run-refuse.sh - what clone refuses, in one line each, with nothing written: a target that
-# holds the running system, is mounted, is swap, is held by device-mapper, is the source,
-# is too small; a source mounted read-write; extended (NOOBS) layouts; several root
-# candidates. The source's and the target's checksums are the same after each. About 20 s.
+# holds the running system, is mounted (also through a loop device over one of its
+# partitions), is swap, is held by device-mapper, is the source, is too small; a source
+# mounted read-write; extended (NOOBS) layouts; several root candidates. The source's and
+# the target's checksums are the same after each. About 20 s.
 . "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
@@ -139,6 +140,30 @@ if command -v dmsetup >/dev/null && dmsetup create "sbcdisk-t$$" \
 else
 	echo "note: no device-mapper here; the dm refusal is not tested"
 fi
+# ... or a loop device over a partition device of the target holds a mounted file system
+# (a loop device is no holder of what it is built on: only its backing file names it)
+truncate -s 400m "$tmp/tp.img"
+if command -v addpart >/dev/null && tp=$(losetup -f --show -P "$tmp/tp.img") &&
+	cleanups=("loop_detach '$tp'" "${cleanups[@]}") && addpart "$tp" 1 16384 32768 &&
+	over=$(losetup -f --show "${tp}p1"); then
+	cleanups=("loop_detach '$over'" "${cleanups[@]}")
+	mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$over" >/dev/null
+	if mount "$over" "$tmp/mnt"; then
+		cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+		tgt_sum_save=$tgt_sum; tgt_sum=$(sum_of "$tp")
+		sbc clone "$tmp/src.img" "$tp" --apply
+		refused "is mounted on $tmp/mnt" "a loop device over a partition of the target" "$tp"
+		tgt_sum=$tgt_sum_save
+		umount "$tmp/mnt"
+	else
+		fail "cannot mount the loop device over the target's partition"
+	fi
+	loop_detach "$over"
+else
+	echo "note: no partition devices on loop devices here; a loop over one is not tested"
+fi
+[ -n "${tp:-}" ] && loop_detach "$tp"
+rm -f "$tmp/tp.img"
 
 # the target holds the running system
 rootdev=$(findmnt -n -o SOURCE / 2>/dev/null)
