@@ -159,69 +159,12 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	return rc;
 }
 
-/* The raspi-config preset that writes this order, or NULL (do_boot_order: B1 SD card boot,
- * B2 NVMe/USB boot, B3 network boot). */
-static const char *raspi_config_preset(const struct boot_facts *f, uint32_t v)
-{
-	bool pi5 = f->soc == BOOT_SOC_2712;
-
-	if (v == (pi5 ? 0xf461u : 0xf41u))
-		return "B1";
-	if (v == (pi5 ? 0xf146u : 0xf14u))
-		return "B2";
-	if (v == 0xf21u)
-		return "B3";
-	return NULL;
-}
-
-static void print_manual(const struct boot_facts *f, uint32_t v)
-{
-	const char *preset = raspi_config_preset(f, v);
-
-	printf("Do it by hand on the board:\n");
-	if (preset)
-		printf("  sudo raspi-config nonint do_boot_order %s\n", preset);
-	printf("  sudo -E rpi-eeprom-config --edit     (set BOOT_ORDER=0x%x, save, reboot)\n",
-	       (unsigned)v);
-}
-
-/* old and new as shown (sanitised: a line stays a line) */
-static void print_diff(const char *old, const char *new, size_t line, bool replaced)
-{
-	const char *o = old, *n = new;
-	size_t no = 0;
-
-	printf("--- EEPROM configuration (now)\n+++ EEPROM configuration (new)\n");
-	for (;;) {
-		size_t ol = strcspn(o, "\n"), nl = strcspn(n, "\n");
-
-		if (!*o && !*n)
-			break;
-		if (no == line) {
-			if (replaced && *o)
-				printf("-%.*s\n", (int)ol, o);
-			printf("+%.*s\n", (int)nl, n);
-			n += nl + (n[nl] ? 1 : 0);
-			if (replaced) {
-				o += ol + (o[ol] ? 1 : 0);
-			}
-			no++;
-			continue;
-		}
-		if (*o)
-			printf(" %.*s\n", (int)ol, o);
-		o += ol + (o[ol] ? 1 : 0);
-		n += nl + (n[nl] ? 1 : 0);
-		no++;
-	}
-}
-
 static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char *list,
 		     bool apply)
 {
 	struct boot_order bo;
 	struct sbuf next = SBUF_INIT(BOOT_EEPROM_TEXT_MAX + 64);
-	char why[200], now[256], want[256], *out = NULL, *shown = NULL;
+	char why[200], *out = NULL, *shown = NULL;
 	/* the change is made to the bytes as read; only what is shown is sanitised */
 	const char *text = f->has_eeprom ? f->eeprom_raw : "";
 	size_t line;
@@ -239,7 +182,6 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 		sbuf_release(&next);
 		return EXIT_FAIL;
 	}
-	boot_order_describe(&bo, want, sizeof(want));
 	shown = malloc(next.len + 1);
 	if (!shown) {
 		log_error("boot order: %s", strerror(ENOMEM));
@@ -249,51 +191,25 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 	memcpy(shown, sbuf_str(&next), next.len + 1);
 	str_sanitize_text(shown, next.len);
 	if (ctx->json) {
-		struct json_object *doc = json_object_new_object(), *modes;
-		char hex[16];
-		size_t i;
+		struct json_object *doc = boot_report_order_json(f, &bo, shown);
 
-		json_add_i64(doc, "schema", true, BOOT_SCHEMA);
-		boot_order_hex(&bo, hex, sizeof(hex));
-		json_add_str(doc, "boot_order", hex);
-		modes = json_object_new_array();
-		for (i = 0; i < bo.n; i++)
-			json_object_array_add(modes,
-					      json_object_new_string(boot_mode_name(bo.modes[i])));
-		json_object_object_add(doc, "modes", modes);
-		json_add_str(doc, "text", want);
-		boot_order_hex(&f->eeprom.order, hex, sizeof(hex));
-		json_add_str(doc, "current", f->has_eeprom ? hex : NULL);
-		json_add_str(doc, "config_now", f->has_eeprom ? f->eeprom_text : NULL);
-		json_add_str(doc, "config_new", shown);
-		json_add_bool(doc, "applied", true, false);
-		ret = json_print(doc, stdout);
+		ret = doc ? json_print(doc, stdout) : -ENOMEM;
 		json_object_put(doc);
 	} else {
-		if (f->has_eeprom) {
-			boot_order_describe(&f->eeprom.order, now, sizeof(now));
-			printf("BOOT_ORDER now: 0x%x%s (%s)\n", (unsigned)f->eeprom.order.value,
-			       f->eeprom.order.is_default ? ", the default" : "", now);
-		} else {
-			printf("BOOT_ORDER now: not known (the EEPROM configuration cannot be read "
-			       "here)\n");
-		}
-		printf("BOOT_ORDER new: 0x%x (%s)\n", (unsigned)bo.value, want);
-		if (f->has_eeprom)
-			print_diff(f->eeprom_text, shown, line, replaced);
+		ret = boot_report_order(f, &bo, shown, line, replaced, stdout);
 	}
 	if (!apply) {
 		if (!ctx->json) {
 			printf("Dry run: nothing changed. Add --apply to hand it to "
 			       "rpi-eeprom-config.\n");
-			print_manual(f, bo.value);
+			boot_report_order_manual(f, bo.value, stdout);
 		}
 		goto out;
 	}
 	if (!f->has_eeprom) {
 		log_error("boot order: the EEPROM configuration cannot be read here, and "
 			  "rpi-eeprom-config --apply replaces all of it: not applied");
-		print_manual(f, bo.value);
+		boot_report_order_manual(f, bo.value, stdout);
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -301,7 +217,7 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 	if (ret == -ENOENT) {
 		log_error("boot order: 'rpi-eeprom-config' not found (Raspberry Pi OS package "
 			  "rpi-eeprom): not applied");
-		print_manual(f, bo.value);
+		boot_report_order_manual(f, bo.value, stdout);
 		rc = EXIT_FAIL;
 		goto out;
 	}

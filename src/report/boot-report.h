@@ -22,6 +22,19 @@ int boot_report_table(const struct boot_facts *f, FILE *out);
 /* The checks for people, one block per disk, and a last line per disk. 0 or -EIO. */
 int boot_report_checks(const struct boot_checks *c, FILE *out);
 
+/* `boot order LIST`, before anything is applied: bo against the order now, and the diff of the
+ * EEPROM configuration now against config_new (sanitised) at line (replaced: the old line
+ * goes). 0 or -EIO. */
+int boot_report_order(const struct boot_facts *f, const struct boot_order *bo,
+		      const char *config_new, size_t line, bool replaced, FILE *out);
+/* The same as a document ("applied": false); the caller frees it with json_object_put().
+ * NULL on ENOMEM. */
+struct json_object *boot_report_order_json(const struct boot_facts *f,
+					   const struct boot_order *bo, const char *config_new);
+/* How to set BOOT_ORDER v by hand on the board: raspi-config's preset when one writes it,
+ * rpi-eeprom-config --edit. 0 or -EIO. */
+int boot_report_order_manual(const struct boot_facts *f, uint32_t v, FILE *out);
+
 /* "0xf461" */
 void boot_order_hex(const struct boot_order *bo, char *buf, size_t cap);
 
