@@ -96,9 +96,6 @@ extern const struct cli_spec list_spec, doctor_spec, compare_spec, report_spec, 
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Print first, then text wrapped at CLI_WRAP_COLS on spaces, to stdout; continuation lines
- * start with indent. first should end with a space when text is to follow on the same line. */
-#define CLI_WRAP_COLS 92
 /* The filter's last line out, stdout the real one again. 0 or -EIO. */
 int cli_term_end(void);
 /* Before a command runs: the renderers' width (report/text.c: COLUMNS, then the terminal's
@@ -106,6 +103,8 @@ int cli_term_end(void);
  * command's is for programs) and, on a terminal, stdout through a filter that folds a line
  * longer than the width at a space; without the filter (no memory) nothing is fitted. */
 void cli_term_setup(const struct cli_ctx *ctx);
+/* Print first, then text wrapped at TEXT_WRAP_COLS on spaces, to stdout; continuation lines
+ * start with indent. first should end with a space when text is to follow on the same line. */
 void cli_wrap_print(const char *indent, const char *first, const char *text);
 /* Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE with fn, without SA_RESTART, so that
  * a long read, write, sleep or wait ends early and the command can clean up and say so. */

@@ -138,7 +138,7 @@ void cli_catch_stop_signals(void (*fn)(int sig))
 
 void cli_wrap_print(const char *indent, const char *first, const char *text)
 {
-	text_wrap(stdout, indent, first, text, text_cols(CLI_WRAP_COLS));
+	text_wrap(stdout, indent, first, text, text_cols(TEXT_WRAP_COLS));
 }
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_ctx *ctx)

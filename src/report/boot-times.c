@@ -37,8 +37,6 @@ static double stat_of(const struct store_boot_figure *fg, enum fig_stat s)
 	return s == STAT_MEAN ? fg->mean : s == STAT_MIN ? fg->min : fg->max;
 }
 
-#define BOOT_TIMES_COLS 92 /* the notes under the table, as the commands' own */
-
 /* The table's columns: the device and its attachment, then BOOTS and the cols above. */
 static const struct text_col table_cols[] = {
 	{ "BOOT DEVICE", 28, false, 1, 14 }, { "ATTACHMENT", 32, false, 6, 12 },
@@ -75,8 +73,8 @@ int boot_times_print(FILE *f, const struct store_boot_group *g, size_t n)
 	}
 	fputc('\n', f);
 	text_wrap(f, "", "", BOOT_TIMES_TOTAL " TOTAL, MIN and MAX: over the boots recorded; "
-		  "KERNEL, INITRD and USERSPACE: their means.", text_cols(BOOT_TIMES_COLS));
-	text_wrap(f, "", "", BOOT_TIMES_NOT_COUNTED, text_cols(BOOT_TIMES_COLS));
+		  "KERNEL, INITRD and USERSPACE: their means.", text_cols(TEXT_WRAP_COLS));
+	text_wrap(f, "", "", BOOT_TIMES_NOT_COUNTED, text_cols(TEXT_WRAP_COLS));
 	return ferror(f) ? -EIO : 0;
 }
 

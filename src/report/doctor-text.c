@@ -6,21 +6,20 @@
 #include "common/util.h"
 #include "report/text.h"
 
-#define WRAP 92
 
 static const char *sev_color(enum diag_sev s)
 {
 	return s == DIAG_ERROR ? "\033[1;31m" : s == DIAG_WARNING ? "\033[1;33m" : "\033[1;36m";
 }
 
-/* Print text wrapped at WRAP columns (or the terminal's width), every line indented by
+/* Print text wrapped at TEXT_WRAP_COLS columns (or the terminal's width), every line indented by
  * indent spaces. */
 static void wrap(FILE *f, const char *text, int indent)
 {
 	const char *p = text;
 
 	while (*p) {
-		int width = (int)text_cols(WRAP) - indent, n = 0, last_space = -1;
+		int width = (int)text_cols(TEXT_WRAP_COLS) - indent, n = 0, last_space = -1;
 
 		while (*p == ' ')
 			p++;

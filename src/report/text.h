@@ -23,6 +23,9 @@ void text_set_width(size_t cols);
 size_t text_width(void);
 /* pref, or the terminal's width when it is narrower: where text is wrapped. */
 size_t text_cols(size_t pref);
+/* The width prose is wrapped at on a wide terminal (notes, findings, messages), one for
+ * every command so that their texts line up. */
+#define TEXT_WRAP_COLS 92
 
 /* One column of a table to fit into a terminal, as lsblk fits its columns. */
 struct text_fit_col {
