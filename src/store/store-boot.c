@@ -20,14 +20,6 @@ static bool has_boot_times(struct store *st)
 	return !store_schema_version(st, &v) && v >= 7;
 }
 
-static void bind_num(sqlite3_stmt *s, int i, double v)
-{
-	if (isfinite(v) && v >= 0)
-		sqlite3_bind_double(s, i, v);
-	else
-		sqlite3_bind_null(s, i);
-}
-
 /* The stored time of boot_id, or "" when it has none. */
 static int boot_recorded_at(struct store *st, const char *boot_id, char *buf, size_t cap)
 {
@@ -50,11 +42,15 @@ static int boot_recorded_at(struct store *st, const char *boot_id, char *buf, si
 
 static int boot_insert(struct store *st, const struct store_boot *b, bool *added)
 {
-	static const char *const name[] = { "name", NULL }, *const transport[] = { "transport", NULL };
+	const char *ids[] = { b->boot_id, b->recorded_at };
+	const double figures[] = { b->kernel_s, b->initrd_s,   b->userspace_s,
+				   b->total_s,	b->firmware_s, b->loader_s };
+	const char *where[] = { b->target, b->board, b->kernel, b->root_device };
 	struct run *r = run_new();
 	char label[RUN_TEXT_MAX], attach[256];
 	sqlite3_stmt *s = NULL, *u = NULL;
 	int64_t id;
+	size_t i;
 	int rc;
 
 	if (!r)
@@ -74,22 +70,11 @@ static int boot_insert(struct store *st, const struct store_boot *b, bool *added
 					" WHERE id = ? AND json_valid(device_json)", -1, &u, NULL);
 	if (rc != SQLITE_OK)
 		goto out;
-	store_bind_text(s, 1, b->boot_id);
-	store_bind_text(s, 2, b->recorded_at);
-	bind_num(s, 3, b->kernel_s);
-	bind_num(s, 4, b->initrd_s);
-	bind_num(s, 5, b->userspace_s);
-	bind_num(s, 6, b->total_s);
-	bind_num(s, 7, b->firmware_s);
-	bind_num(s, 8, b->loader_s);
-	store_bind_text(s, 9, b->target);
-	store_bind_text(s, 10, b->board);
-	store_bind_text(s, 11, b->kernel);
-	store_bind_text(s, 12, b->root_device);
-	store_bind_text(s, 13, store_device_first(r, name));
-	store_bind_text(s, 14, store_device_first(r, store_model_paths));
-	store_bind_text(s, 15, store_device_first(r, store_serial_paths));
-	store_bind_text(s, 16, store_device_first(r, transport));
+	store_bind_texts(s, 1, ids, ARRAY_SIZE(ids));
+	for (i = 0; i < ARRAY_SIZE(figures); i++)
+		store_bind_num(s, 3 + (int)i, figures[i]);
+	store_bind_texts(s, 9, where, ARRAY_SIZE(where));
+	store_bind_drive(s, 13, r);
 	store_bind_text(s, 17, b->device ? run_device_label(r, label, sizeof(label)) : NULL);
 	if (b->device)
 		run_attach_summary(r, attach, sizeof(attach));
@@ -172,7 +157,6 @@ int store_boot_groups(struct store *st, const struct store_boot_filter *f,
 	struct sbuf list = SBUF_INIT(1024 * 1024);
 	struct store_boot_group *v = NULL;
 	sqlite3_stmt *s = NULL;
-	char until[40];
 	size_t alloc = 0, i;
 	int rc, ret = 0;
 
@@ -194,8 +178,7 @@ int store_boot_groups(struct store *st, const struct store_boot_filter *f,
 		" count(*), min(recorded_at), max(recorded_at), max(id) AS last_id,"
 		" " FIGURE("total_s") ", " FIGURE("kernel_s") ", " FIGURE("initrd_s") ","
 		" " FIGURE("userspace_s") " FROM boot_times b WHERE"
-		" (?1 IS NULL OR instr(lower(coalesce(dev_name, '') || '|' || coalesce(dev_model, '')"
-		"  || '|' || coalesce(dev_serial, '') || '|' || coalesce(usb_id, '')), lower(?1)) > 0)"
+		" " STORE_DEV_MATCH("?1")
 		" AND (?2 IS NULL OR recorded_at >= ?2) AND (?3 IS NULL OR recorded_at <= ?3)"
 		" AND (?4 IS NULL OR EXISTS (SELECT 1 FROM json_each(?4) j JOIN runs r"
 		"  ON r.id = j.value WHERE " STORE_DEV_KEY("r") " = " STORE_DEV_KEY("b") "))"
@@ -209,12 +192,7 @@ int store_boot_groups(struct store *st, const struct store_boot_filter *f,
 	}
 	store_bind_text(s, 1, f->device);
 	store_bind_text(s, 2, f->since);
-	if (f->until && strlen(f->until) == 10) {
-		str_fmt(until, sizeof(until), "%sT23:59:60Z", f->until);
-		store_bind_text(s, 3, until);
-	} else {
-		store_bind_text(s, 3, f->until);
-	}
+	store_bind_until(s, 3, f->until);
 	if (f->runs)
 		sqlite3_bind_text(s, 4, sbuf_str(&list), (int)list.len, SQLITE_STATIC);
 	sqlite3_bind_int(s, 5, BOOT_GROUPS_MAX);

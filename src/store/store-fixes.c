@@ -34,18 +34,17 @@ static bool has_fixes(struct store *st)
 
 static void fix_load(sqlite3_stmt *s, struct store_fix *f)
 {
+	const struct store_col texts[] = { STORE_COL(f->applied_at), STORE_COL(f->kind),
+					   STORE_COL(f->change), STORE_COL(f->file),
+					   STORE_COL(f->boot_id) };
+	const struct store_col drive[] = { STORE_COL(f->dev_name), STORE_COL(f->dev_model),
+					   STORE_COL(f->dev_serial), STORE_COL(f->usb_id) };
+
 	memset(f, 0, sizeof(*f));
 	f->id = sqlite3_column_int64(s, 0);
-	store_col_text(s, 1, f->applied_at, sizeof(f->applied_at));
-	store_col_text(s, 2, f->kind, sizeof(f->kind));
-	store_col_text(s, 3, f->change, sizeof(f->change));
-	store_col_text(s, 4, f->file, sizeof(f->file));
-	store_col_text(s, 5, f->boot_id, sizeof(f->boot_id));
+	store_col_texts(s, 1, texts, ARRAY_SIZE(texts));
 	f->runtime = sqlite3_column_int(s, 6) != 0;
-	store_col_text(s, 7, f->dev_name, sizeof(f->dev_name));
-	store_col_text(s, 8, f->dev_model, sizeof(f->dev_model));
-	store_col_text(s, 9, f->dev_serial, sizeof(f->dev_serial));
-	store_col_text(s, 10, f->usb_id, sizeof(f->usb_id));
+	store_col_texts(s, 7, drive, ARRAY_SIZE(drive));
 	f->uas_resets = sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 :
 			(long)sqlite3_column_int64(s, 11);
 	if (f->uas_resets < -1)
@@ -55,7 +54,6 @@ static void fix_load(sqlite3_stmt *s, struct store_fix *f)
 
 void store_fix_set_device(struct store_fix *f, struct json_object *device)
 {
-	static const char *const name[] = { "name", NULL };
 	struct run *r = run_new();
 	const char *v, *pid;
 
@@ -64,7 +62,7 @@ void store_fix_set_device(struct store_fix *f, struct json_object *device)
 		return;
 	}
 	r->device = json_object_get(device);
-	str_copy(f->dev_name, sizeof(f->dev_name), store_device_first(r, name) ?: "");
+	str_copy(f->dev_name, sizeof(f->dev_name), store_device_first(r, store_name_paths) ?: "");
 	str_copy(f->dev_model, sizeof(f->dev_model),
 		 store_device_first(r, store_model_paths) ?: "");
 	str_copy(f->dev_serial, sizeof(f->dev_serial),
@@ -78,6 +76,8 @@ void store_fix_set_device(struct store_fix *f, struct json_object *device)
 
 int store_fix_add(struct store *st, struct store_fix *f)
 {
+	const char *texts[] = { f->applied_at, f->kind, f->change, f->file, f->boot_id };
+	const char *drive[] = { f->dev_name, f->dev_model, f->dev_serial, f->usb_id };
 	sqlite3_stmt *s = NULL;
 	int rc, ret = 0;
 
@@ -96,16 +96,9 @@ int store_fix_add(struct store *st, struct store_fix *f)
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		goto out;
-	store_bind_text(s, 1, f->applied_at);
-	store_bind_text(s, 2, f->kind);
-	store_bind_text(s, 3, f->change);
-	store_bind_text(s, 4, f->file);
-	store_bind_text(s, 5, f->boot_id);
+	store_bind_texts(s, 1, texts, ARRAY_SIZE(texts));
 	sqlite3_bind_int(s, 6, f->runtime);
-	store_bind_text(s, 7, f->dev_name);
-	store_bind_text(s, 8, f->dev_model);
-	store_bind_text(s, 9, f->dev_serial);
-	store_bind_text(s, 10, f->usb_id);
+	store_bind_texts(s, 7, drive, ARRAY_SIZE(drive));
 	if (f->uas_resets >= 0)
 		sqlite3_bind_int64(s, 11, f->uas_resets);
 	rc = sqlite3_step(s);
@@ -187,8 +180,7 @@ int store_fixes_query(struct store *st, const char *device, size_t limit,
 	rc = sqlite3_prepare_v2(
 		st->db,
 		"SELECT " FIX_COLUMNS " FROM fixes WHERE"
-		" (?1 IS NULL OR instr(lower(coalesce(dev_name, '') || '|' || coalesce(dev_model, '')"
-		"  || '|' || coalesce(dev_serial, '') || '|' || coalesce(usb_id, '')), lower(?1)) > 0)"
+		" " STORE_DEV_MATCH("?1")
 		" ORDER BY applied_at DESC, id DESC LIMIT ?2",
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
@@ -322,6 +314,7 @@ int store_fix_runs(struct store *st, const struct store_fix *f, const char *prof
 
 int store_fix_has_run_before(struct store *st, const struct store_fix *f, bool *found)
 {
+	const char *drive[] = { f->dev_serial, f->dev_model, f->usb_id };
 	sqlite3_stmt *s = NULL;
 	int rc;
 
@@ -335,9 +328,7 @@ int store_fix_has_run_before(struct store *st, const struct store_fix *f, bool *
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail_db(st, rc);
-	store_bind_text(s, 1, f->dev_serial);
-	store_bind_text(s, 2, f->dev_model);
-	store_bind_text(s, 3, f->usb_id);
+	store_bind_texts(s, 1, drive, ARRAY_SIZE(drive));
 	store_bind_text(s, 4, f->id ? f->applied_at : NULL);
 	sqlite3_bind_int64(s, 5, f->runs_max);
 	rc = sqlite3_step(s);

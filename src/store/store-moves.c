@@ -13,7 +13,6 @@
 
 void store_move_set_device(struct store_move *m, bool dst, struct json_object *device)
 {
-	static const char *const name[] = { "name", NULL };
 	struct run *r = run_new();
 
 	if (!r || !device) {
@@ -22,7 +21,7 @@ void store_move_set_device(struct store_move *m, bool dst, struct json_object *d
 	}
 	r->device = json_object_get(device);
 	str_copy(dst ? m->dst_name : m->src_name, sizeof(m->src_name),
-		 store_device_first(r, name) ?: "");
+		 store_device_first(r, store_name_paths) ?: "");
 	str_copy(dst ? m->dst_model : m->src_model, sizeof(m->src_model),
 		 store_device_first(r, store_model_paths) ?: "");
 	str_copy(dst ? m->dst_serial : m->src_serial, sizeof(m->src_serial),
@@ -32,6 +31,8 @@ void store_move_set_device(struct store_move *m, bool dst, struct json_object *d
 
 int store_move_add(struct store *st, struct store_move *m)
 {
+	const char *texts[] = { m->moved_at, m->src_name, m->src_model, m->src_serial,
+				m->dst_name, m->dst_model, m->dst_serial };
 	sqlite3_stmt *s = NULL;
 	int rc;
 
@@ -45,13 +46,7 @@ int store_move_add(struct store *st, struct store_move *m)
 		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail_db(st, rc);
-	store_bind_text(s, 1, m->moved_at);
-	store_bind_text(s, 2, m->src_name);
-	store_bind_text(s, 3, m->src_model);
-	store_bind_text(s, 4, m->src_serial);
-	store_bind_text(s, 5, m->dst_name);
-	store_bind_text(s, 6, m->dst_model);
-	store_bind_text(s, 7, m->dst_serial);
+	store_bind_texts(s, 1, texts, ARRAY_SIZE(texts));
 	sqlite3_bind_int(s, 8, m->tryboot);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
@@ -65,6 +60,10 @@ int store_move_add(struct store *st, struct store_move *m)
 
 int store_move_latest(struct store *st, struct store_move *m)
 {
+	const struct store_col texts[] = { STORE_COL(m->moved_at),   STORE_COL(m->src_name),
+					   STORE_COL(m->src_model),  STORE_COL(m->src_serial),
+					   STORE_COL(m->dst_name),   STORE_COL(m->dst_model),
+					   STORE_COL(m->dst_serial) };
 	sqlite3_stmt *s = NULL;
 	int v = 0, rc;
 
@@ -78,13 +77,7 @@ int store_move_latest(struct store *st, struct store_move *m)
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		m->id = sqlite3_column_int64(s, 0);
-		store_col_text(s, 1, m->moved_at, sizeof(m->moved_at));
-		store_col_text(s, 2, m->src_name, sizeof(m->src_name));
-		store_col_text(s, 3, m->src_model, sizeof(m->src_model));
-		store_col_text(s, 4, m->src_serial, sizeof(m->src_serial));
-		store_col_text(s, 5, m->dst_name, sizeof(m->dst_name));
-		store_col_text(s, 6, m->dst_model, sizeof(m->dst_model));
-		store_col_text(s, 7, m->dst_serial, sizeof(m->dst_serial));
+		store_col_texts(s, 1, texts, ARRAY_SIZE(texts));
 		m->tryboot = sqlite3_column_int(s, 8) != 0;
 	}
 	sqlite3_finalize(s);

@@ -27,30 +27,16 @@ static double *test_nums(struct run_test *t, size_t *n)
 	return &t->block_bytes;
 }
 
-void store_bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v && *v)
-		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(s, i);
-}
-
 static void bind_json(sqlite3_stmt *s, int i, struct json_object *o)
 {
 	store_bind_text(s, i, o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL);
 }
 
-static void bind_num(sqlite3_stmt *s, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(s, i, v);
-	else
-		sqlite3_bind_null(s, i);
-}
-
+const char *const store_name_paths[] = { "name", NULL };
 const char *const store_model_paths[] = { "model", "nvme.model", "mmc.name", NULL };
 const char *const store_serial_paths[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial",
 					   NULL };
+const char *const store_transport_paths[] = { "transport", NULL };
 
 const char *store_device_first(const struct run *r, const char *const *paths)
 {
@@ -61,12 +47,6 @@ const char *store_device_first(const struct run *r, const char *const *paths)
 			return s;
 	return NULL;
 }
-
-/* Where a DEVICE object keeps the columns that find a drive's runs, best first. */
-static const char *const model[] = { "model", "nvme.model", "mmc.name", NULL };
-static const char *const serial[] = { "serial", "nvme.serial", "mmc.serial", "usb.serial", NULL };
-static const char *const name[] = { "name", NULL };
-static const char *const transport[] = { "transport", NULL };
 
 static int insert_tests(struct store *st, sqlite3_stmt *s, struct run *r, int64_t id)
 {
@@ -83,7 +63,7 @@ static int insert_tests(struct store *st, sqlite3_stmt *s, struct run *r, int64_
 		store_bind_text(s, 3, r->tests[i].name);
 		store_bind_text(s, 4, r->tests[i].rw);
 		for (k = 0; k < n; k++)
-			bind_num(s, 5 + (int)k, v[k]);
+			store_bind_num(s, 5 + (int)k, v[k]);
 		rc = sqlite3_step(s);
 		if (rc != SQLITE_DONE)
 			return store_fail_db(st, rc);
@@ -118,20 +98,14 @@ static int find_stored(struct store *st, sqlite3_stmt *s, const char *digest, si
 static int insert_run(struct store *st, sqlite3_stmt *s, sqlite3_stmt *attach, struct run *r,
 		      const char *digest, int64_t *id)
 {
+	const char *texts[] = { r->started_at, r->profile, r->engine,
+				r->board,      r->kernel,  r->boot_device };
 	int rc;
 
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
-	store_bind_text(s, 1, r->started_at);
-	store_bind_text(s, 2, r->profile);
-	store_bind_text(s, 3, r->engine);
-	store_bind_text(s, 4, r->board);
-	store_bind_text(s, 5, r->kernel);
-	store_bind_text(s, 6, r->boot_device);
-	store_bind_text(s, 7, store_device_first(r, name));
-	store_bind_text(s, 8, store_device_first(r, store_model_paths));
-	store_bind_text(s, 9, store_device_first(r, store_serial_paths));
-	store_bind_text(s, 10, store_device_first(r, transport));
+	store_bind_texts(s, 1, texts, ARRAY_SIZE(texts));
+	store_bind_drive(s, 7, r);
 	bind_json(s, 11, r->device);
 	bind_json(s, 12, r->target);
 	bind_json(s, 13, r->checks);
@@ -286,14 +260,6 @@ int store_runs_add_from(struct store *st, size_t n, store_next_fn next, void *ar
 	return runs_add(st, n, &f, how, ids, dup);
 }
 
-void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)
-{
-	const unsigned char *v = sqlite3_column_text(s, i);
-
-	str_copy(dst, cap, v ? (const char *)v : "");
-	str_sanitize(dst);
-}
-
 /* A stored JSON text, or NULL when absent or not of the expected type. */
 static struct json_object *col_json(sqlite3_stmt *s, int i, enum json_type type)
 {
@@ -426,7 +392,6 @@ out:
 
 int store_runs_query(struct store *st, const struct store_filter *f, struct run_list *out)
 {
-	char until[40];
 	sqlite3_stmt *s = NULL;
 	size_t found;
 	int rc, ret;
@@ -434,8 +399,7 @@ int store_runs_query(struct store *st, const struct store_filter *f, struct run_
 	rc = sqlite3_prepare_v2(
 		st->db,
 		"SELECT " RUN_COLUMNS " FROM runs WHERE"
-		" (?1 IS NULL OR instr(lower(coalesce(dev_name, '') || '|' || coalesce(dev_model, '')"
-		"  || '|' || coalesce(dev_serial, '') || '|' || coalesce(usb_id, '')), lower(?1)) > 0)"
+		" " STORE_DEV_MATCH("?1")
 		" AND (?2 IS NULL OR profile = ?2)"
 		" AND (?3 IS NULL OR started_at >= ?3)"
 		" AND (?4 IS NULL OR started_at <= ?4)"
@@ -446,12 +410,7 @@ int store_runs_query(struct store *st, const struct store_filter *f, struct run_
 	store_bind_text(s, 1, f->device);
 	store_bind_text(s, 2, f->profile);
 	store_bind_text(s, 3, f->since);
-	if (f->until && strlen(f->until) == 10) {
-		str_fmt(until, sizeof(until), "%sT23:59:60Z", f->until);
-		store_bind_text(s, 4, until);
-	} else {
-		store_bind_text(s, 4, f->until);
-	}
+	store_bind_until(s, 4, f->until);
 	sqlite3_bind_int64(s, 5, f->limit ? (int64_t)f->limit : -1);
 	ret = store_runs_load(st, s, out, &found);
 	sqlite3_finalize(s);
@@ -507,9 +466,9 @@ int store_run_latest_of(struct store *st, struct json_object *device, struct run
 		ret = store_fail_db(st, rc);
 		goto out;
 	}
-	store_bind_text(s, 1, store_device_first(key, serial));
-	store_bind_text(s, 2, store_device_first(key, model));
-	store_bind_text(s, 3, store_device_first(key, name));
+	store_bind_text(s, 1, store_device_first(key, store_serial_paths));
+	store_bind_text(s, 2, store_device_first(key, store_model_paths));
+	store_bind_text(s, 3, store_device_first(key, store_name_paths));
 	ret = store_runs_load(st, s, &l, &found);
 	if (!ret && l.n) {
 		*out = l.runs[0];

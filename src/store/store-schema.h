@@ -39,6 +39,13 @@
 	".dev_model || '|' || coalesce(" t ".usb_id, '') WHEN " t ".usb_id IS NOT NULL THEN"  \
 	" 'u:' || " t ".usb_id END)"
 
+/* The rows of a drive named by the text parameter p ("?1"): its part of the name, model,
+ * serial or USB id, without regard to case; every row when p is NULL. For the tables with
+ * those columns: runs, fixes, boot_times. */
+#define STORE_DEV_MATCH(p)                                                                  \
+	"(" p " IS NULL OR instr(lower(coalesce(dev_name, '') || '|' || coalesce(dev_model, '')" \
+	" || '|' || coalesce(dev_serial, '') || '|' || coalesce(usb_id, '')), lower(" p ")) > 0)"
+
 /* The version of db: 0 when it holds no table at all. -EPROTO when it holds tables but no
  * migrations table (not ours), or an SQLite error as -errno (see store_sqlite_errno()). */
 int store_schema_get(sqlite3 *db, int *version);

@@ -2,6 +2,7 @@
  * one clear sentence for every way it can fail. A bad database is never deleted or rebuilt. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -77,6 +78,66 @@ int store_fail_db(struct store *st, int rc)
 
 	/* SQLite's own words add something only for the unexpected cases */
 	return store_fail(st, err, err == -EIO || err == -EACCES ? sqlite3_errmsg(st->db) : NULL);
+}
+
+void store_bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v && *v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+void store_bind_texts(sqlite3_stmt *s, int first, const char *const *v, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		store_bind_text(s, first + (int)k, v[k]);
+}
+
+void store_bind_until(sqlite3_stmt *s, int i, const char *until)
+{
+	char end[40];
+
+	if (until && strlen(until) == 10 && !str_fmt(end, sizeof(end), "%sT23:59:60Z", until))
+		store_bind_text(s, i, end);
+	else
+		store_bind_text(s, i, until);
+}
+
+void store_bind_num(sqlite3_stmt *s, int i, double v)
+{
+	if (isfinite(v) && v >= 0)
+		sqlite3_bind_double(s, i, v);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+void store_bind_drive(sqlite3_stmt *s, int first, const struct run *r)
+{
+	const char *v[] = { store_device_first(r, store_name_paths),
+			    store_device_first(r, store_model_paths),
+			    store_device_first(r, store_serial_paths),
+			    store_device_first(r, store_transport_paths) };
+
+	store_bind_texts(s, first, v, ARRAY_SIZE(v));
+}
+
+void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t cap)
+{
+	const unsigned char *v = sqlite3_column_text(s, i);
+
+	str_copy(dst, cap, v ? (const char *)v : "");
+	str_sanitize(dst);
+}
+
+void store_col_texts(sqlite3_stmt *s, int first, const struct store_col *cols, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		store_col_text(s, first + (int)k, cols[k].dst, cols[k].cap);
 }
 
 const char *store_strerror(const struct store *st)
