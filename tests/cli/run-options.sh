@@ -64,14 +64,23 @@ for c in "${cmds[@]}"; do
 	usage_error "$c --db ''" "$c: option '--db' needs a value"
 done
 
-# bench's --help names every profile and engine of their tables
+# names_all WHERE: $tmp/names (one word a line) holds every profile and engine of the tables
+names_all() {
+	local list n
+	for list in profiles engines; do
+		sb __complete $list
+		while read -r n; do
+			grep -qxF -- "$n" "$tmp/names" && ok || fail "$1 does not name the $list entry '$n'"
+		done <"$tmp/out"
+	done
+}
+# bench's --help names every profile and engine of their tables ...
 sb bench --help
 sed -n '/^  --profile/,/^  --[a-oq-z]/p; /^  --engine/p' "$tmp/out" | tr -s ' \n,' '\n' >"$tmp/names"
-for list in profiles engines; do
-	sb __complete $list
-	while read -r n; do
-		grep -qxF -- "$n" "$tmp/names" && ok || fail "bench --help does not name the $list entry '$n'"
-	done <"$tmp/out"
-done
+names_all "bench --help"
+# ... and so does the man page, whose lists are written by hand
+sed -n '/^\*--profile\* /,/^$/p; /^\*--engine\* /,/^$/p' "$src/doc/sbcdisk.8.scd" |
+	tr -s ' \t\n,.:()' '\n' >"$tmp/names"
+names_all "the man page"
 
 done_checks
