@@ -1,6 +1,7 @@
 /* t-inventory.c - probe_inventory_load() on small trees laid out as the kernel does: eMMC boot
  * areas nested in mmcblk0, NVMe under nvme-subsystem, USB behind two hubs, dm over a partition,
- * loop devices, and hostile entries (loops, garbage, overlong and non-UTF-8 values, a FIFO). */
+ * loop devices, and hostile entries (loops, garbage, overlong and non-UTF-8 values, a FIFO);
+ * and what uses a device (probe_blkdev_in_use()). */
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -281,6 +282,18 @@ static void check_inventory(struct inventory *inv)
 	d = probe_inventory_find(inv, "mmcblk0p1");
 	T_CHECK(d && d->is_boot && inv->boot == d);
 
+	/* sda holds the root through dm-0 over sda1; nvme0n1 is mounted; loop0 is swap */
+	{
+		struct probe_inuse use;
+
+		T_CHECK(probe_blkdev_in_use(inv, probe_inventory_find(inv, "sda"), &use));
+		T_CHECK(use.what == PROBE_INUSE_HELD && !strcmp(use.dev->kname, "sda1") &&
+			!strcmp(use.holder->kname, "dm-0"));
+		T_CHECK(probe_blkdev_in_use(inv, probe_inventory_find(inv, "dm-0"), &use));
+		T_CHECK(use.what == PROBE_INUSE_ROOT);
+		T_CHECK(probe_blkdev_in_use(inv, probe_inventory_find(inv, "nvme0n1"), &use));
+		T_CHECK(use.what == PROBE_INUSE_MOUNTED && !strcmp(use.mountpoint, "/srv/my data"));
+	}
 	d = probe_inventory_find(inv, "loop0");
 	T_CHECK(d && !strcmp(d->backing_file, "/srv/disk image.img"));
 	T_CHECK(d && d->n_mountpoints == 1 && !strcmp(d->mountpoints[0], "[SWAP]"));
@@ -350,6 +363,57 @@ static void build_fanout_tree(void)
 	}
 }
 
+/* In use: the root's disk through its partition's holder, swap, a mount, and a loop device
+ * over a partition (no holder: only its backing file names the partition); a loop device
+ * that nothing uses leaves its disk free. */
+static void check_in_use(void)
+{
+	const char *v = "sys/devices/virtual/block";
+	struct inventory *inv = NULL;
+	struct probe_inuse use;
+	struct sysroot *sr;
+	char d[PATH_MAX];
+
+	t_tree_new("t-inventory");
+	str_fmt(d, sizeof(d), "%s/sdb", v);
+	block(d, "8:16\n", "2097152\n");
+	str_fmt(d, sizeof(d), "%s/sdb/sdb1", v);
+	part(d, "1\n", "8:17\n", "1048576\n");
+	str_fmt(d, sizeof(d), "%s/sdc", v);
+	block(d, "8:32\n", "2097152\n");
+	str_fmt(d, sizeof(d), "%s/loop2", v);
+	block(d, "7:2\n", "1048576\n");
+	attr(d, "loop/backing_file", "/dev/sdb1\n");
+	str_fmt(d, sizeof(d), "%s/loop3", v);
+	block(d, "7:3\n", "2097152\n");
+	attr(d, "loop/backing_file", "/dev/sdc\n");
+	str_fmt(d, sizeof(d), "%s/loop4", v);
+	block(d, "7:4\n", "2048\n");
+	attr(d, "loop/backing_file", "/srv/swap.img\n");
+	t_tree_link("../devices/virtual/block/sdb", "sys/block/sdb");
+	t_tree_link("../devices/virtual/block/sdc", "sys/block/sdc");
+	t_tree_link("../devices/virtual/block/loop2", "sys/block/loop2");
+	t_tree_link("../devices/virtual/block/loop3", "sys/block/loop3");
+	t_tree_link("../devices/virtual/block/loop4", "sys/block/loop4");
+	t_tree_put("proc/self/mountinfo", "40 1 7:2 / /mnt/over rw - ext4 /dev/loop2 rw\n");
+	t_tree_put("proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n"
+				 "/dev/loop4 partition 1020 0 -2\n");
+	T_EQ_INT(sysroot_open(t_root, &sr), 0);
+	T_EQ_INT(probe_inventory_load(sr, &inv), 0);
+	if (inv) {
+		T_CHECK(probe_blkdev_in_use(inv, probe_inventory_find(inv, "sdb"), &use));
+		T_CHECK(use.what == PROBE_INUSE_MOUNTED && !strcmp(use.dev->kname, "loop2") &&
+			!strcmp(use.mountpoint, "/mnt/over"));
+		T_CHECK(probe_blkdev_in_use(inv, probe_inventory_find(inv, "loop4"), &use));
+		T_CHECK(use.what == PROBE_INUSE_SWAP && !strcmp(use.dev->kname, "loop4"));
+		T_CHECK(!probe_blkdev_in_use(inv, probe_inventory_find(inv, "sdc"), &use));
+		T_CHECK(use.what == PROBE_INUSE_NONE);
+	}
+	probe_inventory_free(inv);
+	sysroot_free(sr);
+	t_tree_remove();
+}
+
 int main(void)
 {
 	struct inventory *inv = NULL;
@@ -416,5 +480,6 @@ int main(void)
 	probe_inventory_free(inv);
 	sysroot_free(sr);
 	t_tree_remove();
+	check_in_use();
 	return t_done();
 }
