@@ -28,9 +28,9 @@ void cli_health_load(struct cli_ctx *ctx, struct inventory *inv, const char *cmd
 
 		if (h && h->state == PROBE_HEALTH_NO_TOOL) {
 			if (!ctx->quiet)
-				fprintf(stderr, "sbcdisk: %s: drive health not read: smartctl not "
-						"found (it comes with the package smartmontools)\n",
-					cmd);
+				log_line(stderr, "sbcdisk: %s: drive health not read: smartctl "
+						 "not found (it comes with the package smartmontools)",
+					 cmd);
 			return;
 		}
 	}

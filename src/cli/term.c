@@ -1,5 +1,6 @@
 /* term.c - output on a terminal: the width it is fitted to (COLUMNS, then the tty's size),
- * and stdout through a filter that folds a line longer than the terminal at a space. */
+ * stdout through a filter that folds a line longer than the terminal at a space, and the
+ * width common/log.c folds the messages on stderr to. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/log.h"
 #include "common/util.h"
 #include "report/text.h"
 
@@ -95,8 +97,31 @@ static int cli_term_fit_stdout(size_t cols)
 	return 0;
 }
 
+/* stderr's width, for the messages (common/log.c folds them): only where it is a terminal;
+ * unlike stdout it does not change with --json */
+static size_t cli_term_err_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long v;
+
+	if (!isatty(STDERR_FILENO))
+		return 0;
+	if (env && *env) {
+		errno = 0;
+		v = strtol(env, &end, 10);
+		if (!errno && !*end && v >= 20 && v <= 10000)
+			return (size_t)v;
+	}
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 0;
+}
+
 void cli_term_setup(const struct cli_ctx *ctx)
 {
+	log_set_width(cli_term_err_width());
 	text_set_width(cli_term_width(ctx));
 	if (cli_term_fit_stdout(text_width()))
 		text_set_width(0);

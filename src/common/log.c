@@ -7,6 +7,7 @@
 #include "util.h"
 
 static enum log_level level = LOG_NORMAL;
+static size_t err_cols; /* stderr's terminal width; 0: not a terminal, lines as they are */
 
 void log_set_level(enum log_level l)
 {
@@ -16,6 +17,43 @@ void log_set_level(enum log_level l)
 enum log_level log_get_level(void)
 {
 	return level;
+}
+
+void log_set_width(size_t cols)
+{
+	err_cols = cols;
+}
+
+/* s on f folded at spaces to cols characters, the lines after the first indented by two
+ * (a word longer than a line stays whole: the terminal wraps it, nothing is lost). */
+static void fold_to(FILE *f, const char *s, size_t cols)
+{
+	size_t indent = 0;
+
+	while (*s) {
+		size_t chars = 0, i = 0, brk = 0;
+
+		for (; s[i]; i++) {
+			if (((unsigned char)s[i] & 0xc0) == 0x80)
+				continue;
+			if (chars + indent == cols)
+				break;
+			chars++;
+			if (s[i] == ' ')
+				brk = i;
+		}
+		if (s[i] == ' ')
+			brk = i;
+		else if (!s[i])
+			brk = i;
+		else if (!brk) /* no space before the edge: the word whole, to the next space */
+			for (brk = i; s[brk] && s[brk] != ' '; brk++)
+				;
+		fprintf(f, "%*s%.*s\n", (int)indent, "", (int)brk, s);
+		for (s += brk; *s == ' '; s++)
+			;
+		indent = 2;
+	}
 }
 
 /*
@@ -41,6 +79,14 @@ static void vlog_to(FILE *f, const char *prefix, const char *fmt, va_list ap)
 		line[end] = '\0';
 	}
 	str_sanitize(line);
+	if (f == stderr && err_cols) {
+		char all[LOG_LINE_MAX + 64];
+
+		str_fmt(all, sizeof(all), "%s%s%s%s", prefix ? "sbcdisk: " : "", prefix ? prefix : "",
+			line, cut ? "…" : "");
+		fold_to(f, all, err_cols);
+		return;
+	}
 	fprintf(f, "%s%s%s%s\n", f == stderr && prefix ? "sbcdisk: " : "", prefix ? prefix : "",
 		line, cut ? "…" : "");
 }

@@ -4,6 +4,7 @@
 #define SBCDISK_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* The longest message line in bytes; longer ones are cut and end in "…". */
@@ -13,6 +14,9 @@ enum log_level { LOG_QUIET = 0, LOG_NORMAL = 1, LOG_VERBOSE = 2, LOG_DEBUG = 3 }
 
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
+/* stderr is a terminal of cols columns: a message longer than that is folded at a space,
+ * its lines after the first indented (0, the default: one line each, as in a log file). */
+void log_set_width(size_t cols);
 
 /* "sbcdisk: <message>" on stderr. */
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -49,6 +49,23 @@ for cols in 80 120; do
 	done
 done
 
+# the messages on stderr fit too, folded at a space with the lines after the first indented
+# (piped, each stays one line: tests/cli/run-messages.sh): a warning of a hostile tree, an
+# error naming a path the user gave
+python3 "$src/tools/mksysroot" "$src/tests/sysroots/hostile-manyparts.desc" "$tmp/many" || exit 1
+for cols in 80 120; do
+	tty "$cols" "warn" --sysroot "$tmp/many"
+	grep -q "^sbcdisk: warning: health: only the first 16384 block devices" "$tmp/warn.$cols" &&
+		grep -q "^  .*cover them$" "$tmp/warn.$cols" && ok ||
+		fail "the warning at $cols, folded: $(grep -A2 warning "$tmp/warn.$cols")"
+	tty "$cols" "err" --sysroot "$tmp/a directory that is not there, named with spaces" list
+	grep -q "^  .*directory$" "$tmp/err.$cols" && ok ||
+		fail "the error at $cols, folded: $(cat "$tmp/err.$cols")"
+done
+sb --sysroot "$tmp/many"
+[ "$(grep -c 'only the first 16384 block devices.*what follows does not cover them$' "$tmp/err")" = 1 ] &&
+	ok || fail "piped, the warning is one line: $(cat "$tmp/err")"
+
 # the stored results: the seed runs
 sb history --db "$tmp/r.db" --import "$src/data/seed-results/seed-runs.json"
 expect_rc 0 "import the seed runs"

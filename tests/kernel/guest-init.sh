@@ -10,6 +10,8 @@ export SBCDISK kmods
 for m in xhci_pci ehci_pci usb_storage uas sd_mod nvme sdhci_pci mmc_block loop ext4 vfat; do
 	modprobe -d "$kmods" "$m" || echo "guest-init: modprobe $m failed"
 done >/run/k/modprobe.out 2>&1
+# pseudo-terminals (a case shows the tables on one, as a user's ssh session does)
+mkdir -p /dev/pts && mount -t devpts -o ptmxmode=0666 devpts /dev/pts
 cd /run/k || exit 1
 bash /run/k/run.sh >/run/k/out 2>&1
 echo $? >/run/k/rc
