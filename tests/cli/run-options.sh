@@ -74,4 +74,4 @@ for list in profiles engines; do
 	done <"$tmp/out"
 done
 
-done_checks
+finish

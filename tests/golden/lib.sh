@@ -1,15 +1,13 @@
-#!/bin/bash
-# lib.sh - shared by the golden runners: build a sysroot tree, run sbcdisk on it, check the
-# output for sanitizer reports and JSON validity. Sourced, not run.
+# shellcheck shell=bash
+# lib.sh - shared by the golden runners: tests/lib.sh with $tmp on tmpfs, then build a sysroot
+# tree, run sbcdisk on it, check the output for sanitizer reports and JSON validity. Sourced.
 
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
-golden=$src/tests/golden/list
 # trees are many small files: tmpfs (/dev/shm) is much faster than a busy disk
-tmpbase=${TMPDIR:-}
-[ -z "$tmpbase" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && tmpbase=/dev/shm
-tmp=$(mktemp -d ${tmpbase:+-p "$tmpbase"} sbcdisk-golden.XXXXXX) || exit 1
-# a subshell killed before it resets its traps runs this too: only the script itself cleans up
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
+tmp_base=${TMPDIR:-}
+[ -z "$tmp_base" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && tmp_base=/dev/shm
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+golden=$src/tests/golden/list
 [ "${UPDATE_GOLDEN:-}" = 1 ] && mkdir -p "$golden"
 
 # tree_build TREE: tests/sysroots/TREE.desc -> $tmp/root

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # lib.sh - shared by the kernel cases: boot Debian's own amd64 kernel under qemu-system-x86_64
 # (TCG) with chosen storage devices, run a script in the guest and get its output back.
-# Sources tests/bench/lib.sh (tmp, src, bin, check, fail, json, finish).
+# Sources tests/bench/lib.sh (tests/lib.sh: tmp, src, bin, check, fail, json, skip, finish).
 #
 # The guest: the kernel from linux-image-amd64's package and an initramfs made from
 # busybox-static and the 9p modules (kinit-prepare; kinit is its /init); it mounts this
@@ -31,8 +31,6 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
 build=${SBCDISK_BUILDDIR:?}
 kdir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-
-skip() { echo "SKIP: $*"; exit 77; }
 
 # kboot_timeout: seconds a boot with its guest script may take; ~40 s alone, more when the
 # machine is busy (TCG on two shared cores)
