@@ -24,6 +24,8 @@
 #   tty_run CMD...          CMD with its stderr on a pseudo-terminal (so that sbcdisk shows
 #                           its progress line): stdout in $tmp/out, the terminal's in
 #                           $tmp/tty, the exit status in rc
+#   native_only WHAT        skip unless this is the native pass (no qemu-user, no sanitizer):
+#                           WHAT, a subject, says what ("the kernel cases run")
 #   need_loop               skip unless loop devices can be made here
 #   loop_detach DEV         detach a loop device of ours (below)
 [ -n "${tests_lib_sourced:-}" ] && return 0
@@ -82,6 +84,12 @@ json() {
 tty_run() {
 	timeout 120 python3 "$src/tests/bench/ptyrun.py" "$tmp" -- "$@"
 	rc=$?
+}
+
+native_only() {
+	[ -z "$run" ] || skip "$1 in the native pass only (not under $run)"
+	[ "${SBCDISK_SANITIZE:-none}" = none ] ||
+		skip "$1 in the native pass only (not under ${SBCDISK_SANITIZE})"
 }
 
 need_loop() {

@@ -11,9 +11,7 @@
 build=${SBCDISK_BUILDDIR:?}
 start=$(date +%s)
 
-[ -z "$run" ] || skip "the boot proof runs in the native pass only (not under $run)"
-[ "${SBCDISK_SANITIZE:-none}" = none ] ||
-	skip "the boot proof runs in the native pass only (not under ${SBCDISK_SANITIZE})"
+native_only "the boot proof runs"
 [ "$(id -u)" = 0 ] || skip "the boot proof needs root (mkfs, sfdisk)"
 for t in qemu-system-aarch64 sfdisk mtype mcopy mkfs.vfat mkfs.ext4 debugfs cpio dpkg-deb \
 	apt-get; do

@@ -15,16 +15,19 @@ tree_build() {
 	python3 "$src/tools/mksysroot" "$src/tests/sysroots/$1.desc" "$tmp/root" || exit 1
 }
 
-# list_run MODE: sbcdisk list (MODE txt) or list --json (MODE json) on $tmp/root, bounded
-# to 20 s; stdout in $tmp/out, stderr in $tmp/err, exit code in $rc. The temporary root
-# path is replaced by SYSROOT: it never belongs in a golden file.
+# tree_run ARGS...: sbcdisk ARGS on $tmp/root, bounded to 20 s; stdout in $tmp/out, stderr
+# in $tmp/err, exit code in $rc. The temporary root path is replaced by SYSROOT: it never
+# belongs in a golden file.
+tree_run() {
+	bin_run 20 --sysroot "$tmp/root" "$@"
+	sed -i "s|$tmp/root|SYSROOT|g" "$tmp/out" "$tmp/err"
+}
+
+# list_run MODE: tree_run list (MODE txt) or list --json (MODE json)
 list_run() {
 	local args=(list)
 	[ "$1" = json ] && args+=(--json)
-	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 20 $run "$bin" --sysroot "$tmp/root" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	sed -i "s|$tmp/root|SYSROOT|g" "$tmp/out" "$tmp/err"
+	tree_run "${args[@]}"
 }
 
 # output_check TREE MODE: 0 when stderr has no sanitizer report, a table holds no raw

@@ -39,9 +39,7 @@ kboot_timeout=${SBCDISK_KBOOT_TIMEOUT:-420}
 kmem=1024
 
 kernel_prepare() {
-	[ -z "$run" ] || skip "the kernel cases run in the native pass only (not under $run)"
-	[ "${SBCDISK_SANITIZE:-none}" = none ] ||
-		skip "the kernel cases run in the native pass only (not under ${SBCDISK_SANITIZE})"
+	native_only "the kernel cases run"
 	[ "$(id -u)" = 0 ] || skip "the kernel cases need root (qemu's 9p export of /)"
 	local t
 	for t in qemu-system-x86_64 cpio dpkg-deb apt-get depmod modprobe gzip flock; do
