@@ -186,7 +186,7 @@ int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *benc
 		if (ret)
 			log_error("bench: the results were not saved: %s", store_strerror(st));
 		else if (!ctx->json)
-			fixproof_after_bench(ctx, st, *id, r->profile, &dr);
+			fix_proof_after_bench(ctx, st, *id, r->profile, &dr);
 	}
 out:
 	doctor_run_release(&dr);

@@ -41,7 +41,7 @@ struct now_result {
 
 static int emit_json(const struct fix_plan *p, const struct fix_opts *o, const struct sbuf *diff,
 		     const struct usb_id *id, const struct now_result *now,
-		     const struct fixproof_note *rec)
+		     const struct fix_proof_note *rec)
 {
 	struct json_object *root = json_object_new_object(), *notes = json_object_new_array();
 	char s[PATH_MAX + 300];
@@ -104,7 +104,7 @@ static int emit_json(const struct fix_plan *p, const struct fix_opts *o, const s
 /* What the result store says about the fix: recorded, and whether a run before it exists
  * to compare with after the reboot; the hint to make one when not. */
 static void emit_record(const struct fix_plan *p, const struct fix_opts *o,
-			const struct fixproof_note *rec)
+			const struct fix_proof_note *rec)
 {
 	char s[600];
 
@@ -194,9 +194,9 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 /* Record an applied fix in the result store, or (dry run) look for a run to compare with. */
 static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const struct fix_opts *o,
 		       const char *arg, const struct usb_id *id, const struct now_result *now,
-		       struct fixproof_note *rec)
+		       struct fix_proof_note *rec)
 {
-	struct fixproof_what w = { .kind = kind_name(p->kind), .file = p->file.path, .id = id };
+	struct fix_proof_what w = { .kind = kind_name(p->kind), .file = p->file.path, .id = id };
 	char change[320];
 
 	if (p->kind == FIX_UAS) {
@@ -211,7 +211,7 @@ static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const stru
 	}
 	w.change = change;
 	w.runtime = now->asked && now->ok && o->apply;
-	fixproof_record(ctx, o->db, &w, o->apply, rec);
+	fix_proof_record(ctx, o->db, &w, o->apply, rec);
 }
 
 static struct store_filter filter;
@@ -375,7 +375,7 @@ static int check(const char *cmd, int argc, char **argv)
 
 int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct fixproof_note rec = { 0 };
+	struct fix_proof_note rec = { 0 };
 	struct now_result now = { 0 };
 	struct fix_plan plan = { 0 };
 	struct sbuf diff = SBUF_INIT(8 * 1024 * 1024);
@@ -386,7 +386,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	if (!sub->plan)
-		return fixproof_verify(ctx, o.db, &filter, opt.profile);
+		return fix_proof_report(ctx, o.db, &filter, opt.profile);
 	ret = sub->plan(ctx, arg, &id, &plan);
 	if (ret == EXIT_FAIL)
 		return ret;

@@ -146,7 +146,7 @@ static int print_json(const struct run_list *l, const struct store_fix *fx, size
 
 	for (i = 0; i < nfx; i++)
 		if (fix_shown(&fx[i], f, l))
-			json_object_array_add(a, fixproof_fix_json(&fx[i]));
+			json_object_array_add(a, fix_proof_fix_json(&fx[i]));
 	if (o)
 		json_object_object_add(o, "fixes", a);
 	else

@@ -1,27 +1,27 @@
 /* cmd-verify.c - `sbcdisk verify TARGET`: options, signals and the progress line; the work is
- * in bench/verify.c and the output in report/verify-report.c. */
+ * in bench/capacity.c (the capacity check) and the output in report/capacity-report.c. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/profile.h"
-#include "bench/verify.h"
+#include "bench/capacity.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "common/log.h"
 #include "common/json.h"
-#include "report/verify-report.h"
+#include "report/capacity-report.h"
 #include "common/util.h"
 
-static volatile sig_atomic_t verify_signal;
+static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
 {
-	verify_signal = sig;
+	stop_signal = sig;
 }
 
-static void progress_line(void *arg, const struct verify_progress *p)
+static void progress_line(void *arg, const struct capacity_progress *p)
 {
 	/* a probe's rate and time left mean nothing: it writes a few blocks far apart */
 	bool probing = !strcmp(p->phase, "probing");
@@ -30,11 +30,11 @@ static void progress_line(void *arg, const struct verify_progress *p)
 			  probing ? -1 : p->left_s);
 }
 
-static struct verify_opts vo;
+static struct capacity_opts vo;
 
 static int opt_size(const char *cmd, void *value, const char *arg)
 {
-	struct verify_opts *o = value;
+	struct capacity_opts *o = value;
 
 	if (bench_parse_size(arg, &o->size) || o->size < 65536)
 		return cli_usage_error(cmd, "bad size '%s': e.g. 256m, 4g (64k at least)", arg);
@@ -43,7 +43,7 @@ static int opt_size(const char *cmd, void *value, const char *arg)
 
 static int opt_seed(const char *cmd, void *value, const char *arg)
 {
-	struct verify_opts *o = value;
+	struct capacity_opts *o = value;
 
 	if (parse_u64_base(arg, 16, &o->seed))
 		return cli_usage_error(cmd, "bad seed '%s': hexadecimal, e.g. 1f2e3d", arg);
@@ -90,14 +90,14 @@ const struct cli_spec verify_spec = {
 	.check = check,
 };
 
-static int print_result(struct cli_ctx *ctx, const struct verify_run *run)
+static int print_result(struct cli_ctx *ctx, const struct capacity_run *run)
 {
 	struct json_object *doc;
 	int ret;
 
 	if (!ctx->json)
-		return verify_table_print(run, stdout);
-	doc = verify_result_to_json(run);
+		return capacity_table_print(run, stdout);
+	doc = capacity_result_to_json(run);
 	if (!doc)
 		return -ENOMEM;
 	ret = json_print(doc, stdout);
@@ -108,35 +108,35 @@ static int print_result(struct cli_ctx *ctx, const struct verify_run *run)
 int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_progress ps;
-	struct verify_opts *o = &vo;
-	struct verify_run run;
+	struct capacity_opts *o = &vo;
+	struct capacity_run run;
 	char why[300] = "";
 	int ret, rc = EXIT_OK;
 
 	(void)argc;
 	(void)argv;
-	verify_signal = 0;
+	stop_signal = 0;
 	cli_catch_stop_signals(on_signal);
-	ret = verify_run_prepare(&run, ctx->sr, o, why, sizeof(why));
+	ret = capacity_run_prepare(&run, ctx->sr, o, why, sizeof(why));
 	if (ret) {
 		char shown[PATH_MAX];
 
 		str_copy(shown, sizeof(shown), o->target);
 		str_sanitize(shown);
-		verify_run_release(&run);
+		capacity_run_release(&run);
 		if (ret == -EINVAL)
 			return cli_usage_error("verify", "'%s': %s", shown, why);
 		log_error("verify: target '%s': %s", shown, why[0] ? why : strerror(-ret));
 		return EXIT_FAIL;
 	}
-	run.stop = &verify_signal;
+	run.stop = &stop_signal;
 	cli_progress_init(&ps, ctx);
 	run.progress = progress_line;
 	run.progress_arg = &ps;
-	ret = verify_run_execute(&run, o, why, sizeof(why));
+	ret = capacity_run_execute(&run, o, why, sizeof(why));
 	cli_progress_clear(&ps);
-	if (verify_signal) {
-		rc = 128 + verify_signal;
+	if (stop_signal) {
+		rc = 128 + stop_signal;
 	} else if (ret) {
 		log_error("verify: target '%s': %s", run.target.shown,
 			  why[0] ? why : strerror(-ret));
@@ -147,6 +147,6 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 	/* what was found is printed even after an error or a signal */
 	if (print_result(ctx, &run))
 		rc = EXIT_FAIL;
-	verify_run_release(&run);
+	capacity_run_release(&run);
 	return rc;
 }

@@ -16,7 +16,7 @@
 
 #define SUMMARY_MAX 1024
 
-bool fixproof_store_wanted(const struct cli_ctx *ctx, const char *db)
+bool fix_proof_store_wanted(const struct cli_ctx *ctx, const char *db)
 {
 	return db || !ctx->sysroot_dir;
 }
@@ -32,7 +32,7 @@ static void boot_id_read(struct cli_ctx *ctx, char *buf, size_t cap)
 
 /* The disk the fix is about: the one named, else the first disk on that USB id, else (PCIe)
  * the first NVMe disk. NULL when the inventory shows none. */
-static struct blkdev *fix_disk(const struct inventory *inv, const struct fixproof_what *w)
+static struct blkdev *fix_disk(const struct inventory *inv, const struct fix_proof_what *w)
 {
 	size_t i;
 
@@ -106,8 +106,8 @@ static void undo_device(struct store *st, const char *file, struct store_fix *f)
 	free(v);
 }
 
-int fixproof_record(struct cli_ctx *ctx, const char *db, const struct fixproof_what *w,
-		    bool apply, struct fixproof_note *n)
+int fix_proof_record(struct cli_ctx *ctx, const char *db, const struct fix_proof_what *w,
+		     bool apply, struct fix_proof_note *n)
 {
 	struct store_fix f = { .uas_resets = -1 };
 	struct json_object *dev = NULL;
@@ -117,7 +117,7 @@ int fixproof_record(struct cli_ctx *ctx, const char *db, const struct fixproof_w
 	int ret;
 
 	memset(n, 0, sizeof(*n));
-	if (!fixproof_store_wanted(ctx, db))
+	if (!fix_proof_store_wanted(ctx, db))
 		return 0;
 	n->store_used = true;
 	str_copy(f.kind, sizeof(f.kind), w->kind);
@@ -274,8 +274,8 @@ static void fix_title(const struct store_fix *f, char *buf, size_t cap)
 		f->applied_at, f->applied_at + 11);
 }
 
-void fixproof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
-			  const char *profile, struct doctor_run *dr)
+void fix_proof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
+			   const char *profile, struct doctor_run *dr)
 {
 	struct proof p = { 0 };
 	char title[600], line[1024];
@@ -325,7 +325,7 @@ static struct json_object *run_ref(const struct run *r)
 	return o;
 }
 
-struct json_object *fixproof_fix_json(const struct store_fix *f)
+struct json_object *fix_proof_fix_json(const struct store_fix *f)
 {
 	struct json_object *fx = json_object_new_object(), *dev = json_object_new_object();
 
@@ -346,7 +346,7 @@ struct json_object *fixproof_fix_json(const struct store_fix *f)
 
 static struct json_object *proof_json(const struct proof *p)
 {
-	struct json_object *root = json_object_new_object(), *fx = fixproof_fix_json(&p->fix);
+	struct json_object *root = json_object_new_object(), *fx = fix_proof_fix_json(&p->fix);
 	struct json_object *tests = json_object_new_array(), *res = json_object_new_object();
 	size_t i;
 
@@ -409,8 +409,8 @@ static void proof_text(const struct proof *p)
 			 "--apply', so that there is something to compare with.");
 }
 
-int fixproof_verify(struct cli_ctx *ctx, const char *db, const struct store_filter *sf,
-		    const char *profile)
+int fix_proof_report(struct cli_ctx *ctx, const char *db, const struct store_filter *sf,
+		     const char *profile)
 {
 	struct store_filter f = *sf;
 	struct store_fix *fixes = NULL;

@@ -12,7 +12,7 @@
 #include "store/store.h"
 
 /* What a fix wrote, as cmd-fix.c knows it. */
-struct fixproof_what {
+struct fix_proof_what {
 	const char *kind;        /* "uas", "pcie-gen", "undo" */
 	const char *change;      /* "usb-storage.quirks += 152d:0578:u" */
 	const char *file;        /* the boot file */
@@ -22,7 +22,7 @@ struct fixproof_what {
 };
 
 /* The outcome of recording (or, for a dry run, of looking): what to tell the user. */
-struct fixproof_note {
+struct fix_proof_note {
 	bool store_used;    /* the store was asked */
 	int64_t fix_id;     /* 0: not recorded */
 	bool run_before;    /* a run of the drive is stored from before the fix */
@@ -31,25 +31,25 @@ struct fixproof_note {
 
 /* Whether fix may use the store: always with --db, and for the running system (a fix of a
  * tree given with --sysroot is not this machine's). */
-bool fixproof_store_wanted(const struct cli_ctx *ctx, const char *db);
+bool fix_proof_store_wanted(const struct cli_ctx *ctx, const char *db);
 
 /* Record an applied fix (apply) or only look for a run before it (dry run). Prints one line
  * when the store fails; 0 or -errno. */
-int fixproof_record(struct cli_ctx *ctx, const char *db, const struct fixproof_what *w,
-		    bool apply, struct fixproof_note *n);
+int fix_proof_record(struct cli_ctx *ctx, const char *db, const struct fix_proof_what *w,
+		     bool apply, struct fix_proof_note *n);
 
 /* After bench stored run run_id with profile: when it is the first run of its drive and
  * profile after a fix, print what changed. dr: the doctor's view of the bench (kernel log),
  * may be NULL. */
-void fixproof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
-			  const char *profile, struct doctor_run *dr);
+void fix_proof_after_bench(struct cli_ctx *ctx, struct store *st, int64_t run_id,
+			   const char *profile, struct doctor_run *dr);
 
 /* The JSON of a recorded fix (fix verify, history --json). */
-struct json_object *fixproof_fix_json(const struct store_fix *f);
+struct json_object *fix_proof_fix_json(const struct store_fix *f);
 
 /* `sbcdisk fix verify [--device TEXT] [--profile NAME] [--db PATH]`, its options parsed
  * (db NULL: the default database; f->device the drive); the sysroot open. An exit code. */
-int fixproof_verify(struct cli_ctx *ctx, const char *db, const struct store_filter *f,
-		    const char *profile);
+int fix_proof_report(struct cli_ctx *ctx, const char *db, const struct store_filter *f,
+		     const char *profile);
 
 #endif

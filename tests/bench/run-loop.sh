@@ -4,12 +4,11 @@
 # Skips (77) without root, without loop devices, or under qemu-user.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
-[ -z "$run" ] || { echo "skip: no loop devices under qemu-user"; exit 77; }
-command -v losetup >/dev/null || exit 77
+need_loop
 truncate -s 32m "$tmp/disk.img"
-loop=$(losetup -f --show "$tmp/disk.img" 2>/dev/null) || { echo "skip: losetup failed"; exit 77; }
-cleanups=("umount '$tmp/mnt'" "loop_detach '$loop'")
+loop=$(losetup -f --show "$tmp/disk.img" 2>/dev/null) || skip "losetup failed"
+at_exit "loop_detach '$loop'"
+at_exit "umount '$tmp/mnt'"
 
 engines=(psync)
 have_uring && engines+=(io_uring)
@@ -56,7 +55,7 @@ fi
 # held open exclusively by someone else: refused
 python3 -c "import os,sys,time; fd=os.open('$loop', os.O_RDONLY|os.O_EXCL); print('held'); sys.stdout.flush(); time.sleep(30)" >"$tmp/held" &
 holder=$!
-cleanups=("kill $holder" "${cleanups[@]}")
+at_exit "kill $holder"
 for _ in $(seq 50); do grep -q held "$tmp/held" && break; sleep 0.1; done
 sb bench "$loop" --destructive --test rw=randwrite,bs=4k,time=0.1s --size 1m
 expect_rc 1 "device held exclusively"
@@ -113,7 +112,7 @@ fi
 
 # a directory on tmpfs is memory, and the output says so
 if mkdir -p "$tmp/ram" && mount -t tmpfs -o size=32m tmpfs "$tmp/ram"; then
-	cleanups=("umount '$tmp/ram'" "${cleanups[@]}")
+	at_exit "umount '$tmp/ram'"
 	sb bench "$tmp/ram" --json --engine psync --size 4m --test rw=randread,bs=4k,time=0.1s
 	expect_rc 0 "a directory on tmpfs"
 	json "any(n == '$tmp/ram is on tmpfs: these figures are the memory\'s, not a drive\'s' for n in d['notes'])" \
@@ -122,7 +121,7 @@ if mkdir -p "$tmp/ram" && mount -t tmpfs -o size=32m tmpfs "$tmp/ram"; then
 fi
 # ramfs reports no size at all: what it can take is free memory, and it is named as memory
 if mkdir -p "$tmp/ramfs" && mount -t ramfs ramfs "$tmp/ramfs"; then
-	cleanups=("umount '$tmp/ramfs'" "${cleanups[@]}")
+	at_exit "umount '$tmp/ramfs'"
 	sb bench "$tmp/ramfs" --json --engine psync --size 4m --test rw=randread,bs=4k,time=0.1s
 	expect_rc 0 "a directory on ramfs"
 	json "any(n.endswith('is on ramfs: these figures are the memory\\'s, not a drive\\'s') for n in d['notes'])" \
@@ -142,7 +141,8 @@ fi
 # a device that fails mid-run: a loop device over a sparse file larger than its tmpfs runs
 # out of space; the write test must end with one clear message and exit 1
 if mkdir -p "$tmp/tiny" && mount -t tmpfs -o size=4m tmpfs "$tmp/tiny"; then
-	cleanups=("loop_detach \$(cat '$tmp/loop2')" "umount '$tmp/tiny'" "${cleanups[@]}")
+	at_exit "umount '$tmp/tiny'"
+	at_exit "loop_detach \$(cat '$tmp/loop2')"
 	truncate -s 64m "$tmp/tiny/sparse.img"
 	losetup -f --show "$tmp/tiny/sparse.img" >"$tmp/loop2"
 	loop2=$(cat "$tmp/loop2")
@@ -163,7 +163,7 @@ cg=/sys/fs/cgroup/blkio
 if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 	mkdir "$cg/sbcdisk-test.$$" 2>/dev/null; then
 	cg=$cg/sbcdisk-test.$$
-	cleanups=("rmdir '$cg'" "${cleanups[@]}")
+	at_exit "rmdir '$cg'"
 	# in-cg CMD...: CMD in that group
 	# shellcheck disable=SC2016 # $$ and $@ are the script's
 	printf '#!/bin/sh\necho $$ >"%s/cgroup.procs" && exec "$@"\n' "$cg" >"$tmp/in-cg"
@@ -192,10 +192,10 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 	# after 2 s. The sustained profile stops once the lower rate holds, long before --size,
 	# and says where the fast part ended. (A loop device over tmpfs: nothing reaches a disk.)
 	if mkdir -p "$tmp/sus" && mount -t tmpfs -o size=1100m tmpfs "$tmp/sus"; then
-		cleanups=("umount '$tmp/sus'" "${cleanups[@]}")
+		at_exit "umount '$tmp/sus'"
 		truncate -s 1g "$tmp/sus/disk.img"
 		sus=$(losetup -f --show "$tmp/sus/disk.img")
-		cleanups=("loop_detach '$sus'" "${cleanups[@]}")
+		at_exit "loop_detach '$sus'"
 		susmm=$(cat "/sys/block/${sus##*/}/dev")
 		echo "$susmm 200000000" >"$cg/blkio.throttle.write_bps_device"
 		(sleep 2 && echo "$susmm 40000000" >"$cg/blkio.throttle.write_bps_device") &

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # sparse: nothing is read or written, but the region and the offsets in it pass 4 GiB
-truncate -s 1T "$tmp/big" || { echo "skip: no sparse file of 1 TiB in $tmp"; exit 77; }
+truncate -s 1T "$tmp/big" || skip "no sparse file of 1 TiB in $tmp"
 # shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
 timeout 1500 $run "$bin" --json bench "$tmp/big" --engine null \
 	--test rw=read,bs=512,qd=32,time=1342.2s,size=1t --runs 1 --no-save >"$tmp/out" 2>"$tmp/err"

@@ -122,7 +122,7 @@ grep_out "its file system stores nothing" err "/proc message"
 # too little free space is found before anything is written
 if [ "$(id -u)" = 0 ] && [ -z "$run" ] && mkdir "$tmp/small" &&
 	mount -t tmpfs -o size=4m tmpfs "$tmp/small" 2>/dev/null; then
-	cleanups+=("umount '$tmp/small'")
+	at_exit "umount '$tmp/small'"
 	sb bench "$tmp/small" --test rw=randread,bs=4k,time=0.1s --size 16m --engine psync
 	expect_rc 1 "too little free space"
 	grep_out "not enough free space" err "free space message"

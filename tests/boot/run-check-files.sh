@@ -2,7 +2,7 @@
 # run-check-files.sh - `boot check` on a cmdline.txt that is there but is no command line: a
 # directory, a device node, a FIFO, a 50 MB file. Each is named for what it is (not "missing"),
 # the disk fails, and a missing one is still "missing".
-. "$(dirname "$0")/../bench/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-usb-boot.desc" "$tmp/t" || exit 1
 f=$tmp/t/boot/cmdline.txt

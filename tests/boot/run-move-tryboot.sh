@@ -5,7 +5,7 @@
 # line beside config.txt (root= on the copy, panic=10), backs up what was there on a second
 # run, and records the move as a trial; without the bit it says why and sets the boot order.
 # No Pi here: the firmware's side (reading tryboot.txt once) is the documentation's word.
-. "${SBCDISK_SRCDIR:?}/tests/boot/lib.sh"
+. "${SBCDISK_SRCDIR:?}/tests/lib.sh"
 root=$tmp/root fw=$tmp/root/boot/firmware
 
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi5-usb-asm-sandisk.desc" "$root" \
@@ -14,11 +14,7 @@ caps=$root/sys/firmware/devicetree/base/chosen/bootloader/capabilities
 printf '\000\000\000\177' >"$caps"  # 0x7f: tryboot (bit 3) among them
 
 # sb ARGS...: sbcdisk on the tree, stdout in $tmp/out, stderr in $tmp/err, exit in $rc
-sb() {
-	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 60 $run "$bin" --sysroot "$root" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
+sb() { bin_run 60 --sysroot "$root" "$@"; }
 has() { grep -q -- "$1" "$tmp/out" || fail "$2: no '$1' in: $(cat "$tmp/out" "$tmp/err")"; }
 
 before=$(ls "$fw"; cat "$fw"/*)
@@ -74,4 +70,4 @@ has "^No trial boot (the firmware's tryboot): the bootloader's capabilities lack
 	"no tryboot bit: why"
 has "^== 4\. the boot order that tries the target first$" "no tryboot bit: the boot order"
 [ ! -e "$fw/tryboot.txt" ] || fail "no tryboot bit: tryboot.txt written"
-exit "$status"
+finish

@@ -2,14 +2,14 @@
 # run-order.sh - `sbcdisk boot order`: the dry run (diff, no tool started), --apply through a
 # stub rpi-eeprom-config on PATH that records its arguments and the file it was given, the
 # tool missing, the tool failing, refused orders, and a board whose configuration is unknown.
-. "${SBCDISK_SRCDIR:?}/tests/boot/lib.sh"
+. "${SBCDISK_SRCDIR:?}/tests/lib.sh"
 
 # the program that runs sbcdisk (qemu under the arm64 pass) by absolute path, so that PATH
 # can hold only the stub
 runner=()
 if [ -n "$run" ]; then
 	read -r -a runner <<<"$run"
-	runner[0]=$(command -v "${runner[0]}") || { echo "SKIP: ${runner[0]} not found"; exit 77; }
+	runner[0]=$(command -v "${runner[0]}") || skip "${runner[0]} not found"
 fi
 
 mkdir -p "$tmp/bin" "$tmp/nobin"
@@ -118,5 +118,5 @@ cmp -s "$tmp/want" "$tmp/applied" || {
 	od -c "$tmp/applied" | head -20
 }
 
-[ "$status" -eq 0 ] && echo "ok: boot order"
-exit "$status"
+[ "$failures" -eq 0 ] && echo "ok: boot order"
+finish

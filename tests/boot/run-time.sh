@@ -2,19 +2,15 @@
 # run-time.sh - `sbcdisk boot time` against a private D-Bus (dbus-daemon on a socket of our
 # own) where fake-systemd.py owns org.freedesktop.systemd1: the figures systemd-analyze would
 # print for it, the slowest units, JSON. Skips when dbus-daemon or python3-dbus is missing.
-set -u
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 . "$src/tests/boot/fake-bus.sh"
-tmp=$(mktemp -d) || exit 1
-cleanup() { fake_bus_stop; rm -rf "$tmp"; }
-trap cleanup EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+at_exit fake_bus_stop
 
 fake_bus_start "$tmp"
 case $? in
 0) ;;
-77) echo "SKIP: $fake_bus_skip"; exit 77 ;;
+77) skip "$fake_bus_skip" ;;
 *) exit 1 ;;
 esac
 addr=$fake_bus_addr
@@ -56,5 +52,5 @@ mkdir -p "$tmp/root/sys/block"
 timeout 20 $run "$bin" --sysroot "$tmp/root" boot time >"$tmp/out" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && grep -qF "belong to the running system" "$tmp/out" || fail "sysroot: exit $rc"
-[ "$status" -eq 0 ] && echo "ok: boot time"
-exit "$status"
+[ "$failures" -eq 0 ] && echo "ok: boot time"
+finish

@@ -4,15 +4,11 @@
 # would wait for its own start job; its own command line, run with a stub systemctl on PATH
 # and the program on a tree against a fake systemd (tests/boot/fake-bus.sh), waits for the
 # boot to finish and then records the boot once. Skips without dbus-daemon or python3-dbus.
-set -u
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 unit=$src/data/systemd/sbcdisk-boot-time.service
 . "$src/tests/boot/fake-bus.sh"
-tmp=$(mktemp -d) || exit 1
-cleanup() { fake_bus_stop; rm -rf "$tmp"; }
-trap cleanup EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+at_exit fake_bus_stop
 
 grep -qx 'Type=exec' "$unit" || fail "not Type=exec: a oneshot waiting for the boot waits for itself"
 grep -qx 'WantedBy=multi-user.target' "$unit" || fail "not wanted by multi-user.target"
@@ -27,9 +23,8 @@ if command -v systemd-analyze >/dev/null; then
 	sed "s|/usr/bin/sbcdisk|$bin|" "$unit" >"$tmp/units/sbcdisk-boot-time.service"
 	if ! systemd-analyze verify --man=no "$tmp/units/sbcdisk-boot-time.service" \
 		>"$tmp/verify" 2>&1 || [ -s "$tmp/verify" ]; then
-		echo "FAIL: systemd-analyze verify:"
+		fail "systemd-analyze verify:"
 		cat "$tmp/verify"
-		status=1
 	fi
 else
 	echo "systemd-analyze not found (package systemd): the unit is not verified"
@@ -38,7 +33,8 @@ fi
 fake_bus_start "$tmp"
 case $? in
 0) ;;
-77) echo "SKIP: $fake_bus_skip (the rest held: $status)"; [ "$status" = 0 ] && exit 77; exit 1 ;;
+77) echo "SKIP: $fake_bus_skip (the rest held: $failures failed)"; [ "$failures" = 0 ] && exit 77
+	exit 1 ;;
 *) exit 1 ;;
 esac
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-jms567-usb3-uas.desc" "$tmp/root" \
@@ -66,5 +62,5 @@ grep -q "^Recorded boot 5b00f1e0-0000-4000-8000-000000000001 (27.843s from sda)"
 	fail "the unit's command did not record the boot"
 grep -q "was recorded at .* already: nothing was changed" "$tmp/out" ||
 	fail "the second start in the same boot recorded again"
-[ "$status" -eq 0 ] && echo "ok: sbcdisk-boot-time.service"
-exit "$status"
+[ "$failures" -eq 0 ] && echo "ok: sbcdisk-boot-time.service"
+finish

@@ -120,4 +120,4 @@ else
 	echo "note: no zsh, its completion is not tried"
 fi
 
-done_checks
+finish

@@ -150,4 +150,4 @@ sb --sysroot "$tmp/pi5-nvme-gen2" list
 grep -q "nvme pcie 5 GT/s x1 (device max 8 GT/s x4, port max 5 GT/s x1)" "$tmp/out" && ok ||
 	fail "piped list is not the full width"
 
-done_checks
+finish

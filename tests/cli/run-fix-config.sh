@@ -60,4 +60,4 @@ sb --sysroot "$tmp/root" --json fix pcie-gen 3
 expect_rc 0 "fix pcie-gen 3 --json with escapes in config.txt"
 check "the JSON is valid UTF-8" python3 -c '
 import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/out"
-done_checks
+finish

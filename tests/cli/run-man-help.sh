@@ -75,4 +75,4 @@ for code in $(sed -n 's/^Exit codes: //p' "$tmp/global-help" | grep -o '[0-9] [a
 	ok
 done
 
-done_checks
+finish

@@ -69,4 +69,4 @@ sb list --bytes=3
 grep_out "option '--bytes' takes no value" err "a value for a flag"
 sb doctor "--kmsg=$esc" --bogus
 grep_out "unknown option '--bogus'" err "the unknown option, not the one before"
-done_checks
+finish

@@ -83,4 +83,4 @@ sed -n '/^\*--profile\* /,/^$/p; /^\*--engine\* /,/^$/p' "$src/doc/sbcdisk.8.scd
 	tr -s ' \t\n,.:()' '\n' >"$tmp/names"
 names_all "the man page"
 
-done_checks
+finish

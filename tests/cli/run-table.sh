@@ -75,4 +75,4 @@ grep_out "unknown option '--last'" err "bench takes no --last"
 sb bench --db
 expect_rc 2 "bench --db without a value"
 grep_out "option '--db' needs a value" err "bench --db needs a value"
-done_checks
+finish

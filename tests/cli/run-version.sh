@@ -12,4 +12,4 @@ else
 fi
 check "--version says '$want' (got '$(cat "$tmp/out")')" [ "$(cat "$tmp/out")" = "$want" ]
 check "-V is --version" sh -c "$run '$bin' -V | cmp -s - '$tmp/out'"
-done_checks
+finish

@@ -6,15 +6,12 @@
 # /etc/fstab resolves on the clone. A copy with a new disk id whose cmdline.txt was not
 # rewritten must fail the same check (it mounts the original's root, or finds no root at all).
 # Native pass only; 3-6 minutes here: the image in 55-90 s, three boots of 24-90 s under TCG.
-# shellcheck source=tests/bench/lib.sh
-. "$(dirname "$0")/../bench/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 build=${SBCDISK_BUILDDIR:?}
 start=$(date +%s)
 
-skip() { echo "SKIP: $*"; exit 77; }
-[ -z "$run" ] || skip "the boot proof runs in the native pass only (not under $run)"
-[ "${SBCDISK_SANITIZE:-none}" = none ] ||
-	skip "the boot proof runs in the native pass only (not under ${SBCDISK_SANITIZE})"
+native_only "the boot proof runs"
 [ "$(id -u)" = 0 ] || skip "the boot proof needs root (mkfs, sfdisk)"
 for t in qemu-system-aarch64 sfdisk mtype mcopy mkfs.vfat mkfs.ext4 debugfs cpio dpkg-deb \
 	apt-get; do

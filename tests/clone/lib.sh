@@ -1,25 +1,22 @@
 # lib.sh - shared by the clone test scripts: Pi-like images built without the kernel's help
 # (sfdisk, mkfs.vfat --offset, mcopy, mke2fs -d -E offset), loop devices cleaned up on exit.
-# Sourced after tests/bench/lib.sh (tmp, sb, checks, cleanups).
+# Sourced; sources tests/lib.sh (tmp, the checks, at_exit, loop_detach).
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # Skip unless this can run: root, loop devices, the tools, not under qemu-user.
 clone_need() {
-	[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
-	[ -z "$run" ] || { echo "skip: no loop devices under qemu-user"; exit 77; }
+	need_loop
 	local t
-	for t in sfdisk mkfs.vfat mke2fs mcopy mtype e2fsck resize2fs tune2fs losetup; do
-		command -v "$t" >/dev/null || { echo "skip: $t missing"; exit 77; }
+	for t in sfdisk mkfs.vfat mke2fs mcopy mtype e2fsck resize2fs tune2fs; do
+		command -v "$t" >/dev/null || skip "$t missing"
 	done
-	[ -e /dev/loop-control ] || { echo "skip: no /dev/loop-control"; exit 77; }
 	# the test builds without libext2fs (a cross build) copy ext whole: still tested
 	export MTOOLS_SKIP_CHECK=1
 }
 
-# sbc ARGS...: the binary without --no-save (clone has no store); out/err/rc as sb.
-sbc() {
-	timeout 300 "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
+# sbc ARGS...: sb with room for a copy (300 s)
+sbc() { bin_run 300 "$@"; }
 
 # mkimage FILE LABEL SIZE_MIB ROOTSPEC [P3]: a Raspberry Pi OS-like image: FAT32 p1 at 4 MiB
 # (64 MiB: config.txt, cmdline.txt with root=ROOTSPEC, kernel8.img, a dtb), ext4 p2 (rootfs
@@ -99,7 +96,7 @@ EOT
 # loop_attach FILE: a loop device over the whole file; registered for cleanup. Sets $loopdev.
 loop_attach() {
 	loopdev=$(losetup -f --show "$1") || return 1
-	cleanups=("loop_detach '$loopdev'" "${cleanups[@]}")
+	at_exit "loop_detach '$loopdev'"
 }
 
 # live_part IMG SIZE_MIB: an mkimage image as a disk (a loop device, $srcloop) and its p2
@@ -111,7 +108,7 @@ live_part() {
 	p2off=$((139264 * 512))
 	part=$(losetup -f --show -o $p2off --sizelimit $(($2 * 1048576 - p2off)) "$srcloop") ||
 		return 1
-	cleanups=("loop_detach '$part'" "${cleanups[@]}")
+	at_exit "loop_detach '$part'"
 }
 
 # fsck_clean WHAT DEV: e2fsck -fn finds DEV (a device, or FILE?offset=N) clean; else the

@@ -4,7 +4,6 @@
 # paths holding "@@" (mtools' IMAGE@@OFFSET) are read and written; config.txt's cmdline=
 # names the file that is rewritten; a loop device over an image whose cmdline.txt says
 # root=/dev/mmcblk0p2 is rewritten as the image is. About 20 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 

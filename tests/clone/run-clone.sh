@@ -4,7 +4,6 @@
 # partitions, the rewrites of root= (cmdline.txt, extlinux.conf) and fstab in their
 # spellings, new ids everywhere, boot/'s checks of the copy, GPT over 2 TiB, unaligned
 # sources; the source's checksum is the same after every run. About 60 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 

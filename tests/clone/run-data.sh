@@ -5,10 +5,9 @@
 # errors (ext or FAT) is named as the cause when the copy's check fails; a FAT boot partition
 # (FAT32, 16 and 12) is copied by its used clusters only, and its copy is clean with every
 # file alike. About 40 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
-for t in debugfs fsfreeze; do command -v $t >/dev/null || { echo "skip: $t missing"; exit 77; }; done
+for t in debugfs fsfreeze; do command -v $t >/dev/null || skip "$t missing"; done
 
 p2=$((139264 * 512))
 
@@ -30,16 +29,16 @@ mkdirty() {
 		truncate -s 300M "$tmp/outer.img"
 		mke2fs -q -F -t ext4 "$tmp/outer.img" || return 1
 		outer=$(losetup -f --show "$tmp/outer.img") || return 1
-		cleanups=("loop_detach '$outer'" "${cleanups[@]}")
+		at_exit "loop_detach '$outer'"
 		mount "$outer" "$tmp/outer" || return 1
-		cleanups=("fsfreeze -u '$tmp/outer'; umount '$tmp/outer'" "${cleanups[@]}")
+		at_exit "fsfreeze -u '$tmp/outer'; umount '$tmp/outer'"
 	fi
 	mkimage "$tmp/outer/base.img" dos 200 PARTUUID=0badc0de-02 || return 1
 	rm -rf "$tmp/orig" && mkdir -p "$tmp/orig"
 	for i in 1 2 3 4; do head -c $((i * 700000)) /dev/urandom >"$tmp/orig/f$i"; done
 	dev=$(losetup -f --show -o $p2 --sizelimit $(((200 << 20) - p2)) "$tmp/outer/base.img") ||
 		return 1
-	cleanups=("loop_detach '$dev'" "${cleanups[@]}")
+	at_exit "loop_detach '$dev'"
 	mount "$dev" "$tmp/mnt" || return 1
 	mkdir "$tmp/mnt/new" && cp "$tmp"/orig/f* "$tmp/mnt/new/" &&
 		python3 -c 'import os, sys

@@ -5,7 +5,6 @@
 # so; a target without room for the image is refused by the plan; a target that goes away
 # mid-copy (its loop device's backing file cut to nothing) is one line and exit 1; the source
 # is the same after each. About 60 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -15,7 +14,7 @@ src_sum=$(sum_of "$tmp/src.img")
 # --- a full target: an image file on an 8 MiB tmpfs (the copy writes about 20) ------------
 mkdir -p "$tmp/small"
 if mount -t tmpfs -o size=8m tmpfs "$tmp/small"; then
-	cleanups=("umount '$tmp/small'" "${cleanups[@]}")
+	at_exit "umount '$tmp/small'"
 	# refused by the plan (issue 26, 3), the dry run too, before anything is written
 	for apply in "" --apply; do
 		sbc clone "$tmp/src.img" "$tmp/small/dst.img" $apply
@@ -39,7 +38,7 @@ if ! [ -w "$cg/cgroup.procs" ] || ! [ -e "$cg/blkio.throttle.read_bps_device" ] 
 	finish
 fi
 cg=$cg/sbcdisk-clone.$$
-cleanups=("rmdir '$cg'" "${cleanups[@]}")
+at_exit "rmdir '$cg'"
 loop_attach "$tmp/src.img"; srcloop=$loopdev
 majmin=$(lsblk -dno MAJ:MIN "$srcloop" | tr -d ' ')
 echo "$majmin 4000000" >"$cg/blkio.throttle.read_bps_device"

@@ -2,7 +2,6 @@
 # run-fds.sh - the programs clone runs (mtools, e2fsprogs) get stdin, stdout and stderr, no
 # other descriptor of ours (but the image mtools are told to open as /proc/self/fd/N): each
 # is wrapped by a script that lists what it was given.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 

@@ -4,7 +4,6 @@
 # device's writes fail under the target's file system; the clone fails, says why, passes no
 # check on what the page cache shows, and removes the image it made. An image whose name is
 # made a symlink to another file between the passes: that file is never written.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -12,9 +11,9 @@ mkimage "$tmp/src.img" dos 400 PARTUUID=0badc0de-02 || { fail "mkimage"; finish;
 live_part "$tmp/src.img" 400 || { fail "losetup"; finish; }
 mkdir -p "$tmp/mnt" "$tmp/small"
 mount "$part" "$tmp/mnt" || { fail "mount the source"; finish; }
-cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+at_exit "umount '$tmp/mnt'"
 mount -t tmpfs -o size=300m tmpfs "$tmp/small" || { fail "mount a tmpfs"; finish; }
-cleanups=("umount '$tmp/small'" "${cleanups[@]}")
+at_exit "umount '$tmp/small'"
 
 # between the passes: the tmpfs filled but for 20 MiB, then 60 MB more on the source
 hook="avail=\$(df -B1 --output=avail '$tmp/small' | tail -1)"

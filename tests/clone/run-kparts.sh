@@ -6,11 +6,10 @@
 # driver unusable (/dev/loop-control made /dev/null in a mount namespace of the test) a clone
 # between two such disks needs no loop device, and one to an image says so in the plan,
 # before anything is written. A real kernel's BLKRRPART: tests/kernel. About 20 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
-command -v addpart >/dev/null || { echo "skip: addpart missing"; exit 77; }
-command -v unshare >/dev/null || { echo "skip: unshare missing"; exit 77; }
+command -v addpart >/dev/null || skip "addpart missing"
+command -v unshare >/dev/null || skip "unshare missing"
 
 mkimage "$tmp/src.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
 src_sum=$(sum_of "$tmp/src.img")
@@ -34,7 +33,7 @@ kparts_same() {
 # --- the kernel sees the new table at once, not the old disk's partitions ------------------
 truncate -s 400M "$tmp/t.img"
 t=$(losetup -f --show -P "$tmp/t.img") || { fail "losetup -P"; finish; }
-cleanups=("loop_detach '$t'" "${cleanups[@]}")
+at_exit "loop_detach '$t'"
 # the old disk's partitions, as the kernel had them before the clone
 addpart "$t" 1 2048 100000 && addpart "$t" 3 200000 100000 || fail "addpart"
 sbc --json clone "$tmp/src.img" "$t" --apply
@@ -60,11 +59,11 @@ noloop() {
 	rc=$?
 }
 srcloop=$(losetup -f --show -P -r "$tmp/src.img") || { fail "losetup -P the source"; finish; }
-cleanups=("loop_detach '$srcloop'" "${cleanups[@]}")
+at_exit "loop_detach '$srcloop'"
 addpart "$srcloop" 1 8192 131072 && addpart "$srcloop" 2 139264 270336 || fail "addpart source"
 truncate -s 400M "$tmp/t2.img"
 t2=$(losetup -f --show -P "$tmp/t2.img") || { fail "losetup -P"; finish; }
-cleanups=("loop_detach '$t2'" "${cleanups[@]}")
+at_exit "loop_detach '$t2'"
 noloop "$bin" --json clone "$srcloop" "$t2" --apply
 expect_rc 0 "no loop driver: a clone between two disks with partition devices"
 json "all(c['state'] == 'PASS' for c in d['checks'])" "no loop driver: every check passes"

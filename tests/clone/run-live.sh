@@ -5,7 +5,6 @@
 # every attribute compared; the second pass picks up what changed, was added or removed
 # between the passes (SBCDISK_TEST_BETWEEN_PASSES); 33 001 names of one file; a full target,
 # SIGINT between the passes and in the middle of the first one. About 40 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -17,7 +16,7 @@ mkdir -p "$mnt" "$tmp/t"
 tune2fs -O large_dir,fast_commit,^huge_file,^dir_nlink "$part" >/dev/null 2>&1 &&
 	e2fsck -fy "$part" >/dev/null 2>&1
 mount "$part" "$mnt" || { fail "mount the source"; finish; }
-cleanups=("umount '$mnt'" "${cleanups[@]}")
+at_exit "umount '$mnt'"
 
 # --- the tree: one of everything --------------------------------------------------------
 t=$mnt/t
@@ -80,7 +79,7 @@ done
 touch -h -d "2019-01-01 00:00:00.987654321" "$t/symlink"
 touch -d "2020-02-02 02:02:02.000000001" "$t/samesize"
 # a nested mount: its files must not be copied, its mount point must be there
-mount -t tmpfs -o size=4m tmpfs "$t/nested" && cleanups=("umount '$t/nested'" "${cleanups[@]}")
+mount -t tmpfs -o size=4m tmpfs "$t/nested" && at_exit "umount '$t/nested'"
 echo "not to be copied" >"$t/nested/inside"
 sync
 
@@ -109,9 +108,9 @@ check "target keeps the label" test "$(blkid -p -o value -s LABEL -O "$toff" "$t
 
 tpart=$(losetup -f --show -r -o "$toff" --sizelimit "$tsz" "$tmp/live.img") ||
 	{ fail "losetup target"; finish; }
-cleanups=("loop_detach '$tpart'" "${cleanups[@]}")
+at_exit "loop_detach '$tpart'"
 mount -o ro "$tpart" "$tmp/t" || { fail "mount the target"; finish; }
-cleanups=("umount '$tmp/t'" "${cleanups[@]}")
+at_exit "umount '$tmp/t'"
 
 # every attribute of every object compared (atime aside: reading the source may move it)
 python3 - "$mnt" "$tmp/t" <<'PY' >"$tmp/cmp" 2>&1 || fail "trees differ: $(head -5 "$tmp/cmp")"
@@ -218,7 +217,7 @@ cg=/sys/fs/cgroup/blkio
 if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_bps_device" ] &&
 	mkdir "$cg/sbcdisk-live.$$" 2>/dev/null; then
 	cg=$cg/sbcdisk-live.$$
-	cleanups=("rmdir '$cg'" "${cleanups[@]}")
+	at_exit "rmdir '$cg'"
 	head -c $((96 << 20)) /dev/urandom >"$t/slow"
 	slow_sum=$(sum_of "$t/slow")
 	sync

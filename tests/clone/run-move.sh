@@ -3,7 +3,6 @@
 # (stored), shows clone's plan and writes nothing to the target (its checksum is the same);
 # a refusal is clone's; --apply copies, checks the copy with boot check and says what to
 # change on a board that is not a Pi. About 30 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 

@@ -4,10 +4,9 @@
 # the source's fstab through it) is planned as any other; one whose name holds '@@' (mtools
 # read "FILE@@OFFSET") is verified as any other. A missing file is missing, not empty.
 # Run it in a build without libext2fs too (meson setup -Dext2fs=disabled).
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
-command -v debugfs >/dev/null || { echo "skip: debugfs missing"; exit 77; }
+command -v debugfs >/dev/null || skip "debugfs missing"
 
 mkdir -p "$tmp/q?offset=0"
 mkimage "$tmp/q?offset=0/src.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }

@@ -2,7 +2,6 @@
 # run-reach.sh - the overlap check when it cannot follow a target to its end: a chain of loop
 # devices over loop devices deeper than it follows, whose bottom is the source, is refused in
 # one line (it cannot tell), and nothing is written.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -20,7 +19,7 @@ chain_detach() {
 	[ ${#chain[@]} -gt 0 ] && loop_detach "${chain[0]}"
 	chain=()
 }
-cleanups=("chain_detach" "${cleanups[@]}")
+at_exit "chain_detach"
 # twelve layers: the source image, a loop device over it, one over that ...
 below=$tmp/src.img
 for i in $(seq 1 12); do

@@ -4,7 +4,6 @@
 # partitions), is swap, is held by device-mapper, is the source, is too small; a source
 # mounted read-write; extended (NOOBS) layouts; several root candidates. The source's and
 # the target's checksums are the same after each. About 20 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -47,18 +46,18 @@ sbc clone "$srcloop" "$srcloop2" --apply
 refused "is the source, or overlaps it" "two loop devices over one file"
 loop_detach "$srcloop2"
 offloop=$(losetup -f --show -o $((100 << 20)) "$tmp/src.img")
-cleanups=("loop_detach '$offloop'" "${cleanups[@]}")
+at_exit "loop_detach '$offloop'"
 sbc clone "$tmp/src.img" "$offloop" --apply
 refused "is the source, or overlaps it" "a loop at an offset inside the source"
 chain=$(losetup -f --show "$offloop")
-cleanups=("loop_detach '$chain'" "${cleanups[@]}")
+at_exit "loop_detach '$chain'"
 sbc clone "$srcloop" "$chain" --apply
 refused "is the source, or overlaps it" "a loop device over a loop inside the source"
 loop_detach "$chain"
 loop_detach "$offloop"
 if command -v dmsetup >/dev/null && dmsetup create "sbcdisk-s$$" \
 	--table "0 409600 linear $srcloop 0" 2>/dev/null; then
-	cleanups=("dmsetup remove 'sbcdisk-s$$'" "${cleanups[@]}")
+	at_exit "dmsetup remove 'sbcdisk-s$$'"
 	sbc clone "$srcloop" "/dev/mapper/sbcdisk-s$$" --apply
 	refused "is the source, or overlaps it" "target a device-mapper device over the source"
 	sbc clone "/dev/mapper/sbcdisk-s$$" "$tmp/src.img" --apply
@@ -108,9 +107,9 @@ tgt_sum=$tgt_sum_save
 mke2fs -q -F -t ext4 -E offset=$((8 << 20)),lazy_itable_init=0,lazy_journal_init=0 "$tgt" 16m
 mkdir -p "$tmp/mnt"
 part=$(losetup -f --show -o $((8 << 20)) --sizelimit $((16 << 20)) "$tgt")
-cleanups=("loop_detach '$part'" "${cleanups[@]}")
+at_exit "loop_detach '$part'"
 if mount "$part" "$tmp/mnt"; then
-	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+	at_exit "umount '$tmp/mnt'"
 	tgt_sum=$(sum_of "$tgt")
 	sbc clone "$tmp/src.img" "$tgt" --apply
 	refused "is mounted on $tmp/mnt" "a partition of the target mounted" "$tgt"
@@ -120,7 +119,7 @@ else
 fi
 # ... or swap
 if mkswap -q "$part" >/dev/null && swapon "$part" 2>/dev/null; then
-	cleanups=("swapoff '$part'" "${cleanups[@]}")
+	at_exit "swapoff '$part'"
 	# (no checksum of the target here: the kernel may swap to it meanwhile)
 	sbc clone "$tmp/src.img" "$tgt" --apply
 	refused "is swap" "a partition of the target is swap"
@@ -132,7 +131,7 @@ loop_detach "$part"
 # ... or held by device-mapper
 if command -v dmsetup >/dev/null && dmsetup create "sbcdisk-t$$" \
 	--table "0 8192 linear $tgt 0" 2>/dev/null; then
-	cleanups=("dmsetup remove 'sbcdisk-t$$'" "${cleanups[@]}")
+	at_exit "dmsetup remove 'sbcdisk-t$$'"
 	tgt_sum=$(sum_of "$tgt")
 	sbc clone "$tmp/src.img" "$tgt" --apply
 	refused "is held by" "target held by device-mapper" "$tgt"
@@ -180,9 +179,9 @@ fi
 
 # the source mounted read-write (p2 through a loop device over its offset)
 part=$(losetup -f --show -o $((139264 * 512)) --sizelimit $((200 * 1048576 - 139264 * 512)) "$srcloop")
-cleanups=("loop_detach '$part'" "${cleanups[@]}")
+at_exit "loop_detach '$part'"
 if mount -o ro,noload "$part" "$tmp/mnt"; then
-	cleanups=("umount '$tmp/mnt'" "${cleanups[@]}")
+	at_exit "umount '$tmp/mnt'"
 	# ... and an image on a partition of the source mounted through a loop device
 	sbc clone "$srcloop" "$tmp/mnt/home/pi/backup.img" --apply
 	refused "is on a file system of the source" "an image on the source's mounted p2"

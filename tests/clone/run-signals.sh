@@ -5,18 +5,16 @@
 # target and no loop device of it, the target with no partition table, the source as it was.
 # The source is read at 4 MB/s (cgroup v1 blkio throttle) so the copy is still going when
 # the signal comes. About 40 s.
-. "$(dirname "$0")/../bench/lib.sh"
 . "$(dirname "$0")/lib.sh"
 clone_need
 
 cg=/sys/fs/cgroup/blkio
 if ! [ -w "$cg/cgroup.procs" ] || ! [ -e "$cg/blkio.throttle.read_bps_device" ]; then
-	echo "skip: no cgroup v1 blkio throttle to keep the copy running"
-	exit 77
+	skip "no cgroup v1 blkio throttle to keep the copy running"
 fi
 mkdir "$cg/sbcdisk-sig.$$" || { fail "mkdir $cg/sbcdisk-sig.$$"; finish; }
 cg=$cg/sbcdisk-sig.$$
-cleanups=("rmdir '$cg'" "${cleanups[@]}")
+at_exit "rmdir '$cg'"
 
 # what a killed clone of the old code left: its mounts and loop devices, taken away here
 leftovers() {
@@ -32,13 +30,13 @@ live_part "$tmp/src.img" 400 || { fail "losetup"; finish; }
 mnt=$tmp/mnt
 mkdir -p "$mnt" "$tmp/mnts"
 mount "$part" "$mnt" || { fail "mount the source"; finish; }
-cleanups=("umount '$mnt'" "${cleanups[@]}")
+at_exit "umount '$mnt'"
 head -c $((96 << 20)) /dev/urandom >"$mnt/slow"
 slow_sum=$(sum_of "$mnt/slow")
 sync
 pmm=$(lsblk -dno MAJ:MIN "$part" | tr -d ' ')
 echo "$pmm 4000000" >"$cg/blkio.throttle.read_bps_device"
-cleanups=("echo '$pmm 0' >'$cg/blkio.throttle.read_bps_device'" "${cleanups[@]}")
+at_exit "echo '$pmm 0' >'$cg/blkio.throttle.read_bps_device'"
 
 : >"$tmp/err" # stop_copy writes tty, not err
 for s in HUP QUIT PIPE KILL; do
@@ -46,7 +44,7 @@ for s in HUP QUIT PIPE KILL; do
 	# SIGHUP and SIGPIPE: an image the user made before (kept, its table wiped); SIGQUIT and
 	# SIGKILL: one the clone makes
 	case $s in HUP | PIPE) truncate -s 512M "$tgt" ;; esac
-	cleanups=("leftovers '$tgt'" "${cleanups[@]}")
+	at_exit "leftovers '$tgt'"
 	# only its pages leave the cache: the copy has to read them through the throttle
 	python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$mnt/slow"
 	TMPDIR=$tmp/mnts stop_copy "SIG$s" "$cg" "copying p2" "$bin" clone "$srcloop" "$tgt" --apply

@@ -2,18 +2,14 @@
 # run-doctor.sh - golden tests of `sbcdisk doctor`: every log of tests/diag/klog alone (an empty
 # sysroot), text and JSON; the seed's logs together with the Pi 4 trees of tests/sysroots; the
 # health check on those trees; and the command's errors. UPDATE_GOLDEN=1 rewrites the goldens.
-set -u
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 golden=$src/tests/golden/doctor
-tmp=$(mktemp -d) || exit 1
-# a subshell killed before it resets its traps runs this too: only the script itself cleans up
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 [ "${UPDATE_GOLDEN:-}" = 1 ] && mkdir -p "$golden"
 mkdir -p "$tmp/empty"
-status=0
 
-# check NAME EXPECTED_RC ARGS... : run, compare stdout+stderr with tests/golden/doctor/NAME
-check() {
+# doctor_case NAME EXPECTED_RC ARGS... : run, compare stdout+stderr with tests/golden/doctor/NAME
+doctor_case() {
 	local name=$1 want_rc=$2 rc
 	shift 2
 	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
@@ -21,67 +17,67 @@ check() {
 	rc=$?
 	sed -i -e "s|$tmp|TMP|g" -e "s|$src/||g" "$tmp/out" "$tmp/err"
 	if grep -q -e 'AddressSanitizer' -e 'LeakSanitizer' -e 'runtime error:' "$tmp/err"; then
-		echo "FAIL: $name: sanitizer report"; cat "$tmp/err"; status=1
+		fail "$name: sanitizer report"; cat "$tmp/err"
 	fi
 	if [ "$rc" -ne "$want_rc" ]; then
-		echo "FAIL: $name: exit $rc, expected $want_rc"; cat "$tmp/err"; status=1
+		fail "$name: exit $rc, expected $want_rc"; cat "$tmp/err"
 	fi
 	cat "$tmp/err" >>"$tmp/out"
 	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 		cp "$tmp/out" "$golden/$name"
 	elif ! diff -u --label "expected $name" --label actual "$golden/$name" "$tmp/out"; then
-		echo "FAIL: $name differs from its golden file"; status=1
+		fail "$name differs from its golden file"
 	fi
 }
 
 cd "$src" || exit 1
 for f in tests/diag/klog/*.log; do
 	n=$(basename "$f" .log)
-	check "$n.txt" 0 --sysroot "$tmp/empty" doctor --kmsg "$f"
-	check "$n.json" 0 --sysroot "$tmp/empty" --json doctor --kmsg "$f"
+	doctor_case "$n.txt" 0 --sysroot "$tmp/empty" doctor --kmsg "$f"
+	doctor_case "$n.json" 0 --sysroot "$tmp/empty" --json doctor --kmsg "$f"
 done
 for t in pi4-sd-jms567-usb2 pi4-jms567-usb3-uas pi4-jms567-usb3-quirk; do
 	python3 tools/mksysroot "tests/sysroots/$t.desc" "$tmp/$t" >/dev/null || exit 1
-	check "health-$t.txt" "$([ $t = pi4-sd-jms567-usb2 ] && echo 3 || echo 0)" --sysroot "$tmp/$t"
-	check "health-$t.json" "$([ $t = pi4-sd-jms567-usb2 ] && echo 3 || echo 0)" --sysroot "$tmp/$t" --json
+	doctor_case "health-$t.txt" "$([ $t = pi4-sd-jms567-usb2 ] && echo 3 || echo 0)" --sysroot "$tmp/$t"
+	doctor_case "health-$t.json" "$([ $t = pi4-sd-jms567-usb2 ] && echo 3 || echo 0)" --sysroot "$tmp/$t" --json
 done
-check "tree-usb2-log-usb2.txt" 0 --sysroot "$tmp/pi4-sd-jms567-usb2" doctor \
+doctor_case "tree-usb2-log-usb2.txt" 0 --sysroot "$tmp/pi4-sd-jms567-usb2" doctor \
 	--kmsg tests/diag/klog/seed000-jms567-usb2-port-boot.log
-check "tree-usb3-uas-log-resets.txt" 3 --sysroot "$tmp/pi4-jms567-usb3-uas" doctor \
+doctor_case "tree-usb3-uas-log-resets.txt" 3 --sysroot "$tmp/pi4-jms567-usb3-uas" doctor \
 	--kmsg tests/diag/klog/seed000-jms567-uas-resets-usb3.log --fail-on error
-check "tree-usb3-quirk-log-quirk.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
+doctor_case "tree-usb3-quirk-log-quirk.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
 	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log --fail-on warning
 # boards with NVMe and eMMC: the inventory alone, and with a log from such a board
 for t in pi5-nvme-gen2 cm4-emmc-nvme jetson-orin-emmc-nvme visionfive2-sd-nvme x86-sata-nvme; do
 	python3 tools/mksysroot "tests/sysroots/$t.desc" "$tmp/$t" >/dev/null || exit 1
-	check "tree-$t.txt" 0 --sysroot "$tmp/$t" doctor
+	doctor_case "tree-$t.txt" 0 --sysroot "$tmp/$t" doctor
 done
-check "tree-pi5-nvme-gen2.json" 0 --sysroot "$tmp/pi5-nvme-gen2" --json doctor
-check "tree-pi5-log-nvme-down.txt" 0 --sysroot "$tmp/pi5-nvme-gen2" doctor \
+doctor_case "tree-pi5-nvme-gen2.json" 0 --sysroot "$tmp/pi5-nvme-gen2" --json doctor
+doctor_case "tree-pi5-log-nvme-down.txt" 0 --sysroot "$tmp/pi5-nvme-gen2" doctor \
 	--kmsg tests/diag/klog/14_rpi6661_pi5_nvme_controller_down_csts.log
-check "tree-cm4-log-not-ready.txt" 0 --sysroot "$tmp/cm4-emmc-nvme" doctor \
+doctor_case "tree-cm4-log-not-ready.txt" 0 --sysroot "$tmp/cm4-emmc-nvme" doctor \
 	--kmsg tests/diag/klog/16_geerling48_cm4_nvme_device_not_ready.log
 # the system's own log: /dev/kmsg of the tree holds the seed's records (as the kernel gives them)
 mkdir -p "$tmp/pi4-jms567-usb3-uas/dev"
 awk '/^\[/ { ts = $0; sub(/^\[ */, "", ts); sub(/\].*/, "", ts); msg = $0; sub(/^\[[^]]*\] /, "", msg);
 	split(ts, p, "."); printf "6,%d,%d%s,-;%s\n", NR, p[1], p[2], msg }' \
 	tests/diag/klog/seed000-jms567-uas-resets-usb3.log >"$tmp/pi4-jms567-usb3-uas/dev/kmsg"
-check "tree-usb3-uas-dev-kmsg.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" doctor
-check "tree-usb3-uas-dev-kmsg.json" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" --json doctor
+doctor_case "tree-usb3-uas-dev-kmsg.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" doctor
+doctor_case "tree-usb3-uas-dev-kmsg.json" 0 --sysroot "$tmp/pi4-jms567-usb3-uas" --json doctor
 # the old resets on a board where the quirk is now in effect: history, no command
-check "tree-usb3-quirk-log-resets.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
+doctor_case "tree-usb3-quirk-log-resets.txt" 0 --sysroot "$tmp/pi4-jms567-usb3-quirk" doctor \
 	--kmsg tests/diag/klog/seed000-jms567-uas-resets-usb3.log
 # a file that is no kernel log: said so, not "No problems found"
-check "not-a-kernel-log.txt" 0 --sysroot "$tmp/empty" doctor \
+doctor_case "not-a-kernel-log.txt" 0 --sysroot "$tmp/empty" doctor \
 	--kmsg tests/diag/not-klog/other-programs-syslog.log
 # exit codes and errors
-check "fail-on-info.txt" 3 --sysroot "$tmp/empty" doctor --fail-on info \
+doctor_case "fail-on-info.txt" 3 --sysroot "$tmp/empty" doctor --fail-on info \
 	--kmsg tests/diag/klog/seed000-jms567-quirk-applied.log
-check "fail-on-bad.txt" 2 --sysroot "$tmp/empty" doctor --fail-on bad
-check "kmsg-missing.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/no-such-log"
-check "kmsg-dir.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/empty"
-check "no-kmsg.txt" 0 --sysroot "$tmp/empty" doctor
-check "extra-arg.txt" 2 --sysroot "$tmp/empty" doctor foo
-check "kmsg-no-value.txt" 2 --sysroot "$tmp/empty" doctor --kmsg
-check "unknown-option.txt" 2 --sysroot "$tmp/empty" doctor --bogus
-exit $status
+doctor_case "fail-on-bad.txt" 2 --sysroot "$tmp/empty" doctor --fail-on bad
+doctor_case "kmsg-missing.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/no-such-log"
+doctor_case "kmsg-dir.txt" 1 --sysroot "$tmp/empty" doctor --kmsg "$tmp/empty"
+doctor_case "no-kmsg.txt" 0 --sysroot "$tmp/empty" doctor
+doctor_case "extra-arg.txt" 2 --sysroot "$tmp/empty" doctor foo
+doctor_case "kmsg-no-value.txt" 2 --sysroot "$tmp/empty" doctor --kmsg
+doctor_case "unknown-option.txt" 2 --sysroot "$tmp/empty" doctor --bogus
+finish

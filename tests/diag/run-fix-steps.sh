@@ -67,8 +67,7 @@ if [ "$(id -u)" = 0 ] && command -v sfdisk >/dev/null && command -v mkfs.vfat >/
 	export MTOOLS_SKIP_CHECK=1
 	. "$src/tests/clone/lib.sh"
 else
-	echo "skip: clone's stand-in images need root, sfdisk, mkfs.vfat, mcopy and mke2fs"
-	exit 77
+	skip "clone's stand-in images need root, sfdisk, mkfs.vfat, mcopy and mke2fs"
 fi
 
 case_ pi4-sd-jms567-usb2
@@ -106,4 +105,4 @@ assert not f["fix"]["commands"], f["fix"]
 assert "sda1 is mounted on /media/pi/One Touch" in f["fix"]["summary"], f["fix"]' "$tmp/out" &&
 	ok || fail "root-on-sd: a mounted target is named as no target"
 
-done_checks
+finish

@@ -1,15 +1,13 @@
-#!/bin/bash
-# lib.sh - shared by the golden runners: build a sysroot tree, run sbcdisk on it, check the
-# output for sanitizer reports and JSON validity. Sourced, not run.
+# shellcheck shell=bash
+# lib.sh - shared by the golden runners: tests/lib.sh with $tmp on tmpfs, then build a sysroot
+# tree, run sbcdisk on it, check the output for sanitizer reports and JSON validity. Sourced.
 
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
-golden=$src/tests/golden/list
 # trees are many small files: tmpfs (/dev/shm) is much faster than a busy disk
-tmpbase=${TMPDIR:-}
-[ -z "$tmpbase" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && tmpbase=/dev/shm
-tmp=$(mktemp -d ${tmpbase:+-p "$tmpbase"} sbcdisk-golden.XXXXXX) || exit 1
-# a subshell killed before it resets its traps runs this too: only the script itself cleans up
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
+tmp_base=${TMPDIR:-}
+[ -z "$tmp_base" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && tmp_base=/dev/shm
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+golden=$src/tests/golden/list
 [ "${UPDATE_GOLDEN:-}" = 1 ] && mkdir -p "$golden"
 
 # tree_build TREE: tests/sysroots/TREE.desc -> $tmp/root
@@ -17,16 +15,19 @@ tree_build() {
 	python3 "$src/tools/mksysroot" "$src/tests/sysroots/$1.desc" "$tmp/root" || exit 1
 }
 
-# list_run MODE: sbcdisk list (MODE txt) or list --json (MODE json) on $tmp/root, bounded
-# to 20 s; stdout in $tmp/out, stderr in $tmp/err, exit code in $rc. The temporary root
-# path is replaced by SYSROOT: it never belongs in a golden file.
+# tree_run ARGS...: sbcdisk ARGS on $tmp/root, bounded to 20 s; stdout in $tmp/out, stderr
+# in $tmp/err, exit code in $rc. The temporary root path is replaced by SYSROOT: it never
+# belongs in a golden file.
+tree_run() {
+	bin_run 20 --sysroot "$tmp/root" "$@"
+	sed -i "s|$tmp/root|SYSROOT|g" "$tmp/out" "$tmp/err"
+}
+
+# list_run MODE: tree_run list (MODE txt) or list --json (MODE json)
 list_run() {
 	local args=(list)
 	[ "$1" = json ] && args+=(--json)
-	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 20 $run "$bin" --sysroot "$tmp/root" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	sed -i "s|$tmp/root|SYSROOT|g" "$tmp/out" "$tmp/err"
+	tree_run "${args[@]}"
 }
 
 # output_check TREE MODE: 0 when stderr has no sanitizer report, a table holds no raw

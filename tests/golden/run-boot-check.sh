@@ -21,10 +21,7 @@ expect() {
 	local name=$1 disk=$2
 	shift 2
 	checked=$((checked + 1))
-	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 20 $run "$bin" --sysroot "$tmp/root" --json boot check "$disk" >"$tmp/out" \
-		2>"$tmp/err"
-	rc=$?
+	bin_run 20 --sysroot "$tmp/root" --json boot check "$disk"
 	if grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
 		"$tmp/err"; then
 		echo "FAIL: $name: sanitizer report"

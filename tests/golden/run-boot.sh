@@ -14,10 +14,7 @@ for mode in txt json check.txt check.json; do
 	args=(boot)
 	case $mode in check.*) args+=(check) ;; esac
 	case $mode in *json) args+=(--json) ;; esac
-	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 20 $run "$bin" --sysroot "$tmp/root" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	sed -i "s|$tmp/root|SYSROOT|g" "$tmp/out" "$tmp/err"
+	tree_run "${args[@]}"
 	if [ ! -f "$golden/$tree.$mode" ] && [ "${UPDATE_GOLDEN:-}" != 1 ]; then
 		echo "FAIL: no golden file tests/golden/boot/$tree.$mode (create it with" \
 			"UPDATE_GOLDEN=1 and review it)"

@@ -3,11 +3,8 @@
 # times each: cmdline.txt is always the original or the whole fixed file, a replacement
 # always has its backup, TERM leaves no temporary file, and the next run leaves no temporary
 # file and exactly one backup (the original) beside the fixed file. Prints the outcomes.
-set -u
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
-tmp=$(mktemp -d) || exit 1
-# a subshell killed before it resets its traps runs this too: only the script itself cleans up
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-jms567-usb3-uas.desc" "$tmp/root" \
 	>/dev/null || exit 1
 root=$tmp/root
@@ -22,12 +19,10 @@ fixit() { # the fix; in a subshell that becomes it, so that $! is the process to
 (fixit) || { echo "FAIL: the fix does not apply"; exit 1; }
 cp "$boot/cmdline.txt" "$tmp/fixed"
 cmp -s "$tmp/orig" "$tmp/fixed" && { echo "FAIL: the fix changed nothing"; exit 1; }
-status=0
 # 25 of each (KILLS=N for more); 20 under an emulator (SBCDISK_RUN), where one run takes
 # far longer. The kills land 0 to 30 ms in, spread over before, during and after the write.
 kills=${KILLS:-25}
 [ -n "$run" ] && kills=${KILLS:-20}
-fail() { echo "FAIL: $*"; status=1; }
 backups() { find "$boot" -maxdepth 1 -name 'cmdline.txt.sbcdisk-*' | sort; }
 temps() { find "$boot" -maxdepth 1 -name '.sbcdisk-*'; }
 
@@ -71,4 +66,4 @@ for sig in KILL TERM; do
 	echo "$sig: $kills kills: $old original, $new replaced; $left left a temporary file and" \
 		"$orphan a backup of no change (both removed by the next run)"
 done
-exit $status
+finish

@@ -3,15 +3,12 @@
 # with --now, a second run that changes nothing, JSON, undo, and the refusals; the boot file
 # is checked byte for byte after undo. usage: run-fix.sh TREE [uas|pcie] (UPDATE_GOLDEN=1
 # rewrites); pcie: the Raspberry Pi 5 PCIe generation in config.txt.
-set -u
 tree=${1:?usage: run-fix.sh TREE [uas|pcie]}
 scenario=${2:-uas}
-src=${SBCDISK_SRCDIR:?} bin=${SBCDISK:?} run=${SBCDISK_RUN:-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 want=$src/tests/golden/fix/$tree.txt
 [ "$scenario" = pcie ] && want=$src/tests/golden/fix/$tree-pcie.txt
-tmp=$(mktemp -d) || exit 1
-# a subshell killed before it resets its traps runs this too: only the script itself cleans up
-trap '[ "$BASHPID" = "$$" ] && rm -rf "$tmp"' EXIT
 
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/$tree.desc" "$tmp/root" || exit 1
 root=$tmp/root
@@ -78,21 +75,18 @@ else {
 } >"$tmp/actual"
 fi
 
-status=0
 # after the undos both files are the originals, byte for byte
-cmp "$tmp/cmdline.orig" "$root$boot/cmdline.txt" || { echo "FAIL: cmdline.txt not restored"; status=1; }
-cmp "$tmp/config.orig" "$root$boot/config.txt" || { echo "FAIL: config.txt not restored"; status=1; }
+cmp "$tmp/cmdline.orig" "$root$boot/cmdline.txt" || fail "cmdline.txt not restored"
+cmp "$tmp/config.orig" "$root$boot/config.txt" || fail "config.txt not restored"
 if grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
 	"$tmp/actual"; then
-	echo "FAIL: sanitizer report"
-	status=1
+	fail "sanitizer report"
 fi
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 	mkdir -p "$(dirname "$want")"
 	cp "$tmp/actual" "$want"
 	echo "updated ${want#"$src"/}"
 elif ! diff -u --label "expected ${want#"$src"/}" --label actual "$want" "$tmp/actual"; then
-	echo "FAIL: $tree differs from its golden file"
-	status=1
+	fail "$tree differs from its golden file"
 fi
-exit "$status"
+finish

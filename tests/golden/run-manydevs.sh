@@ -8,12 +8,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 if [ -n "$run" ]; then
-	echo "SKIP: 100 001 devices under an emulator ($run) take too long; the native run checks"
-	exit 77
+	skip "100 001 devices under an emulator ($run) take too long; the native run checks"
 fi
 tree_build pi4-sd-jms567-usb2
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # add_fakes FROM TO: empty device directories ram$FROM..ram$((TO-1)) straight in /sys/block
 add_fakes() {
@@ -26,11 +23,7 @@ PY
 }
 
 # sb ARGS...: sbcdisk on the tree, bounded
-sb() {
-	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 60 $run "$bin" --sysroot "$tmp/root" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
+sb() { bin_run 60 --sysroot "$tmp/root" "$@"; }
 
 # jcheck EXPR WHAT: a Python expression on d, the JSON of $tmp/out
 jcheck() {
@@ -67,5 +60,4 @@ grep -q "No problems found in the devices that were read (the list is incomplete
 grep -q "warning: health: only the first [0-9]* block devices were read" "$tmp/err" ||
 	fail "the health check warns on stderr: $(head -c 300 "$tmp/err")"
 
-echo "$failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # lib.sh - shared by the kernel cases: boot Debian's own amd64 kernel under qemu-system-x86_64
 # (TCG) with chosen storage devices, run a script in the guest and get its output back.
-# Sources tests/bench/lib.sh (tmp, src, bin, check, fail, json, finish).
+# Sources tests/bench/lib.sh (tests/lib.sh: tmp, src, bin, check, fail, json, skip, finish).
 #
 # The guest: the kernel from linux-image-amd64's package and an initramfs made from
 # busybox-static and the 9p modules (kinit-prepare; kinit is its /init); it mounts this
@@ -32,8 +32,6 @@
 build=${SBCDISK_BUILDDIR:?}
 kdir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-skip() { echo "SKIP: $*"; exit 77; }
-
 # kboot_timeout: seconds a boot with its guest script may take; ~40 s alone, more when the
 # machine is busy (TCG on two shared cores)
 kboot_timeout=${SBCDISK_KBOOT_TIMEOUT:-420}
@@ -41,9 +39,7 @@ kboot_timeout=${SBCDISK_KBOOT_TIMEOUT:-420}
 kmem=1024
 
 kernel_prepare() {
-	[ -z "$run" ] || skip "the kernel cases run in the native pass only (not under $run)"
-	[ "${SBCDISK_SANITIZE:-none}" = none ] ||
-		skip "the kernel cases run in the native pass only (not under ${SBCDISK_SANITIZE})"
+	native_only "the kernel cases run"
 	[ "$(id -u)" = 0 ] || skip "the kernel cases need root (qemu's 9p export of /)"
 	local t
 	for t in qemu-system-x86_64 cpio dpkg-deb apt-get depmod modprobe gzip flock; do

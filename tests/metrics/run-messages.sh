@@ -43,4 +43,4 @@ expect_rc 2 "--json"
 sb --sysroot "$tmp/nonexistent" metrics --help
 expect_rc 0 "--help without a system"
 grep_out "^Usage: sbcdisk metrics" out "the usage"
-done_checks
+finish

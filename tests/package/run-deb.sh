@@ -9,16 +9,12 @@
 # nothing left but that store.
 # Everything, the debootstrap base included (made once, ~1-3 min), stays in BUILDDIR/deb.
 # Native pass only (meson defines it neither under a sanitizer nor in a cross build).
-set -u
-src=${SBCDISK_SRCDIR:?} builddir=${SBCDISK_BUILDDIR:?}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+builddir=${SBCDISK_BUILDDIR:?}
 work=$builddir/deb
 base=$work/bookworm-base
 tree=pi4-sd-jms567-usb2
-failures=0 checks=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { checks=$((checks + 1)); }
-check() { local d=$1; shift; if "$@"; then ok; else fail "$d"; fi; }
-skip() { echo "SKIP: $*"; exit 77; }
 step() { echo "[$SECONDS s] $*"; }
 
 [ "$(id -u)" = 0 ] || skip "not root: debootstrap and chroot need root"
@@ -30,7 +26,7 @@ version=$(cd "$src" && dpkg-parsechangelog -S Version)
 mkdir -p "$work" || exit 1
 
 root=
-cleanup() {
+chroot_remove() {
 	local m
 	[ -n "$root" ] || return
 	for m in sys proc; do
@@ -38,7 +34,7 @@ cleanup() {
 	done
 	rm -rf --one-file-system "$root"
 }
-trap cleanup EXIT
+at_exit chroot_remove
 trap 'exit 1' INT TERM
 
 # 1. the package, by tools/build-debs (a copy of the source, dpkg-buildpackage -us -uc -b
@@ -203,5 +199,4 @@ check "the purge took nothing that was there before: $(tr '\n' ' ' <"$work/gone"
 check "the user's result store is kept" [ -f "$root/var/lib/sbcdisk/results.db" ]
 
 step "done"
-echo "$checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish

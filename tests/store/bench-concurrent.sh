@@ -11,6 +11,7 @@ dir=$tmp/dir
 mkdir "$dir"
 # a tmpfs of our own when we may mount one: the benches then share nothing with the system
 if [ "$(id -u)" = 0 ] && mkdir "$tmp/mnt" && mount -t tmpfs -o size=64m tmpfs "$tmp/mnt"; then
+	at_exit "umount '$tmp/mnt'"
 	dir=$tmp/mnt
 fi
 db=$tmp/results.db
@@ -32,7 +33,7 @@ wait
 cat "$tmp"/w*.err >"$tmp/all.err"
 grep -q "not saved" "$tmp/all.err" && fail "a run was not saved: $(grep -m3 "not saved" "$tmp/all.err")"
 ids=$(grep -o "saved as run [0-9]*" "$tmp/all.err" | sort -u | wc -l)
-run history --db "$db" --json
+sb history --db "$db" --json
 expect_rc 0
 stored=$(grep -c '"started_at"' "$tmp/out")
 echo "$((procs * each)) benches: $stored runs stored, $ids distinct ids reported"

@@ -4,7 +4,7 @@
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
-bench() { run bench "$tmp/dir" --profile quick --time 100ms --runs 1 --size 8m "$@"; }
+bench() { sb bench "$tmp/dir" --profile quick --time 100ms --runs 1 --size 8m "$@"; }
 mkdir "$tmp/dir"
 db=$tmp/results.db
 
@@ -12,7 +12,7 @@ bench --db "$db"
 expect_rc 0
 grep -q "RND4K Q1T1" "$tmp/out" || fail "no bench table: $(head -5 "$tmp/out" "$tmp/err")"
 grep -q "saved as run 1" "$tmp/err" || fail "not saved: $(cat "$tmp/err")"
-run history --db "$db" --json
+sb history --db "$db" --json
 grep -q '"profile": "quick"' "$tmp/out" || fail "run not in history"
 grep -q '"kernel": "' "$tmp/out" || fail "no kernel stored"
 grep -q '"disk": "' "$tmp/out" || fail "no target disk stored"
@@ -32,9 +32,9 @@ grep -q "RND4K Q1T1" "$tmp/out" || fail "results not printed when the store fail
 cmp -s "$tmp/junk.db" "$tmp/junk.orig" || fail "the corrupt database was changed"
 
 # JSON output stays pure JSON when the run is saved
-run --json bench "$tmp/dir" --profile quick --time 100ms --runs 1 --size 8m --db "$db"
+sb --json bench "$tmp/dir" --profile quick --time 100ms --runs 1 --size 8m --db "$db"
 expect_rc 0
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" || fail "bench --json broken"
-run history --db "$db" --json
+sb history --db "$db" --json
 [ "$(grep -c '"started_at"' "$tmp/out")" = 2 ] || fail "second run not stored"
 finish

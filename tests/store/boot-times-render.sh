@@ -19,7 +19,7 @@ chrome --screenshot="$tmp/page.png" --window-size=1200,1600 "file://$tmp/page/re
 	"$tmp/page.png" 30000 || fail "the screenshot is blank"; }
 chrome --dump-dom "file://$tmp/page/report.html" >"$tmp/dom.html"
 # expected: the boot devices of history --boot for the drives of runs 1 and 2
-run history --boot --db "$tmp/page/results.db" --json
+sb history --boot --db "$tmp/page/results.db" --json
 python3 - "$tmp/out" "$tmp/dom.html" <<'PY' || fail "boot times in the rendered page"
 import json, re, sys
 want = json.load(open(sys.argv[1]))["boot_devices"]

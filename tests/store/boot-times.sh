@@ -9,7 +9,6 @@
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 . "$SBCDISK_SRCDIR/tests/boot/fake-bus.sh"
-src=$SBCDISK_SRCDIR
 trap 'fake_bus_stop; cleanup' EXIT
 export SOURCE_DATE_EPOCH=1796025600
 
@@ -18,7 +17,7 @@ echo "0 0" >"$fig"
 fake_bus_start "$tmp" "$fig"
 case $? in
 0) ;;
-77) echo "SKIP: $fake_bus_skip"; exit 77 ;;
+77) skip "$fake_bus_skip" ;;
 *) exit 1 ;;
 esac
 export DBUS_SYSTEM_BUS_ADDRESS=$fake_bus_addr SBCDISK_BOOT_TIME_SYSROOT=1
@@ -38,7 +37,7 @@ boot() {
 	echo "$id" >"$tmp/$1/proc/sys/kernel/random/boot_id"
 	python3 -c 'import sys; print(" ".join(str(round(float(x) * 1e6)) for x in sys.argv[1:]))' \
 		"$2" "$3" ${4:+"$4"} >"$fig"
-	run --sysroot "$tmp/$1" boot time --record --db "$db"
+	sb --sysroot "$tmp/$1" boot time --record --db "$db"
 	expect_rc 0
 	grep -q "^Recorded boot $id (" "$tmp/out" || fail "boot $n ($1): $(tail -2 "$tmp/out")"
 }
@@ -50,7 +49,7 @@ boot sd 7.20 31.07
 boot sd 7.15 30.89
 # the same boot again, with other figures: nothing changes
 echo "7000000 99000000" >"$fig"
-run --sysroot "$tmp/sd" boot time --record --db "$db"
+sb --sysroot "$tmp/sd" boot time --record --db "$db"
 expect_rc 0
 grep -q "This boot ($id) was recorded at .* already: nothing was changed." "$tmp/out" ||
 	fail "second --record in one boot: $(tail -1 "$tmp/out")"
@@ -61,7 +60,7 @@ n=$((n + 1))
 id=$(printf '5b00f1e0-0000-4000-8000-%012d' "$n")
 echo "$id" >"$tmp/uas/proc/sys/kernel/random/boot_id"
 echo "6900000 27490000" >"$fig"
-run --sysroot "$tmp/uas" --json boot time --record --db "$db"
+sb --sysroot "$tmp/uas" --json boot time --record --db "$db"
 expect_rc 0
 python3 - "$tmp/out" "$id" <<'PY' || fail "boot time --record --json: $(cat "$tmp/out")"
 import json, sys
@@ -76,26 +75,26 @@ boot quirk 6.50 30.50 4.00
 # the boot has not finished: refused, nothing stored
 echo 5b00f1e0-0000-4000-8000-0000000000ff >"$tmp/sd/proc/sys/kernel/random/boot_id"
 echo "7000000 0" >"$fig"
-run --sysroot "$tmp/sd" boot time --record --db "$db"
+sb --sysroot "$tmp/sd" boot time --record --db "$db"
 expect_rc 1
 grep -q "the boot has not finished yet" "$tmp/err" || fail "unfinished boot: $(cat "$tmp/err")"
 # no boot id: this boot cannot be told from another
 rm "$tmp/sd/proc/sys/kernel/random/boot_id"
 echo "7000000 31000000" >"$fig"
-run --sysroot "$tmp/sd" boot time --record --db "$db"
+sb --sysroot "$tmp/sd" boot time --record --db "$db"
 expect_rc 1
 grep -q "the kernel gives no boot id" "$tmp/err" || fail "no boot id: $(cat "$tmp/err")"
 # a tree is not this machine: only into a database named with --db
 echo 5b00f1e0-0000-4000-8000-0000000000fe >"$tmp/sd/proc/sys/kernel/random/boot_id"
-run --sysroot "$tmp/sd" boot time --record
+sb --sysroot "$tmp/sd" boot time --record
 expect_rc 1
 grep -q "name the database with --db" "$tmp/err" || fail "tree without --db: $(cat "$tmp/err")"
 
 # --- history --boot: per boot device (disk and attachment), the fastest first ---
-run history --boot --db "$db"
+sb history --boot --db "$db"
 expect_rc 0
 golden boot-history.txt
-run history --boot --db "$db" --json
+sb history --boot --db "$db" --json
 expect_rc 0
 python3 - "$tmp/out" <<'PY' || fail "history --boot --json figures"
 import json, sys
@@ -127,17 +126,17 @@ assert [x["dev_name"] + " " + x["attachment"] for x in d["boot_devices"]] == [
     "mmcblk0 mmc sd uhs DDR50"]
 assert "not visible" in d["not_counted"] or "cannot see" in d["not_counted"], d
 PY
-run history --boot --db "$db" --device SC64G
+sb history --boot --db "$db" --device SC64G
 expect_rc 0
 [ "$(grep -c ' mmc ' "$tmp/out")" = 1 ] && ! grep -q 152d "$tmp/out" ||
 	fail "history --boot --device: $(cat "$tmp/out")"
-run history --boot --db "$db" --since 2999-01-01
+sb history --boot --db "$db" --since 2999-01-01
 expect_rc 0
 grep -q "no boot times stored that match" "$tmp/err" || fail "none match: $(cat "$tmp/err")"
 for bad in "history --boot --csv" "history --boot --last 2" "history --boot --import x.json" \
 	"boot --record" "boot time --db x.db" "boot order nvme --record" "boot check --record"; do
 	# shellcheck disable=SC2086 # the words of $bad are the arguments
-	run $bad --db "$db"
+	sb $bad --db "$db"
 	expect_rc 2
 	[ "$(grep -c '^sbcdisk: ' "$tmp/err")" = 1 ] || fail "$bad: not one message: $(cat "$tmp/err")"
 done
@@ -145,15 +144,15 @@ done
 # --- compare and report: the boot times of the runs' drives ---
 python3 "$src/tests/store/mkruns.py" "$tmp/runs.json" default "$tmp/sd:mmcblk0:43.9:10.1" \
 	"$tmp/uas:sda:380.0:23.0" || { echo "FAIL: cannot make the runs"; exit 1; }
-run history --db "$db" --import "$tmp/runs.json"
+sb history --db "$db" --import "$tmp/runs.json"
 expect_rc 0
 grep -q "imported 2 runs as 1-2" "$tmp/out" || fail "import: $(cat "$tmp/out")"
-run history --db "$db" --import "$src/data/seed-results/seed-runs.json"
+sb history --db "$db" --import "$src/data/seed-results/seed-runs.json"
 expect_rc 0
-run compare --db "$db" 1 2
+sb compare --db "$db" 1 2
 expect_rc 0
 golden boot-compare.txt
-run compare --db "$db" --json 1 2
+sb compare --db "$db" --json 1 2
 expect_rc 0
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -161,20 +160,20 @@ b = d["boot_times"]
 assert [x["dev_name"] for x in b] == ["sda", "sda", "mmcblk0"], b
 assert abs(b[2]["total_s"]["mean"] - 31.012) < 1e-9, b' "$tmp/out" || fail "compare --json boot_times"
 # runs of drives that never booted here: no boot times
-run compare --db "$db" 3 4
+sb compare --db "$db" 3 4
 expect_rc 0
 grep -q "Boot times" "$tmp/out" && fail "compare of seed runs shows boot times"
-run compare --db "$db" --json 3 4
+sb compare --db "$db" --json 3 4
 python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["boot_times"] != [])' \
 	"$tmp/out" || fail "compare --json of seed runs: boot_times not empty"
-run report --db "$db" 1 2 -o "$tmp/report.html"
+sb report --db "$db" 1 2 -o "$tmp/report.html"
 expect_rc 0
 cp "$tmp/report.html" "$tmp/out"
 golden boot-report.html
 [ "$(grep -c '<tr class="boot-device">' "$tmp/report.html")" = 3 ] ||
 	fail "report: not 3 boot devices"
 grep -q "cannot see on a Raspberry Pi" "$tmp/report.html" || fail "report: the firmware note"
-run report --db "$db" 3 4 -o "$tmp/seed.html"
+sb report --db "$db" 3 4 -o "$tmp/seed.html"
 expect_rc 0
 grep -q 'id="boot-times"' "$tmp/seed.html" && fail "report of seed runs shows boot times"
 
@@ -183,26 +182,26 @@ head -c 20000 "$src/tests/store/fixtures/schema6.db" >"$tmp/bad.db"
 cp "$tmp/bad.db" "$tmp/bad.orig"
 echo 5b00f1e0-0000-4000-8000-0000000000fd >"$tmp/sd/proc/sys/kernel/random/boot_id"
 for json in "" --json; do
-	run --sysroot "$tmp/sd" $json boot time --record --db "$tmp/bad.db"
+	sb --sysroot "$tmp/sd" $json boot time --record --db "$tmp/bad.db"
 	expect_rc 1
 	[ "$(grep -c . "$tmp/err")" = 1 ] && grep -q "not an SQLite database, or it is corrupt" "$tmp/err" ||
 		fail "damaged database$json: $(cat "$tmp/err")"
 	[ -n "$json" ] && [ -s "$tmp/out" ] && fail "damaged database --json: a document was printed"
 	cmp -s "$tmp/bad.db" "$tmp/bad.orig" || fail "the damaged database was changed"
 done
-run history --boot --db "$tmp/bad.db"
+sb history --boot --db "$tmp/bad.db"
 expect_rc 1
 
 # --- a schema 6 database (made by the sbcdisk before boot times) takes its first boot ---
 cp "$src/tests/store/fixtures/schema6.db" "$tmp/old.db"
-run --sysroot "$tmp/sd" boot time --record --db "$tmp/old.db"
+sb --sysroot "$tmp/sd" boot time --record --db "$tmp/old.db"
 expect_rc 0
-run history --db "$tmp/old.db" --json
+sb history --db "$tmp/old.db" --json
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if len(d["runs"]) == 19 and len(d["fixes"]) == 2 else 1)' "$tmp/out" ||
 	fail "schema 6 database: runs or fixes lost"
-run history --boot --db "$tmp/old.db"
+sb history --boot --db "$tmp/old.db"
 expect_rc 0
 grep -q "^SC64G .* mmc .*  *1 " "$tmp/out" || fail "schema 6 database: the boot: $(cat "$tmp/out")"
 

@@ -5,33 +5,33 @@ set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
 db=$tmp/results.db
-run history --db "$db" --import "$SBCDISK_SRCDIR/data/seed-results/seed-runs.json"
+sb history --db "$db" --import "$SBCDISK_SRCDIR/data/seed-results/seed-runs.json"
 expect_rc 0
 
-run compare --db "$db" 3 4
+sb compare --db "$db" 3 4
 expect_rc 0
 golden compare-seed001.txt
-run compare --db "$db" 6 7 8 9
+sb compare --db "$db" 6 7 8 9
 expect_rc 0
 golden compare-seed003.txt
-run compare --db "$db" --json 6 7 8 9
+sb compare --db "$db" --json 6 7 8 9
 expect_rc 0
 golden compare-seed003.json
 # USB 2.0 against USB 3.0 (seed 000), and the NVMe drive on two boards (seed 002)
-run compare --db "$db" 1 2
+sb compare --db "$db" 1 2
 golden compare-seed000.txt
-run compare --db "$db" --device LEGEND
+sb compare --db "$db" --device LEGEND
 golden compare-seed002.txt
 
-run compare --db "$db"
+sb compare --db "$db"
 expect_rc 2
-run compare --db "$db" 3 x
+sb compare --db "$db" 3 x
 expect_rc 2
-run compare --db "$db" 3 999
+sb compare --db "$db" 3 999
 expect_rc 1
 grep -q "no run with id 999" "$tmp/err" || fail "missing run: $(cat "$tmp/err")"
-run compare --db "$db" 1 2 3 4 5 6 7 8 9
+sb compare --db "$db" 1 2 3 4 5 6 7 8 9
 expect_rc 2
-run compare --db "$tmp/none.db" 1 2
+sb compare --db "$tmp/none.db" 1 2
 expect_rc 1
 finish

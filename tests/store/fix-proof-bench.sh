@@ -10,26 +10,18 @@
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
-src=$SBCDISK_SRCDIR
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (loop device, cgroup)"; exit 77; }
-[ -z "${SBCDISK_RUN:-}" ] || { echo "SKIP: no loop devices under qemu-user"; exit 77; }
-command -v losetup >/dev/null || { echo "SKIP: no losetup"; exit 77; }
+need_loop
 cgbase=/sys/fs/cgroup/blkio
-[ -w "$cgbase/cgroup.procs" ] || { echo "SKIP: no cgroup v1 blkio hierarchy at $cgbase"; exit 77; }
+[ -w "$cgbase/cgroup.procs" ] || skip "no cgroup v1 blkio hierarchy at $cgbase"
 truncate -s 64m "$tmp/disk.img"
-loop=$(losetup -f --show "$tmp/disk.img" 2>/dev/null) || { echo "SKIP: losetup failed"; exit 77; }
+loop=$(losetup -f --show "$tmp/disk.img" 2>/dev/null) || skip "losetup failed"
+at_exit "loop_detach '$loop'"
 cg=$cgbase/sbcdisk-fix-proof-$$
-cleanup_all() {
-	[ "$BASHPID" = "$$" ] || return 0
-	losetup -d "$loop" 2>/dev/null
-	[ -d "$cg" ] && rmdir "$cg"
-	cleanup
-}
-trap cleanup_all EXIT
+at_exit "rmdir '$cg'"
 mm=$(lsblk -dno MAJ:MIN "$loop" | tr -d ' ')
 mkdir "$cg" && echo "$mm 4000000" >"$cg/blkio.throttle.read_bps_device" &&
 	echo "$mm 250" >"$cg/blkio.throttle.read_iops_device" ||
-	{ echo "SKIP: cannot set a blkio throttle for $mm"; exit 77; }
+	skip "cannot set a blkio throttle for $mm"
 
 # the Pi 4 tree with its SSD at the loop device's number
 mkdir "$tmp/desc"
@@ -55,11 +47,11 @@ rc=$?
 expect_rc 0
 before=$(q32)
 grep -q "saved as run 1" "$tmp/err" || fail "run before not saved: $(cat "$tmp/err")"
-run --sysroot "$root" fix uas sda --apply --db "$db"
+sb --sysroot "$root" fix uas sda --apply --db "$db"
 expect_rc 0
 flat | grep -q "Recorded as fix #1 for sda (Generic). After the reboot" || fail "fix: $(cat "$tmp/out")"
 # the same boot: the fix is not in effect yet
-run "${bench_args[@]}"
+sb "${bench_args[@]}"
 expect_rc 0
 flat | grep -q "This run is from the boot in which fix uas (usb-storage.quirks += 152d:0578:u) on sda (Generic), .* was written: it takes effect after the reboot" ||
 	fail "bench before the reboot: $(tail -4 "$tmp/out")"
@@ -67,11 +59,11 @@ flat | grep -q "This run is from the boot in which fix uas (usb-storage.quirks +
 echo 6c0f3f1e-2222-4a3c-9d1e-0b5e7a0c0002 >"$root/proc/sys/kernel/random/boot_id"
 head -40 "$src/tests/diag/klog/seed000-jms567-uas-resets-usb3.log" >"$root/dev/kmsg"
 # first another profile: nothing of it from before the fix, and said so
-run --sysroot "$root" bench "$loop" --test rw=randread,bs=4k,qd=1,time=0.1s --db "$db"
+sb --sysroot "$root" bench "$loop" --test rw=randread,bs=4k,qd=1,time=0.1s --db "$db"
 expect_rc 0
 flat | grep -q "Since fix uas .*: no run with profile 'custom' is stored from before it, so there is nothing to compare with." ||
 	fail "another profile after the reboot: $(tail -4 "$tmp/out")"
-run "${bench_args[@]}"
+sb "${bench_args[@]}"
 expect_rc 0
 after=$(q32)
 grep -q "^Since fix uas (usb-storage.quirks += 152d:0578:u) on sda (Generic), .*" "$tmp/out" &&
@@ -84,10 +76,10 @@ python3 -c "import sys; b, a = float(sys.argv[1]), float(sys.argv[2]); sys.exit(
 	"$before" "$after" || fail "the throttle did not show: $before → $after MB/s"
 [ -n "$line" ] || fail "no RND4K Q32T1 line in the comparison"
 # only the first run after the fix says it
-run "${bench_args[@]}"
+sb "${bench_args[@]}"
 expect_rc 0
 grep -q "^Since fix" "$tmp/out" && fail "a second run after the fix compared again"
-run --sysroot "$root" --json fix verify --profile quick --db "$db"
+sb --sysroot "$root" --json fix verify --profile quick --db "$db"
 expect_rc 0
 python3 - "$tmp/out" "$before" "$after" <<'PY' || fail "fix verify --json: $(cat "$tmp/out")"
 import json, sys
@@ -102,7 +94,7 @@ sys.exit(0 if ok else 1)
 PY
 
 # the report marks the fix between run 1 and run 2, rendered by Chromium
-run report --db "$db" -o "$tmp/report.html"
+sb report --db "$db" -o "$tmp/report.html"
 expect_rc 0
 if ! command -v chromium >/dev/null; then
 	if apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; then
@@ -112,10 +104,8 @@ if ! command -v chromium >/dev/null; then
 	fi
 	dom=$tmp/report.html
 else
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$tmp/chrome" --dump-dom "file://$tmp/report.html" \
-		>"$tmp/dom.html" 2>"$tmp/chrome.err" || fail "chromium: $(tail -3 "$tmp/chrome.err")"
+	chrome --dump-dom "file://$tmp/report.html" >"$tmp/dom.html" ||
+		fail "chromium: $(tail -3 "$tmp/chrome.err")"
 	dom=$tmp/dom.html
 fi
 python3 - "$dom" <<'PY' || fail "the fix marker in the rendered report"

@@ -8,13 +8,12 @@
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
-src=$SBCDISK_SRCDIR
 jq() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" \
 	"$tmp/out"; }
 
 # --- the database of the previous schema: upgraded in place, every run kept ---
 cp "$src/tests/store/fixtures/schema5.db" "$tmp/old.db"
-run history --db "$tmp/old.db" --json
+sb history --db "$tmp/old.db" --json
 expect_rc 0
 jq 'len(d["runs"]) == 18 and d["fixes"] == []' || fail "schema 5 database: runs not read"
 python3 - "$tmp/old.db" <<'PY' || fail "schema 5 database not upgraded to the newest (7)"
@@ -28,13 +27,13 @@ print(f"schema {v}, boot_id column: {'boot_id' in cols}, fixes table: {fixes}, r
 sys.exit(0 if v == 8 and "boot_id" in cols and fixes == 1 and n == 18 else 1)
 PY
 # importing the seeds again finds them all: the digests survived the upgrade
-run history --db "$tmp/old.db" --import "$src/data/seed-results/seed-runs.json"
+sb history --db "$tmp/old.db" --import "$src/data/seed-results/seed-runs.json"
 expect_rc 0
 grep -q "imported 0 runs (18 were stored already)" "$tmp/out" || fail "re-import: $(cat "$tmp/out")"
 # a damaged copy of the same file is refused as before, and left as it is
 head -c 20000 "$src/tests/store/fixtures/schema5.db" >"$tmp/bad.db"
 cp "$tmp/bad.db" "$tmp/bad.orig"
-run history --db "$tmp/bad.db"
+sb history --db "$tmp/bad.db"
 expect_rc 1
 grep -q "not an SQLite database, or it is corrupt" "$tmp/err" || fail "damaged: $(cat "$tmp/err")"
 cmp -s "$tmp/bad.db" "$tmp/bad.orig" || fail "the damaged database was changed"
@@ -47,26 +46,26 @@ mkdir -p "$root/dev" "$root/proc/sys/kernel/random"
 cp "$src/tests/diag/klog/seed000-jms567-uas-resets-usb3.log" "$root/dev/kmsg"
 echo 6c0f3f1e-1111-4a3c-9d1e-0b5e7a0c0001 >"$root/proc/sys/kernel/random/boot_id"
 db=$tmp/results.db
-sb() { run --sysroot "$root" "$@"; }
+on_root() { sb --sysroot "$root" "$@"; }
 
 # a --sysroot tree is not this machine: without --db nothing is recorded or asked
-sb fix uas sda
+on_root fix uas sda
 expect_rc 0
 grep -q "No benchmark run" "$tmp/out" && fail "the store was asked for a --sysroot tree"
 # no run before: the dry run says how to make one
-sb fix uas sda --db "$db"
+on_root fix uas sda --db "$db"
 expect_rc 0
 tr '\n' ' ' <"$tmp/out" | grep -q "No benchmark run of sda (Generic) is stored yet: run 'sbcdisk bench' on the drive before --apply" ||
 	fail "dry-run hint: $(tail -4 "$tmp/out")"
 [ -e "$db" ] && fail "a dry run created the database"
-sb --json fix uas sda --apply --db "$db"
+on_root --json fix uas sda --apply --db "$db"
 expect_rc 0
 jq 'd["applied"] and d["record"] == {"fix_id": 1, "device": "sda (Generic)", "run_before": False}' ||
 	fail "fix --apply --json record: $(cat "$tmp/out")"
-sb fix undo --apply --db "$db"
+on_root fix undo --apply --db "$db"
 expect_rc 0
 grep -q "Recorded as fix #2 for sda (Generic)." "$tmp/out" || fail "undo not recorded: $(cat "$tmp/out")"
-sb fix verify --db "$db"
+on_root fix verify --db "$db"
 expect_rc 0
 grep -q "before: no run of sda (Generic) is stored from before the fix" "$tmp/out" &&
 	grep -q "Next time, run 'sbcdisk bench' on the drive before 'fix ... --apply'" "$tmp/out" ||
@@ -95,18 +94,18 @@ after = [("SEQ1M Q8T1", "read", 1048576, 8, 298.0), ("RND4K Q32T1", "read", 4096
 json.dump(doc("2026-01-10T09:00:00Z", before), open(tmp + "/before.json", "w"))
 json.dump({"after": after}, open(tmp + "/after-figures.json", "w"))
 PY
-run history --db "$db" --import "$tmp/before.json"
+sb history --db "$db" --import "$tmp/before.json"
 expect_rc 0
-sb fix uas sda --apply --db "$db"
+on_root fix uas sda --apply --db "$db"
 expect_rc 0
 tr '\n' ' ' <"$tmp/out" | grep -q "Recorded as fix #3 for sda (Generic). After the reboot, the first 'sbcdisk bench'" ||
 	fail "fix with a run before: $(tail -4 "$tmp/out")"
-sb fix verify --db "$db"
+on_root fix verify --db "$db"
 grep -q "after:  not yet: the fix takes effect after the reboot" "$tmp/out" ||
 	fail "verify before the reboot: $(cat "$tmp/out")"
 echo 6c0f3f1e-2222-4a3c-9d1e-0b5e7a0c0002 >"$root/proc/sys/kernel/random/boot_id"
 head -40 "$src/tests/diag/klog/seed000-jms567-uas-resets-usb3.log" >"$root/dev/kmsg"
-run history --db "$db" --json
+sb history --db "$db" --json
 python3 - "$tmp" <<'PY' || { echo "FAIL: cannot make the run after"; exit 1; }
 import json, sys
 tmp = sys.argv[1]
@@ -119,18 +118,18 @@ for t, (n, rw, bs, qd, mbps) in zip(r["tests"], json.load(open(tmp + "/after-fig
     t["bw_bytes_per_s"], t["iops"] = mbps * 1e6, mbps * 1e6 / bs
 json.dump(before, open(tmp + "/after.json", "w"))
 PY
-run history --db "$db" --import "$tmp/after.json"
+sb history --db "$db" --import "$tmp/after.json"
 expect_rc 0
 norm() { sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}Z)?/DATE/g' \
 	-e 's/sbcdisk-[0-9]{8}-[0-9]{6}(-[2-9])?/sbcdisk-STAMP/g' "$tmp/out" >"$tmp/out.n"
 	mv "$tmp/out.n" "$tmp/out"; }
-sb fix verify --db "$db"
+on_root fix verify --db "$db"
 expect_rc 0
 norm
 golden fix-verify.txt
 grep -q "RND4K Q32T1 read 23.0 → 270 MB/s" "$tmp/out" &&
 	grep -q "UAS resets: 2 before, 0 since" "$tmp/out" || fail "verify: $(cat "$tmp/out")"
-sb --json fix verify --db "$db"
+on_root --json fix verify --db "$db"
 expect_rc 0
 jq 'd["run_before"]["id"] == 1 and d["run_after"]["id"] == 2 and d["rebooted"] and
     d["uas_resets"] == {"before": 2, "since": 0} and
@@ -138,12 +137,12 @@ jq 'd["run_before"]["id"] == 1 and d["run_after"]["id"] == 2 and d["rebooted"] a
     abs(d["tests"][1]["ratio"] - 270 / 23) < 1e-9' || fail "verify --json: $(cat "$tmp/out")"
 norm
 golden fix-verify.json
-sb fix verify --device nothing-like-it --db "$db"
+on_root fix verify --device nothing-like-it --db "$db"
 expect_rc 1
 grep -q "fix: no fix is recorded for 'nothing-like-it'" "$tmp/err" || fail "no fix: $(cat "$tmp/err")"
 
 # history lists the fixes among the runs, newest first
-run history --db "$db"
+sb history --db "$db"
 expect_rc 0
 norm
 golden fix-history.txt

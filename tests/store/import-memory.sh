@@ -6,7 +6,7 @@ set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
 gnutime=/usr/bin/time
-[ -x "$gnutime" ] || { echo "skip: no GNU time (/usr/bin/time) to measure the peak RSS"; exit 77; }
+[ -x "$gnutime" ] || skip "no GNU time (/usr/bin/time) to measure the peak RSS"
 
 # ASan's shadow memory and quarantine are not the program's: the imports still run there
 sanitized=false
@@ -57,7 +57,7 @@ for f in top63 run20 test20 real; do
 		fail "$f: peak RSS ${rss_kb} KiB > 4 x ${size_kb} KiB"
 done
 grep -qx "imported 1000 runs as 1-1000" "$tmp/out" || fail "real runs: $(cat "$tmp/out" "$tmp/err")"
-run history --db "$tmp/test20.db" --json
+sb history --db "$tmp/test20.db" --json
 grep -q '"engine": "io_uring"' "$tmp/out" || fail "the run beside the junk was not stored"
 if $sanitized && [ "$failures" = 0 ]; then
 	echo "skip: a sanitizer build: its peak RSS is not the program's, the bound is not checked"

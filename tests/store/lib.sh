@@ -1,30 +1,9 @@
-# lib.sh - helpers for the store's golden scripts: a temp dir, running the binary (through
-# $SBCDISK_RUN, qemu-aarch64 in the cross run), golden comparison with UPDATE_GOLDEN=1.
-tmp=$(mktemp -d)
-failures=0
-cleanup() {
-	# a subshell killed before it resets its traps runs this too: only the script cleans up
-	[ "$BASHPID" = "$$" ] || return 0
-	mountpoint -q "$tmp/mnt" 2>/dev/null && umount "$tmp/mnt"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-golden_dir=$SBCDISK_SRCDIR/tests/golden/store
-
-fail() {
-	echo "FAIL: $*" >&2
-	failures=$((failures + 1))
-}
-
-# run ARGS...: the binary's stdout in $tmp/out, stderr in $tmp/err, exit code in $rc
-run() {
-	${SBCDISK_RUN:-} "$SBCDISK" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-expect_rc() {
-	[ "$rc" = "$1" ] || fail "exit $rc, expected $1 (stderr: $(head -3 "$tmp/err"))"
-}
+# shellcheck shell=bash
+# lib.sh - helpers for the store's golden scripts: tests/lib.sh (tmp, sb, the checks that
+# count), golden comparison with UPDATE_GOLDEN=1, and headless Chromium for the reports.
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+golden_dir=$src/tests/golden/store
 
 # golden NAME: compare $tmp/out with the golden file (UPDATE_GOLDEN=1 rewrites it)
 golden() {
@@ -46,9 +25,8 @@ chromium_or_skip() {
 			"chromium)"
 		exit 1
 	fi
-	echo "SKIP: no chromium, and no chromium package for this system (apt-cache policy" \
+	skip "no chromium, and no chromium package for this system (apt-cache policy" \
 		"chromium has no candidate): $1"
-	exit 77
 }
 
 # chrome ARGS...: headless Chromium with a profile of its own; its stderr in $tmp/chrome.err
@@ -56,9 +34,4 @@ chrome() {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$(mktemp -d "$tmp/chrome.XXXXXX")" "$@" 2>"$tmp/chrome.err"
-}
-
-finish() {
-	[ "$failures" = 0 ] && echo "ok" && exit 0
-	exit 1
 }

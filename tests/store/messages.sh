@@ -9,7 +9,7 @@ set -u
 db=$tmp/results.db
 import_says() { # DOCUMENT EXPECTED-LINE
 	printf '%s' "$1" >"$tmp/doc.json"
-	run history --db "$db" --import "$tmp/doc.json"
+	sb history --db "$db" --import "$tmp/doc.json"
 	expect_rc 1
 	grep -qxF "sbcdisk: history: import '$tmp/doc.json': $2; nothing was imported" "$tmp/err" ||
 		fail "for $(head -c 80 "$tmp/doc.json"): $(cat "$tmp/err")"
@@ -25,14 +25,14 @@ import_says "$test\"iops\":-1}]}]}" "run 1 of 1: 'iops' is negative in test 'A r
 [ -e "$db" ] && fail "a refused import created the database"
 
 for d in 2026-02-30 2026-02-29 2026-04-31 2026-04-30T24:00:00Z; do
-	run history --db "$db" --since "$d"
+	sb history --db "$db" --since "$d"
 	expect_rc 2
 	grep -qxF "sbcdisk: history: '--since $d': there is no such day or time" "$tmp/err" ||
 		fail "--since $d: $(cat "$tmp/err")"
 done
-run history --db "$db" --until 2024-02-29
+sb history --db "$db" --until 2024-02-29
 expect_rc 0
-run history --db "$db" --until 2026-2-01
+sb history --db "$db" --until 2026-2-01
 expect_rc 2
 grep -q "'--until 2026-2-01': not a date like 2026-11-30" "$tmp/err" || fail "--until: $(cat "$tmp/err")"
 finish

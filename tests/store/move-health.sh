@@ -6,7 +6,6 @@
 # not take and what to check; without a stored move it says nothing of one.
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
-src=$SBCDISK_SRCDIR
 
 # tree CASE DESC: $tmp/CASE from tests/sysroots/DESC.desc, with a store holding runs of the
 # SD card (43.9 / 10.1 MB/s) and of sda (380 / 23 MB/s), the move mmcblk0 -> sda and one
@@ -18,7 +17,7 @@ tree() {
 	mkdir -p "${db%/*}"
 	python3 "$src/tests/store/mkruns.py" "$tmp/runs.json" quick "$root:mmcblk0:43.9:10.1" \
 		"$root:sda:380.0:23.0" || { fail "runs for $2"; return 1; }
-	run history --db "$db" --import "$tmp/runs.json"
+	sb history --db "$db" --import "$tmp/runs.json"
 	expect_rc 0
 	python3 - "$db" "$root" <<'PY' || fail "the move for $2"
 import sqlite3, sys
@@ -40,7 +39,7 @@ PY
 
 # the root on the target: complete, side by side
 tree done pi4-usb-root-oldbl || finish
-run --sysroot "$tmp/done"
+sb --sysroot "$tmp/done"
 grep -q "^Move: mmcblk0 -> sda (move --apply 2026-11-20T10:05:00Z, first boot as a tryboot trial)$" \
 	"$tmp/out" || fail "done: the move line: $(cat "$tmp/out")"
 grep -q "^Booted from: SD card; root on sda$" "$tmp/out" || fail "done: where it booted from"
@@ -51,7 +50,7 @@ grep -Eq "^  SEQ1M Q8T1 read +43\.9 MB/s +380\.0 MB/s  x8\.7$" "$tmp/out" ||
 grep -Eq "^  RND4K Q1T1 read +10\.1 MB/s +23\.0 MB/s  x2\.3$" "$tmp/out" ||
 	fail "done: the random read side by side"
 grep -Eq "^  boot time \(boots\) +- +21\.5 s \(1\)$" "$tmp/out" || fail "done: the boot times"
-run --sysroot "$tmp/done" --json
+sb --sysroot "$tmp/done" --json
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 m = d["move"]
@@ -69,11 +68,11 @@ grep -q "^The move is complete" "$tmp/tty" || fail "at 80 columns: $(cat "$tmp/t
 
 # the root still on the SD card: the move did not take
 tree back pi4-sd-jms567-usb2 || finish
-run --sysroot "$tmp/back"
+sb --sysroot "$tmp/back"
 grep -q "^The move did not take: the board started from mmcblk0, the move's source, again (the tryboot trial failed and the firmware fell back)\. Check: sbcdisk boot check /dev/sda" \
 	"$tmp/out" || fail "back: not taken: $(cat "$tmp/out")"
 grep -q "move is complete" "$tmp/out" && fail "back: says complete"
-run --sysroot "$tmp/back" --json
+sb --sysroot "$tmp/back" --json
 python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))["move"]
 assert m["state"] == "not-taken" and m["root_disk"] == "mmcblk0", m
@@ -81,8 +80,8 @@ assert m["state"] == "not-taken" and m["root_disk"] == "mmcblk0", m
 
 # no move stored: nothing of one
 rm -rf "$tmp/back/var/lib/sbcdisk"
-run --sysroot "$tmp/back"
+sb --sysroot "$tmp/back"
 grep -q "^Move:" "$tmp/out" && fail "no move: a move section"
-run --sysroot "$tmp/back" --json
+sb --sysroot "$tmp/back" --json
 grep -q '"move"' "$tmp/out" && fail "no move: a move key"
 finish

@@ -8,7 +8,7 @@ set -u
 export SOURCE_DATE_EPOCH=1796025600
 
 db=$tmp/r.db
-run history --db "$db" --import "$SBCDISK_SRCDIR/data/seed-results/seed-runs.json"
+sb history --db "$db" --import "$SBCDISK_SRCDIR/data/seed-results/seed-runs.json"
 expect_rc 0
 cd "$tmp" || exit 1
 
@@ -19,7 +19,7 @@ refused() { # WHAT TARGET PATTERN
 	before=$(stat -c '%F %i %s' "$target" 2>/dev/null)
 	for cmd in "report --db $db 1 -o" "history --db $db --export"; do
 		# shellcheck disable=SC2086 # cmd is two words and options
-		run $cmd "$target"
+		sb $cmd "$target"
 		expect_rc 1
 		[ "$(wc -l <"$tmp/err")" = 1 ] || fail "$what: $cmd: not one line: $(cat "$tmp/err")"
 		grep -q "$pattern" "$tmp/err" || fail "$what: $cmd: '$pattern' not in: $(cat "$tmp/err")"
@@ -51,7 +51,7 @@ refused "the database" "$db" "the database this command reads"
 ln "$db" "$tmp/same-inode"
 refused "the database (a hard link)" "$tmp/same-inode" "the database this command reads"
 [ "$(md5sum <"$db")" = "$sum" ] || fail "the database changed"
-run history --db "$db" -n 1
+sb history --db "$db" -n 1
 expect_rc 0
 for x in wal shm; do
 	if [ -e "$db-$x" ]; then
@@ -60,21 +60,21 @@ for x in wal shm; do
 done
 
 # stdout, a new file, a regular file replaced, a 255-character name
-run report --db "$db" 1 -o -
+sb report --db "$db" 1 -o -
 expect_rc 0
 grep -q '<html' "$tmp/out" || fail "report -o - wrote no page to stdout"
-run history --db "$db" --export -
+sb history --db "$db" --export -
 expect_rc 0
 grep -q '"runs"' "$tmp/out" || fail "history --export - wrote no document to stdout"
 echo old >"$tmp/regular"
-run report --db "$db" 1 -o "$tmp/regular"
+sb report --db "$db" 1 -o "$tmp/regular"
 expect_rc 0
 grep -q '<html' "$tmp/regular" || fail "a regular file was not replaced"
 long=$(printf 'r%.0s' $(seq 250)).html
-run report --db "$db" 1 -o "$tmp/$long"
+sb report --db "$db" 1 -o "$tmp/$long"
 expect_rc 0
 [ -s "$tmp/$long" ] || fail "a 255-character name was not written ($(cat "$tmp/err"))"
-run history --db "$db" --export "$tmp/$long"
+sb history --db "$db" --export "$tmp/$long"
 expect_rc 0
 
 # nothing temporary is left anywhere

@@ -12,7 +12,7 @@ cat >"$tmp/hostile.json" <<'JSON'
  "tests": [{"name": "X", "rw": "\"><p><script>/*", "bw_bytes_per_s": 1000000},
            {"name": "*/alert(1)/*", "rw": "*/</script>", "bw_bytes_per_s": 2000000}]}]}
 JSON
-run history --db "$db" --import "$tmp/hostile.json"
+sb history --db "$db" --import "$tmp/hostile.json"
 expect_rc 1
 grep -q "'rw' is not one of read, write, randread, randwrite in test 'X'; nothing was imported" \
 	"$tmp/err" || fail "hostile rw imported: $(cat "$tmp/err" "$tmp/out")"
@@ -20,7 +20,7 @@ grep -q "'rw' is not one of read, write, randread, randwrite in test 'X'; nothin
 # the same values put into the database directly: the page must still run nothing
 sed -e 's/"\\"><p><script>\/\*"/"read"/' -e 's/"\*\/<\/script>"/"write"/' "$tmp/hostile.json" \
 	>"$tmp/tame.json"
-run history --db "$db" --import "$tmp/tame.json"
+sb history --db "$db" --import "$tmp/tame.json"
 expect_rc 0
 python3 - "$db" <<'PY' || fail "cannot edit the database"
 import sqlite3, sys
@@ -29,7 +29,7 @@ c.execute("UPDATE tests SET rw = '\"><p><script>/*' WHERE name = 'X'")
 c.execute("UPDATE tests SET rw = '*/</script>' WHERE name = '*/alert(1)/*'")
 c.commit()
 PY
-run report --db "$db" 1 -o "$tmp/report.html"
+sb report --db "$db" 1 -o "$tmp/report.html"
 expect_rc 0
 grep -q '<script' "$tmp/report.html" && fail "markup from the database: $(grep -o '.\{30\}<script.\{10\}' "$tmp/report.html" | head -3)"
 # a start time is checked on import, not in the database: it is escaped like the rest
@@ -40,7 +40,7 @@ c = sqlite3.connect(sys.argv[1])
 c.execute("UPDATE runs SET started_at = '<svg onload=alert(5)>'")
 c.commit()
 PY
-run report --db "$tmp/time.db" 1 -o "$tmp/time.html"
+sb report --db "$tmp/time.db" 1 -o "$tmp/time.html"
 expect_rc 0
 grep -q '<svg onl' "$tmp/time.html" && fail "start time not escaped: $(grep -o '.\{30\}<svg onl.\{10\}' "$tmp/time.html" | head -3)"
 

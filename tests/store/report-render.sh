@@ -19,7 +19,7 @@ chrome --screenshot="$tmp/report.png" --window-size=1200,2400 "file://$tmp/repor
 	"$tmp/report.png" 30000 || fail "the screenshot is blank"; }
 chrome --dump-dom "file://$tmp/report.html" >"$tmp/dom.html"
 # expected: one chart per compare row, one bar per measured value
-run compare --db "$db" --json 6 7 8 9 19
+sb compare --db "$db" --json 6 7 8 9 19
 python3 - "$tmp/out" "$tmp/dom.html" <<'PY' || fail "charts in the rendered page"
 import json, re, sys
 cmp = json.load(open(sys.argv[1]))

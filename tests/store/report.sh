@@ -6,7 +6,7 @@ set -u
 export SOURCE_DATE_EPOCH=1796025600
 
 db=$tmp/results.db
-run history --db "$db" --import "$SBCDISK_SRCDIR/data/seed-results/seed-runs.json"
+sb history --db "$db" --import "$SBCDISK_SRCDIR/data/seed-results/seed-runs.json"
 expect_rc 0
 cat >"$tmp/hostile.json" <<'JSON'
 {"schema": 1, "runs": [{"started_at": "2026-11-30T10:00:00Z", "profile": "default",
@@ -19,11 +19,11 @@ cat >"$tmp/hostile.json" <<'JSON'
             "bw_bytes_per_s": 36000000},
            {"name": "<svg/onload=alert(4)>", "rw": "read", "bw_bytes_per_s": 1000000}]}]}
 JSON
-run history --db "$db" --import "$tmp/hostile.json"
+sb history --db "$db" --import "$tmp/hostile.json"
 expect_rc 0
 
 # the four drives of seed 003 and the hostile run
-run report --db "$db" 6 7 8 9 19 -o "$tmp/report.html"
+sb report --db "$db" 6 7 8 9 19 -o "$tmp/report.html"
 expect_rc 0
 cp "$tmp/report.html" "$tmp/out"
 golden report.html
@@ -35,14 +35,14 @@ grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$tmp/report.html" || fail "mode
 grep -qiE "(src|href)=\"(https?:)?//" "$tmp/report.html" && fail "the page fetches something"
 
 # a page made after 2038 says so, on a 32-bit build too (time_t has 64 bits there)
-SOURCE_DATE_EPOCH=2240611200 run report --db "$db" 6 -o "$tmp/late.html"
+SOURCE_DATE_EPOCH=2240611200 sb report --db "$db" 6 -o "$tmp/late.html"
 expect_rc 0
 grep -q 'made by sbcdisk [^<]*2041-01-01 00:00 UTC' "$tmp/late.html" ||
 	fail "the time past 2038 is wrong: $(grep -o 'made by sbcdisk[^<]*' "$tmp/late.html")"
 
-run report --db "$db" 6 x
+sb report --db "$db" 6 x
 expect_rc 2
-run report --db "$db" 999
+sb report --db "$db" 999
 expect_rc 1
 
 # report-render.sh renders this page in Chromium: it runs this script with REPORT_KEEP=DIR

@@ -5,10 +5,9 @@
 # it is; the upgraded file reads and takes runs as before.
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
-src=$SBCDISK_SRCDIR
 
 cp "$src/tests/store/fixtures/schema6.db" "$tmp/old.db"
-run history --db "$tmp/old.db" --json
+sb history --db "$tmp/old.db" --json
 expect_rc 0
 python3 - "$src/tests/store/fixtures/schema6.db" "$tmp/old.db" "$tmp/out" <<'PY' ||
 import json, sqlite3, sys
@@ -34,10 +33,10 @@ PY
 	fail "schema 6 database: not upgraded with every row kept"
 # the upgraded file: a second open changes nothing, an import finds every run stored
 cp "$tmp/old.db" "$tmp/old.once"
-run history --db "$tmp/old.db" --boot
+sb history --db "$tmp/old.db" --boot
 expect_rc 0
 grep -q "no boot times stored yet" "$tmp/err" || fail "no boots yet: $(cat "$tmp/err")"
-run history --db "$tmp/old.db" --import "$src/data/seed-results/seed-runs.json"
+sb history --db "$tmp/old.db" --import "$src/data/seed-results/seed-runs.json"
 expect_rc 0
 grep -q "imported 0 runs (18 were stored already)" "$tmp/out" || fail "re-import: $(cat "$tmp/out")"
 # a damaged copy: refused in one line, left as it is, by a read and by a write
@@ -45,7 +44,7 @@ head -c 20000 "$src/tests/store/fixtures/schema6.db" >"$tmp/bad.db"
 cp "$tmp/bad.db" "$tmp/bad.orig"
 for args in "history --boot" "history --import $src/data/seed-results/seed-runs.json"; do
 	# shellcheck disable=SC2086 # the words of $args are the arguments
-	run $args --db "$tmp/bad.db"
+	sb $args --db "$tmp/bad.db"
 	expect_rc 1
 	[ "$(grep -c . "$tmp/err")" = 1 ] && grep -q "not an SQLite database, or it is corrupt" "$tmp/err" ||
 		fail "damaged ($args): $(cat "$tmp/err")"

@@ -4,9 +4,9 @@
 set -u
 . "$SBCDISK_SRCDIR/tests/store/lib.sh"
 
-src=$SBCDISK_SRCDIR/data/seed-results
-python3 "$SBCDISK_SRCDIR/tools/import-results" "$src" >"$tmp/seeds.json" 2>"$tmp/skipped"
-cmp -s "$tmp/seeds.json" "$src/seed-runs.json" ||
+seeds=$SBCDISK_SRCDIR/data/seed-results
+python3 "$SBCDISK_SRCDIR/tools/import-results" "$seeds" >"$tmp/seeds.json" 2>"$tmp/skipped"
+cmp -s "$tmp/seeds.json" "$seeds/seed-runs.json" ||
 	fail "tools/import-results output differs from data/seed-results/seed-runs.json"
 # what is not a figure of one drive is named, not imported
 grep -q "boot to desktop" "$tmp/skipped" || fail "boot times not reported as skipped"
@@ -14,7 +14,7 @@ grep -q "'tens of' is not a figure" "$tmp/skipped" || fail "'tens of' not report
 
 # a direction that is not one of the four is refused, not carried into the file
 mkdir "$tmp/bad"
-cp "$src"/*.csv "$tmp/bad/"
+cp "$seeds"/*.csv "$tmp/bad/"
 python3 - "$tmp/bad/seed001-fio-microsd-vs-ssd.csv" <<'PY'
 import sys
 p = sys.argv[1]
@@ -28,9 +28,9 @@ grep -q "rw '\"><p><script>/\*' is not one of read, write, randread, randwrite" 
 	fail "hostile rw: $(cat "$tmp/bad.err")"
 
 db=$tmp/results.db
-run history --db "$db" --import "$tmp/seeds.json"
+sb history --db "$db" --import "$tmp/seeds.json"
 expect_rc 0
-run history --db "$db" --json
+sb history --db "$db" --json
 python3 - "$tmp/out" <<'PY' || fail "seed verdicts"
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
@@ -53,6 +53,6 @@ assert len(vf2) == 1 and vf2[0]["limit"] != "problem", vf2
 assert not [v for r in runs for v in r["verdicts"] if v["test"] == "cached reads"]
 print("seed verdicts ok")
 PY
-run history --db "$db" --since yesterday
+sb history --db "$db" --since yesterday
 expect_rc 2
 finish

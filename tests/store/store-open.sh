@@ -9,7 +9,7 @@ set -u
 
 seeds=$SBCDISK_SRCDIR/data/seed-results/seed-runs.json
 bench() {
-	run bench "$tmp/dir" --engine null --test rw=read,bs=4k,time=0.01s --runs 1 --size 1m "$@"
+	sb bench "$tmp/dir" --engine null --test rw=read,bs=4k,time=0.01s --runs 1 --size 1m "$@"
 }
 mkdir "$tmp/dir"
 # a run that never returns would hang the suite: every open is bounded here
@@ -38,7 +38,7 @@ grep -q "database '$tmp/fifo.db': not a regular file (a FIFO): a database is a f
 	fail "FIFO: $(cat "$tmp/err")"
 hist --db "$tmp/fifo.db" --import "$seeds"
 expect_rc 1
-run history --db "$tmp/w.db" --import "$seeds"
+sb history --db "$tmp/w.db" --import "$seeds"
 expect_rc 0
 mkfifo "$tmp/w.db-wal"
 hist --db "$tmp/w.db" --last 1
@@ -136,7 +136,7 @@ grep -qx "imported 1 run as 19-19" "$tmp/out" || fail "write after a 0444 read: 
 mnt=$tmp/mnt
 mkdir "$mnt"
 if mount -t tmpfs -o size=2m tmpfs "$mnt"; then
-	run history --db "$mnt/results.db" --import "$seeds"
+	sb history --db "$mnt/results.db" --import "$seeds"
 	expect_rc 0
 	dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
 	hist --db "$mnt/results.db" --json
@@ -168,7 +168,7 @@ PY
 	# a database of schema 4 (before the digests) there: read as it is, and said
 	umount "$mnt"
 	mount -t tmpfs -o size=2m tmpfs "$mnt"
-	run history --db "$mnt/old.db" --import "$seeds"
+	sb history --db "$mnt/old.db" --import "$seeds"
 	python3 - "$mnt/old.db" <<'PY' || fail "cannot make a schema 4 database"
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1], isolation_level=None)

@@ -1,31 +1,9 @@
-# lib.sh - shared by the verify test scripts: bench's helpers, plus lie devices (liefs over
-# FUSE) and loop devices, torn down in reverse order. Sourced.
-. "$(dirname "$0")/../bench/lib.sh"
-
-# cleanups run last-in first-out: the file system, then the loop device, then FUSE
-cleanup() {
-	# a subshell killed before it resets its traps runs this too: only the script cleans up
-	[ "$BASHPID" = "$$" ] || return 0
-	local i
-	for ((i = ${#cleanups[@]} - 1; i >= 0; i--)); do eval "${cleanups[i]}" >/dev/null 2>&1; done
-	rm -rf "$tmp"
-}
-
-skip() { echo "SKIP: $*"; exit 77; }
-
-# sv ARGS...: run `sbcdisk ARGS`; output in $tmp/out, $tmp/err, the exit status in rc
-sv() {
-	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
-	timeout 120 $run "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-need_loop() {
-	[ -z "$run" ] || skip "no loop devices under qemu-user"
-	[ "$(id -u)" = 0 ] || skip "loop devices need root"
-	command -v losetup >/dev/null || skip "losetup missing (util-linux)"
-	[ -e /dev/loop-control ] || skip "no /dev/loop-control: the kernel has no loop devices"
-}
+# shellcheck shell=bash
+# lib.sh - shared by the capacity check's test scripts: tests/lib.sh, plus lie devices (liefs
+# over FUSE), loop devices and file systems on them, torn down in reverse order (at_exit: the
+# file system, then the loop device, then FUSE). Sourced.
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 need_fuse() {
 	need_loop
@@ -40,7 +18,7 @@ lie_mount() {
 	"$SBCDISK_LIEFS" "$tmp/$1" --size="$2" --real="$3" --backing="$tmp/$1.back" ${4:+"$4"} -f \
 		2>"$tmp/$1.log" &
 	local pid=$! i
-	cleanups+=("umount -l '$tmp/$1'; kill $pid; wait $pid")
+	at_exit "umount -l '$tmp/$1'; kill $pid; wait $pid"
 	for i in $(seq 50); do
 		[ -f "$tmp/$1/disk" ] && return 0
 		sleep 0.1
@@ -52,7 +30,7 @@ lie_mount() {
 loop_attach() {
 	loop=$(losetup -f --show "$1" 2>"$tmp/losetup.err") ||
 		skip "losetup failed: $(head -1 "$tmp/losetup.err")"
-	cleanups+=("loop_detach '$loop'")
+	at_exit "loop_detach '$loop'"
 }
 
 # mkfs_mount DEV DIR: ext4 laid out for a device that wraps: no journal and no backup
@@ -64,7 +42,7 @@ mkfs_mount() {
 		skip "mkfs.ext4 failed"
 	mkdir -p "$2"
 	mount "$1" "$2" || skip "cannot mount ext4 on $1"
-	cleanups+=("umount '$2'")
+	at_exit "umount '$2'"
 }
 
 # json_eq EXPR VALUE DESCRIPTION: the expression on d equals the value, or both are shown

@@ -6,34 +6,34 @@
 d=$tmp/d
 mkdir "$d"
 
-sv verify
+sb verify
 expect_rc 2 "no target"
 grep_out "which directory or device?" err "no target: says what is missing"
-sv verify "$d" "$d"
+sb verify "$d" "$d"
 expect_rc 2 "two targets"
-sv verify "$d" --bogus
+sb verify "$d" --bogus
 expect_rc 2 "unknown option"
-sv verify "$d" --seed xyz
+sb verify "$d" --seed xyz
 expect_rc 2 "bad seed"
 grep_out "bad seed 'xyz'" err "bad seed message"
-sv verify "$d" --size 1k
+sb verify "$d" --size 1k
 expect_rc 2 "size too small"
-sv verify "$d" --full
+sb verify "$d" --full
 expect_rc 2 "--full on a directory"
 grep_out "'--full' is for block devices\|--full is for block devices" err "--full message"
 echo data >"$tmp/file"
-sv verify "$tmp/file"
+sb verify "$tmp/file"
 expect_rc 2 "a regular file"
 grep_out "not a directory or a block device" err "regular file message"
 check "the file is untouched" [ "$(cat "$tmp/file")" = data ]
-sv verify /proc
+sb verify /proc
 expect_rc 1 "/proc"
 grep_out "stores nothing" err "/proc message"
-sv verify "$tmp/none"
+sb verify "$tmp/none"
 expect_rc 1 "missing target"
 
 # a directory: the run with a fixed size and seed passes and leaves nothing
-sv --json verify "$d" --size 8m --seed 1f2e3d
+sb --json verify "$d" --size 8m --seed 1f2e3d
 expect_rc 0 "directory, 8 MiB"
 json_eq "d['seed'], d['written_bytes'], d['read_bytes'], d['sectors']['ok']" \
 	"('00000000001f2e3d', 8388608, 8388608, 16384)" "8 MiB: every sector"
@@ -54,7 +54,7 @@ check "progress: none with --json" [ "$(grep -c writing "$tmp/tty")" = 0 ]
 
 # our file name taken (a symbolic link, or a file left by someone): refused, untouched
 ln -s "$tmp/file" "$d/sbcdisk-verify-0.tmp"
-sv verify "$d" --size 1m
+sb verify "$d" --size 1m
 expect_rc 1 "a symbolic link in the way"
 grep_out "already exists: not overwriting it" err "link message"
 check "the link's target is untouched" [ "$(cat "$tmp/file")" = data ]
@@ -65,15 +65,15 @@ rm "$d/sbcdisk-verify-0.tmp"
 [ -z "$run" ] && [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] || finish
 truncate -s 64m "$tmp/disk.img"
 loop_attach "$tmp/disk.img"
-sv verify "$loop"
+sb verify "$loop"
 expect_rc 2 "block device without --destructive"
 grep_out "add --destructive" err "--destructive message"
-sv verify "$loop" --destructive --size 1m
+sb verify "$loop" --destructive --size 1m
 expect_rc 2 "--size on a device"
 check "nothing written without --destructive" [ "$(du -k "$tmp/disk.img" | cut -f1)" = 0 ]
 if command -v mkfs.ext4 >/dev/null; then
 	mkfs_mount "$loop" "$tmp/mnt"
-	sv verify "$loop" --destructive
+	sb verify "$loop" --destructive
 	expect_rc 1 "mounted device"
 	grep_out "it is mounted on $tmp/mnt" err "mounted message"
 	check "the file system is intact" [ -d "$tmp/mnt/lost+found" ]

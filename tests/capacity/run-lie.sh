@@ -9,7 +9,7 @@ need_fuse
 lie_mount lie 64G 256M
 loop_attach "$tmp/lie/disk"
 start=$(date +%s)
-sv --json verify "$loop" --destructive
+sb --json verify "$loop" --destructive
 took=$(($(date +%s) - start))
 echo "probe of a 64 GiB lie device wrapping at 256 MiB: ${took} s"
 expect_rc 3 "lie device (256 MiB)"
@@ -24,7 +24,7 @@ check "probe under a minute (issue 16), took ${took} s" [ "$took" -lt 60 ]
 lie_loop=$loop
 
 # the same in the table for people
-sv verify "$lie_loop" --destructive
+sb verify "$lie_loop" --destructive
 expect_rc 3 "lie device, table"
 grep_out "finding capacity-fake: it holds 256M, not the 64G it reports" out "table finding"
 grep_out "first bad offset   256M (268435456 bytes)" out "table first bad offset"
@@ -32,7 +32,7 @@ grep_out "first bad offset   256M (268435456 bytes)" out "table first bad offset
 # a wrap at no power of two: found from where the overwritten sectors came from
 lie_mount lie200 64G 200M
 loop_attach "$tmp/lie200/disk"
-sv --json verify "$loop" --destructive
+sb --json verify "$loop" --destructive
 expect_rc 3 "lie device (200 MiB)"
 json_eq "d['finding']" capacity-fake "200 MiB: finding"
 json_eq "d['real_size_bytes']" 209715200 "200 MiB: real size"
@@ -41,7 +41,7 @@ json_eq "d['first_bad_offset_bytes']" 209715200 "200 MiB: first bad offset"
 # --full on a small lie: every block written and read, the overwritten ones counted
 lie_mount small 512M 128M
 loop_attach "$tmp/small/disk"
-sv --json verify "$loop" --destructive --full
+sb --json verify "$loop" --destructive --full
 expect_rc 3 "lie device --full"
 json_eq "d['finding'], d['mode']" "('capacity-fake', 'full')" "--full: finding"
 json_eq "d['real_size_bytes']" 0 "--full: the first sectors were overwritten by the last"
@@ -52,13 +52,13 @@ json_eq "d['sectors']['overwritten'] * 512" 402653184 "--full: the rest overwrit
 # a sound device passes, probe and --full
 truncate -s 256m "$tmp/sound.img"
 loop_attach "$tmp/sound.img"
-sv --json verify "$loop" --destructive
+sb --json verify "$loop" --destructive
 expect_rc 0 "sound loop device"
 json_eq "d['finding'], d['pass']" "(None, True)" "sound: no finding"
 json_eq "d['real_size_bytes'], d['first_bad_offset_bytes']" "(268435456, None)" "sound: size"
 json_eq "d['sectors']['corrupted'] + d['sectors']['changed'] + d['sectors']['overwritten']" 0 \
 	"sound: no bad sectors"
-sv --json verify "$loop" --destructive --full
+sb --json verify "$loop" --destructive --full
 expect_rc 0 "sound loop device --full"
 json_eq "d['sectors']['ok'], d['written_bytes'], d['read_bytes']" \
 	"(524288, 268435456, 268435456)" "sound --full: every sector"
@@ -67,7 +67,7 @@ json_eq "d['write_bw_bytes_per_s'] > 0 and d['read_bw_bytes_per_s'] > 0" True "s
 # a device that reads one byte back wrong (no wrap): data-corrupt, at that sector
 lie_mount flip 64M 64M --flip=40000300
 loop_attach "$tmp/flip/disk"
-sv --json verify "$loop" --destructive --full
+sb --json verify "$loop" --destructive --full
 expect_rc 3 "a flipped bit"
 json_eq "d['finding'], d['first_bad_offset_bytes']" "('data-corrupt', 40000000)" \
 	"flipped bit: data-corrupt at its sector"

@@ -1,5 +1,6 @@
-/* verify.c - `verify`'s work: fill a directory's free space with pattern files, or probe a
- * block device for the edge of its real capacity (as f3probe does), then read all back. */
+/* capacity.c - the capacity check, `verify`'s work: fill a directory's free space with pattern
+ * files, or probe a block device for the edge of its real capacity (as f3probe does), then
+ * read all back. */
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/random.h>
@@ -7,14 +8,14 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "bench/verify.h"
+#include "bench/capacity.h"
 #include "common/util.h"
 
 /* The probe writes at most this many blocks spread over the device. */
 #define PROBE_MAX 512
-#define VERIFY_MAX_FILES 65536u
+#define CAPACITY_MAX_FILES 65536u
 
-const char *verify_mode_name(enum verify_mode m)
+const char *capacity_mode_name(enum capacity_mode m)
 {
 	static const char *const names[] = { "dir", "probe", "full" };
 
@@ -27,11 +28,11 @@ static double secs_since(uint64_t t0)
 }
 
 /* Tell the caller how far a phase is, at most four times a second. */
-static void progress_emit(struct verify_run *run, const char *phase, uint64_t done,
+static void progress_emit(struct capacity_run *run, const char *phase, uint64_t done,
 			  uint64_t total, uint64_t t0, bool force)
 {
 	static uint64_t last;
-	struct verify_progress p = { .phase = phase, .done = done, .total = total, .left_s = -1 };
+	struct capacity_progress p = { .phase = phase, .done = done, .total = total, .left_s = -1 };
 	uint64_t now = time_now_ns();
 	double s = (double)(now - t0) / 1e9;
 
@@ -44,29 +45,29 @@ static void progress_emit(struct verify_run *run, const char *phase, uint64_t do
 	run->progress(run->progress_arg, &p);
 }
 
-static bool stopped(const struct verify_run *run)
+static bool stopped(const struct capacity_run *run)
 {
 	return run->stop && *run->stop;
 }
 
 /* Judge len bytes read from offset; the tallies, the first bad offset and the first wrap go
  * into run. Returns the number of bad sectors. */
-static uint64_t judge(struct verify_run *run, const char *buf, size_t len, uint64_t offset,
+static uint64_t judge(struct capacity_run *run, const char *buf, size_t len, uint64_t offset,
 		      uint64_t seed)
 {
-	struct verify_counts *c = &run->sectors;
+	struct capacity_counts *c = &run->sectors;
 	uint64_t bad = 0, held = 0;
 	size_t i;
 
-	for (i = 0; i + VERIFY_SECTOR <= len; i += VERIFY_SECTOR) {
-		switch (verify_sector_check(buf + i, offset + i, seed, &held)) {
-		case VERIFY_OK:
+	for (i = 0; i + CAPACITY_SECTOR <= len; i += CAPACITY_SECTOR) {
+		switch (capacity_sector_check(buf + i, offset + i, seed, &held)) {
+		case CAPACITY_OK:
 			c->ok++;
 			continue;
-		case VERIFY_CHANGED:
+		case CAPACITY_CHANGED:
 			c->changed++;
 			break;
-		case VERIFY_OVERWRITTEN:
+		case CAPACITY_OVERWRITTEN:
 			c->overwritten++;
 			if (!run->has_alias) {
 				run->has_alias = true;
@@ -74,7 +75,7 @@ static uint64_t judge(struct verify_run *run, const char *buf, size_t len, uint6
 				run->alias_of = held;
 			}
 			break;
-		case VERIFY_CORRUPTED:
+		case CAPACITY_CORRUPTED:
 			c->corrupted++;
 			break;
 		}
@@ -88,9 +89,9 @@ static uint64_t judge(struct verify_run *run, const char *buf, size_t len, uint6
 }
 
 /* Sectors that could not be read at all. */
-static void judge_unreadable(struct verify_run *run, uint64_t offset, uint64_t len)
+static void judge_unreadable(struct capacity_run *run, uint64_t offset, uint64_t len)
 {
-	uint64_t n = len / VERIFY_SECTOR;
+	uint64_t n = len / CAPACITY_SECTOR;
 
 	run->sectors.corrupted += n;
 	run->sectors.read_errors += n;
@@ -100,19 +101,19 @@ static void judge_unreadable(struct verify_run *run, uint64_t offset, uint64_t l
 	}
 }
 
-static void decide(struct verify_run *run)
+static void decide(struct capacity_run *run)
 {
-	const struct verify_counts *c = &run->sectors;
+	const struct capacity_counts *c = &run->sectors;
 
 	if (run->sectors.overwritten || run->capacity_short)
-		run->finding = VERIFY_CAPACITY_FAKE;
+		run->finding = CAPACITY_CAPACITY_FAKE;
 	else if (c->changed || c->corrupted)
-		run->finding = VERIFY_DATA_CORRUPT;
+		run->finding = CAPACITY_DATA_CORRUPT;
 }
 
 /* ---- directory mode ---- */
 
-static int dir_file_open(struct verify_run *run, unsigned i, char *why, size_t whycap)
+static int dir_file_open(struct capacity_run *run, unsigned i, char *why, size_t whycap)
 {
 	struct bench_target *t = &run->target;
 	size_t n = strlen(t->path);
@@ -120,7 +121,7 @@ static int dir_file_open(struct verify_run *run, unsigned i, char *why, size_t w
 	struct stat a, b;
 	int fd, fdd, ret;
 
-	if (str_fmt(name, sizeof(name), "%s%s" VERIFY_FILE_PREFIX "%u.tmp", t->path,
+	if (str_fmt(name, sizeof(name), "%s%s" CAPACITY_FILE_PREFIX "%u.tmp", t->path,
 		    n && t->path[n - 1] == '/' ? "" : "/", i)) {
 		str_fmt(why, whycap, "the path is too long");
 		return -ENAMETOOLONG;
@@ -153,17 +154,17 @@ static int dir_file_open(struct verify_run *run, unsigned i, char *why, size_t w
 	return 0;
 }
 
-static int dir_write(struct verify_run *run, uint64_t limit, uint64_t *file_bytes,
+static int dir_write(struct capacity_run *run, uint64_t limit, uint64_t *file_bytes,
 		     char *why, size_t whycap)
 {
 	uint64_t t0 = time_now_ns(), total = run->size_bytes;
-	size_t chunk = VERIFY_CHUNK;
+	size_t chunk = CAPACITY_CHUNK;
 	bool full = false;
 	unsigned i;
 	int ret = 0;
 
 	progress_emit(run, "writing", 0, total, t0, true);
-	for (i = 0; !full && run->written_bytes < limit && i < VERIFY_MAX_FILES; i++) {
+	for (i = 0; !full && run->written_bytes < limit && i < CAPACITY_MAX_FILES; i++) {
 		uint64_t foff = 0;
 
 		ret = dir_file_open(run, i, why, whycap);
@@ -174,18 +175,19 @@ static int dir_write(struct verify_run *run, uint64_t limit, uint64_t *file_byte
 		if (ret)
 			return ret;
 		run->nfiles = i + 1;
-		while (foff < VERIFY_FILE_BYTES && run->written_bytes < limit) {
+		while (foff < CAPACITY_FILE_BYTES && run->written_bytes < limit) {
 			uint64_t n = chunk;
 			int fd = run->fds[i] >= 0 ? run->fds[i] : run->fds_buffered[i];
 			ssize_t w;
 
-			if (n > VERIFY_FILE_BYTES - foff)
-				n = VERIFY_FILE_BYTES - foff;
+			if (n > CAPACITY_FILE_BYTES - foff)
+				n = CAPACITY_FILE_BYTES - foff;
 			if (n > limit - run->written_bytes)
 				n = (limit - run->written_bytes) / 4096 * 4096;
 			if (!n)
 				break;
-			verify_pattern_fill(run->buf, n, i * VERIFY_FILE_BYTES + foff, run->seed);
+			capacity_pattern_fill(run->buf, n, i * CAPACITY_FILE_BYTES + foff,
+					      run->seed);
 			w = pwrite(fd, run->buf, n, (off_t)foff);
 			if (w < 0 && errno == EINVAL && fd == run->fds[i]) {
 				close(run->fds[i]); /* O_DIRECT opened but refused */
@@ -214,7 +216,7 @@ static int dir_write(struct verify_run *run, uint64_t limit, uint64_t *file_byte
 				str_fmt(why, whycap, "cannot write the test file: %s", strerror(-ret));
 				return ret;
 			}
-			w = w / VERIFY_SECTOR * VERIFY_SECTOR;
+			w = w / CAPACITY_SECTOR * CAPACITY_SECTOR;
 			if (!w) {
 				full = true;
 				break;
@@ -239,7 +241,7 @@ static int dir_write(struct verify_run *run, uint64_t limit, uint64_t *file_byte
 	return 0;
 }
 
-static int dir_read(struct verify_run *run, const uint64_t *file_bytes)
+static int dir_read(struct capacity_run *run, const uint64_t *file_bytes)
 {
 	uint64_t t0 = time_now_ns();
 	unsigned i;
@@ -252,12 +254,12 @@ static int dir_read(struct verify_run *run, const uint64_t *file_bytes)
 		uint64_t foff = 0;
 
 		while (foff < file_bytes[i]) {
-			uint64_t n = file_bytes[i] - foff, base = i * VERIFY_FILE_BYTES + foff;
+			uint64_t n = file_bytes[i] - foff, base = i * CAPACITY_FILE_BYTES + foff;
 			int fd = run->fds[i] >= 0 ? run->fds[i] : run->fds_buffered[i];
 			ssize_t r;
 
-			if (n > VERIFY_CHUNK)
-				n = VERIFY_CHUNK;
+			if (n > CAPACITY_CHUNK)
+				n = CAPACITY_CHUNK;
 			r = pread(fd, run->buf, n, (off_t)foff);
 			if (r < 0 && errno == EINVAL && fd == run->fds[i]) {
 				close(run->fds[i]);
@@ -271,7 +273,7 @@ static int dir_read(struct verify_run *run, const uint64_t *file_bytes)
 				judge_unreadable(run, base, n);
 				r = (ssize_t)n;
 			} else {
-				if ((uint64_t)r < n && r % VERIFY_SECTOR == 0)
+				if ((uint64_t)r < n && r % CAPACITY_SECTOR == 0)
 					judge_unreadable(run, base + (uint64_t)r, n - (uint64_t)r);
 				judge(run, run->buf, (size_t)r, base, run->seed);
 				r = (ssize_t)n;
@@ -287,7 +289,7 @@ static int dir_read(struct verify_run *run, const uint64_t *file_bytes)
 	return 0;
 }
 
-static int dir_execute(struct verify_run *run, const struct verify_opts *o, char *why,
+static int dir_execute(struct capacity_run *run, const struct capacity_opts *o, char *why,
 		       size_t whycap)
 {
 	uint64_t limit = o->size ? o->size / 4096 * 4096 : UINT64_MAX, *file_bytes;
@@ -295,9 +297,9 @@ static int dir_execute(struct verify_run *run, const struct verify_opts *o, char
 	int ret;
 
 	nmax = (unsigned)((run->size_bytes < limit ? run->size_bytes : limit) /
-			  VERIFY_FILE_BYTES) + 2;
-	if (nmax > VERIFY_MAX_FILES)
-		nmax = VERIFY_MAX_FILES;
+			  CAPACITY_FILE_BYTES) + 2;
+	if (nmax > CAPACITY_MAX_FILES)
+		nmax = CAPACITY_MAX_FILES;
 	run->fds = malloc(nmax * sizeof(int));
 	run->fds_buffered = malloc(nmax * sizeof(int));
 	file_bytes = calloc(nmax, sizeof(uint64_t));
@@ -307,8 +309,8 @@ static int dir_execute(struct verify_run *run, const struct verify_opts *o, char
 	}
 	for (i = 0; i < nmax; i++)
 		run->fds[i] = run->fds_buffered[i] = -1;
-	if (limit > (uint64_t)nmax * VERIFY_FILE_BYTES)
-		limit = (uint64_t)nmax * VERIFY_FILE_BYTES;
+	if (limit > (uint64_t)nmax * CAPACITY_FILE_BYTES)
+		limit = (uint64_t)nmax * CAPACITY_FILE_BYTES;
 	ret = dir_write(run, limit, file_bytes, why, whycap);
 	if (!ret && !run->written_bytes) {
 		str_fmt(why, whycap, "no free space to write to");
@@ -318,7 +320,7 @@ static int dir_execute(struct verify_run *run, const struct verify_opts *o, char
 		ret = dir_read(run, file_bytes);
 	if (!ret) {
 		run->has_real_size = true;
-		run->real_size = run->sectors.ok * VERIFY_SECTOR;
+		run->real_size = run->sectors.ok * CAPACITY_SECTOR;
 	}
 out:
 	free(file_bytes);
@@ -327,12 +329,12 @@ out:
 
 /* ---- block devices ---- */
 
-static int blk_fd(const struct verify_run *run)
+static int blk_fd(const struct capacity_run *run)
 {
 	return run->target.fd_direct >= 0 ? run->target.fd_direct : run->target.fd_buffered;
 }
 
-static int blk_io(struct verify_run *run, bool wr, uint64_t off, size_t len)
+static int blk_io(struct capacity_run *run, bool wr, uint64_t off, size_t len)
 {
 	size_t done = 0;
 
@@ -354,7 +356,7 @@ static int blk_io(struct verify_run *run, bool wr, uint64_t off, size_t len)
 }
 
 /* Everything written reaches the device, and nothing read comes from the cache. */
-static int blk_flush(struct verify_run *run)
+static int blk_flush(struct capacity_run *run)
 {
 	if (run->target.fd_direct >= 0 && fsync(run->target.fd_direct))
 		return -errno;
@@ -364,17 +366,17 @@ static int blk_flush(struct verify_run *run)
 	return 0;
 }
 
-static int blk_write_block(struct verify_run *run, uint64_t off, uint64_t seed)
+static int blk_write_block(struct capacity_run *run, uint64_t off, uint64_t seed)
 {
 	size_t b = run->target.align;
 
-	verify_pattern_fill(run->buf, b, off, seed);
+	capacity_pattern_fill(run->buf, b, off, seed);
 	run->written_bytes += b;
 	return blk_io(run, true, off, b);
 }
 
 /* Read one block back: true when it holds what was written for it. */
-static bool blk_block_good(struct verify_run *run, uint64_t off, uint64_t seed, bool count)
+static bool blk_block_good(struct capacity_run *run, uint64_t off, uint64_t seed, bool count)
 {
 	size_t i, b = run->target.align;
 	uint64_t held;
@@ -387,8 +389,9 @@ static bool blk_block_good(struct verify_run *run, uint64_t off, uint64_t seed, 
 	}
 	if (count)
 		return judge(run, run->buf, b, off, seed) == 0;
-	for (i = 0; i < b; i += VERIFY_SECTOR)
-		if (verify_sector_check((char *)run->buf + i, off + i, seed, &held) != VERIFY_OK)
+	for (i = 0; i < b; i += CAPACITY_SECTOR)
+		if (capacity_sector_check((char *)run->buf + i, off + i, seed, &held) !=
+		    CAPACITY_OK)
 			return false;
 	return true;
 }
@@ -424,15 +427,15 @@ static unsigned probe_offsets(uint64_t limit, uint64_t b, uint64_t *p)
 }
 
 /* Does reading at p give back the block just written at 0? */
-static int probe_wraps_at(struct verify_run *run, uint64_t seed, uint64_t p, bool *wraps)
+static int probe_wraps_at(struct capacity_run *run, uint64_t seed, uint64_t p, bool *wraps)
 {
 	uint64_t held;
 
 	*wraps = false;
-	run->read_bytes += VERIFY_SECTOR;
-	if (blk_io(run, false, p, VERIFY_SECTOR))
+	run->read_bytes += CAPACITY_SECTOR;
+	if (blk_io(run, false, p, CAPACITY_SECTOR))
 		return 0; /* unreadable is judged by the spread probe */
-	*wraps = verify_sector_check(run->buf, p, seed, &held) == VERIFY_OVERWRITTEN && !held;
+	*wraps = capacity_sector_check(run->buf, p, seed, &held) == CAPACITY_OVERWRITTEN && !held;
 	if (*wraps) {
 		run->has_alias = true;
 		run->alias_at = p;
@@ -444,7 +447,7 @@ static int probe_wraps_at(struct verify_run *run, uint64_t seed, uint64_t p, boo
 /* The device wraps at w when reading there gives the block written at 0: f3probe's test for
  * the most common fake, which ignores the high address bits, tried at every power of two,
  * or at the one candidate given (cand). *wrap 0: no wrap found. */
-static int probe_wrap(struct verify_run *run, uint64_t seed, uint64_t cand, uint64_t *wrap)
+static int probe_wrap(struct capacity_run *run, uint64_t seed, uint64_t cand, uint64_t *wrap)
 {
 	uint64_t b = run->target.align, n = run->target.size, p;
 	bool wraps = false;
@@ -478,7 +481,7 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 }
 
 /* Is the block at m real? It must read back, and no block below it may have changed. */
-static bool probe_test(struct verify_run *run, uint64_t m, uint64_t seed, const uint64_t *anchors,
+static bool probe_test(struct capacity_run *run, uint64_t m, uint64_t seed, const uint64_t *anchors,
 		       unsigned nanchors, uint64_t anchor_seed)
 {
 	bool good;
@@ -498,7 +501,7 @@ static bool probe_test(struct verify_run *run, uint64_t m, uint64_t seed, const 
 /* Write the blocks at p[0..np) in order and read them back: the index of the first that
  * did not read back (np: none). A wrap that is no power of two leaves sectors holding data
  * written elsewhere: the gcd of those distances, in *period, is where it wraps. */
-static int probe_spread(struct verify_run *run, const uint64_t *p, unsigned np, uint64_t seed,
+static int probe_spread(struct capacity_run *run, const uint64_t *p, unsigned np, uint64_t seed,
 			unsigned *first_bad, uint64_t *period)
 {
 	unsigned i;
@@ -524,14 +527,14 @@ static int probe_spread(struct verify_run *run, const uint64_t *p, unsigned np, 
 			continue;
 		if (*first_bad == np)
 			*first_bad = i;
-		if (verify_sector_check(run->buf, p[i], seed, &held) == VERIFY_OVERWRITTEN)
+		if (capacity_sector_check(run->buf, p[i], seed, &held) == CAPACITY_OVERWRITTEN)
 			*period = gcd_u64(*period, held > p[i] ? held - p[i] : p[i] - held);
 	}
 	return ret;
 }
 
 /* Whether any block after the first bad one read back (the tallies have them all). */
-static bool probe_good_after(struct verify_run *run, const uint64_t *p, unsigned np,
+static bool probe_good_after(struct capacity_run *run, const uint64_t *p, unsigned np,
 			     unsigned bad, uint64_t seed)
 {
 	unsigned i;
@@ -542,7 +545,7 @@ static bool probe_good_after(struct verify_run *run, const uint64_t *p, unsigned
 	return false;
 }
 
-static int blk_probe(struct verify_run *run)
+static int blk_probe(struct capacity_run *run)
 {
 	uint64_t b = run->target.align, n = run->target.size, wrap, limit, lo, hi, period;
 	uint64_t s2 = run->seed ^ 0x2222222222222222ull, *p;
@@ -619,12 +622,12 @@ out:
 
 /* A write of the chunk at off failed: the first block of it that cannot be written, block by
  * block (a device that takes no data past a point: ENOSPC, EIO). */
-static uint64_t full_write_edge(struct verify_run *run, uint64_t off, size_t len, uint64_t seed)
+static uint64_t full_write_edge(struct capacity_run *run, uint64_t off, size_t len, uint64_t seed)
 {
 	size_t b = run->target.align, i;
 
 	for (i = 0; i < len && !stopped(run); i += b) {
-		verify_pattern_fill(run->buf, b, off + i, seed);
+		capacity_pattern_fill(run->buf, b, off + i, seed);
 		if (blk_io(run, true, off + i, b))
 			break;
 	}
@@ -634,7 +637,7 @@ static uint64_t full_write_edge(struct verify_run *run, uint64_t off, size_t len
 /* --full: every block of the device, written in order and read back. Writes that fail from a
  * point on are a device that stores less than it reports: the rest is not written, what was
  * is read back. */
-static int blk_full(struct verify_run *run, char *why, size_t whycap)
+static int blk_full(struct capacity_run *run, char *why, size_t whycap)
 {
 	uint64_t n = run->target.size, off, t0, seed = run->seed ^ 0x4444444444444444ull;
 	uint64_t probe_edge = run->real_size, w0 = run->written_bytes, r0 = run->read_bytes;
@@ -644,10 +647,10 @@ static int blk_full(struct verify_run *run, char *why, size_t whycap)
 	memset(&run->sectors, 0, sizeof(run->sectors));
 	run->has_alias = false;
 	t0 = time_now_ns();
-	for (off = 0; off < n && !ret; off += VERIFY_CHUNK) {
-		size_t len = n - off < VERIFY_CHUNK ? (size_t)(n - off) : VERIFY_CHUNK;
+	for (off = 0; off < n && !ret; off += CAPACITY_CHUNK) {
+		size_t len = n - off < CAPACITY_CHUNK ? (size_t)(n - off) : CAPACITY_CHUNK;
 
-		verify_pattern_fill(run->buf, len, off, seed);
+		capacity_pattern_fill(run->buf, len, off, seed);
 		ret = blk_io(run, true, off, len);
 		if ((ret == -ENOSPC || ret == -EIO) && !stopped(run)) {
 			run->has_refused = true;
@@ -682,8 +685,8 @@ static int blk_full(struct verify_run *run, char *why, size_t whycap)
 	ret = 0;
 	run->write_s = secs_since(t0);
 	t0 = time_now_ns();
-	for (off = 0; off < end; off += VERIFY_CHUNK) {
-		size_t len = end - off < VERIFY_CHUNK ? (size_t)(end - off) : VERIFY_CHUNK;
+	for (off = 0; off < end; off += CAPACITY_CHUNK) {
+		size_t len = end - off < CAPACITY_CHUNK ? (size_t)(end - off) : CAPACITY_CHUNK;
 
 		if (blk_io(run, false, off, len))
 			judge_unreadable(run, off, len);
@@ -713,15 +716,15 @@ static int blk_full(struct verify_run *run, char *why, size_t whycap)
 	 * are lost past a point, the same fake */
 	if (run->has_refused && run->has_first_bad && run->first_bad &&
 	    run->sectors.changed + run->sectors.corrupted + run->sectors.overwritten ==
-		    (n - run->first_bad) / VERIFY_SECTOR)
+		    (n - run->first_bad) / CAPACITY_SECTOR)
 		run->capacity_short = true;
 	return 0;
 }
 
 /* ---- the run ---- */
 
-int verify_run_prepare(struct verify_run *run, struct sysroot *sr, const struct verify_opts *o,
-		       char *why, size_t whycap)
+int capacity_run_prepare(struct capacity_run *run, struct sysroot *sr,
+			 const struct capacity_opts *o, char *why, size_t whycap)
 {
 	struct bench_target_opts to = { .destructive = o->destructive, .want_writes = true };
 	struct statfs fs;
@@ -739,7 +742,7 @@ int verify_run_prepare(struct verify_run *run, struct sysroot *sr, const struct 
 		return ret;
 	switch (run->target.kind) {
 	case BENCH_TARGET_DIR:
-		run->mode = VERIFY_MODE_DIR;
+		run->mode = CAPACITY_MODE_DIR;
 		if (o->full) {
 			str_fmt(why, whycap, "--full is for block devices: a directory is always "
 				"filled whole");
@@ -772,30 +775,30 @@ int verify_run_prepare(struct verify_run *run, struct sysroot *sr, const struct 
 			str_fmt(why, whycap, "--size is for directories: a device is probed whole");
 			return -EINVAL;
 		}
-		run->mode = o->full ? VERIFY_MODE_FULL : VERIFY_MODE_PROBE;
+		run->mode = o->full ? CAPACITY_MODE_FULL : CAPACITY_MODE_PROBE;
 		run->size_bytes = run->target.size;
 		break;
 	default:
 		str_fmt(why, whycap, "not a directory or a block device");
 		return -EINVAL;
 	}
-	if (posix_memalign(&run->buf, 4096, VERIFY_CHUNK))
+	if (posix_memalign(&run->buf, 4096, CAPACITY_CHUNK))
 		return -ENOMEM;
 	return 0;
 }
 
-int verify_run_execute(struct verify_run *run, const struct verify_opts *o, char *why,
-		       size_t whycap)
+int capacity_run_execute(struct capacity_run *run, const struct capacity_opts *o, char *why,
+			 size_t whycap)
 {
 	int ret;
 
-	if (run->mode == VERIFY_MODE_DIR) {
+	if (run->mode == CAPACITY_MODE_DIR) {
 		ret = dir_execute(run, o, why, whycap);
 	} else {
 		ret = blk_probe(run);
 		if (ret && ret != -EINTR)
 			str_fmt(why, whycap, "cannot probe it: %s", strerror(-ret));
-		if (!ret && run->mode == VERIFY_MODE_FULL)
+		if (!ret && run->mode == CAPACITY_MODE_FULL)
 			ret = blk_full(run, why, whycap);
 	}
 	if (ret == -EINTR || stopped(run)) {
@@ -808,7 +811,7 @@ int verify_run_execute(struct verify_run *run, const struct verify_opts *o, char
 	return ret;
 }
 
-void verify_run_release(struct verify_run *run)
+void capacity_run_release(struct capacity_run *run)
 {
 	unsigned i;
 

@@ -11,7 +11,7 @@ left_over() { ls -A "$1" | grep -v '^lost+found$'; }
 lie_mount lie 1G 256M
 loop_attach "$tmp/lie/disk"
 mkfs_mount "$loop" "$tmp/liefs"
-sv --json verify "$tmp/liefs"
+sb --json verify "$tmp/liefs"
 expect_rc 3 "ext4 on a lie device"
 json_eq "d['finding'], d['mode'], d['target']['kind']" "('capacity-fake', 'dir', 'dir')" \
 	"lie ext4: finding"
@@ -27,13 +27,13 @@ print(d['real_size_bytes'], 'bytes intact of', d['written_bytes'])")"
 truncate -s 256m "$tmp/sound.img"
 loop_attach "$tmp/sound.img"
 mkfs_mount "$loop" "$tmp/soundfs"
-sv --json verify "$tmp/soundfs"
+sb --json verify "$tmp/soundfs"
 expect_rc 0 "ext4 on a sound loop device"
 json_eq "d['pass'], d['finding']" "(True, None)" "sound ext4: passes"
 json_eq "d['sectors']['ok'] * 512 == d['written_bytes'] == d['read_bytes'] > 200 * 2**20" True \
 	"sound ext4: every byte written read back"
 check "sound ext4: no file left" [ -z "$(left_over "$tmp/soundfs")" ]
-sv verify "$tmp/soundfs" --size 16m
+sb verify "$tmp/soundfs" --size 16m
 expect_rc 0 "sound ext4, table"
 grep_out "pass: every byte written read back" out "sound ext4: the verdict"
 
