@@ -391,6 +391,44 @@ static struct diag_subject *newest_usb(struct diag_log *log)
 	return NULL;
 }
 
+/* A "scsi hostN: uas" line for s. One line after another with no device arriving between
+ * them is the uas module loaded after the devices arrived (at boot, as udev loads it): it
+ * probes them in the order they arrived, so the hosts go to the batch's devices oldest
+ * first. (newest_usb picked the batch's devices: the newest ones, never an older adapter
+ * with no disk.) A device arriving ends the batch: with the module loaded each device's
+ * host follows its own arrival. */
+static void uas_host_bind(struct diag_log *log, int host, struct diag_subject *s)
+{
+	size_t i, j, n;
+
+	host_bind(log, host, s);
+	if (log->n_uas_batch == LOG_HOSTS_MAX)
+		log->n_uas_batch = 0;
+	log->uas_batch[log->n_uas_batch].host = host;
+	log->uas_batch[log->n_uas_batch].s = s;
+	n = ++log->n_uas_batch;
+	if (n < 2)
+		return;
+	/* hosts ascending, devices by arrival: pair them in order (insertion sorts, n small) */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && log->uas_batch[j - 1].host > log->uas_batch[j].host; j--) {
+			int h = log->uas_batch[j].host;
+
+			log->uas_batch[j].host = log->uas_batch[j - 1].host;
+			log->uas_batch[j - 1].host = h;
+		}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && log->uas_batch[j - 1].s->first_line >
+					     log->uas_batch[j].s->first_line; j--) {
+			struct diag_subject *t = log->uas_batch[j].s;
+
+			log->uas_batch[j].s = log->uas_batch[j - 1].s;
+			log->uas_batch[j - 1].s = t;
+		}
+	for (i = 0; i < n; i++)
+		host_bind(log, log->uas_batch[i].host, log->uas_batch[i].s);
+}
+
 static struct diag_subject *resolve(struct diag_log *log, const struct diag_event *ev,
 				    unsigned long lineno)
 {
@@ -517,6 +555,7 @@ static struct diag_subject *subject_for(struct diag_log *log, const struct diag_
 		s = newest_usb(log);
 		return s ? s : log->sys;
 	case EV_USB_NEW:
+		log->n_uas_batch = 0;
 		s = find_port(log, ev->usb_port);
 		/* enumerated again without a disconnect line: a new device, unless the last
 		 * attempt never got as far as an id (the same device retrying) */
@@ -527,10 +566,14 @@ static struct diag_subject *subject_for(struct diag_log *log, const struct diag_
 		return port_subject(log, ev->usb_port, lineno);
 	case EV_SCSI_HOST_UAS:
 		s = newest_usb(log);
-		if (!s)
+		if (!s) {
 			s = subj_new(log, SUBJ_DISK, lineno);
-		host_bind(log, ev->scsi_host, s);
-		return s;
+			host_bind(log, ev->scsi_host, s);
+			return s;
+		}
+		uas_host_bind(log, ev->scsi_host, s);
+		/* the batch may have given this host to an older device */
+		return host_subject(log, ev->scsi_host) ?: s;
 	case EV_SCSI_HOST_BOT:
 		s = port_subject(log, ev->usb_port, lineno);
 		host_bind(log, ev->scsi_host, s);

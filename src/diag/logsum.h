@@ -93,6 +93,10 @@ struct diag_log {
 	struct { int host; struct diag_subject *s; } hosts[LOG_HOSTS_MAX];
 	size_t n_hosts;
 	int pending_uas_reset_host; /* a uas reset started on this host, -1 when none */
+	/* "scsi hostN: uas" lines with no USB device arriving between them: the uas driver,
+	 * loaded after the devices arrived, probing them in the order they arrived */
+	struct { int host; struct diag_subject *s; } uas_batch[LOG_HOSTS_MAX];
+	size_t n_uas_batch;
 	char model[96];
 	char root_disk[DIAG_NAME_MAX]; /* from "Waiting for root device" / root= */
 	char cmdline_quirks[160];

@@ -362,7 +362,9 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 			    t->speed_mbps > USB_SPEED_HIGH_MBPS)
 				later_fast = true;
 		}
-		if (later_fast || (d && d->speed_mbps > USB_SPEED_HIGH_MBPS))
+		/* what the drive runs at now outranks the log: another enclosure of the same
+		 * bridge may be the one that came up fast */
+		if (d ? d->speed_mbps > USB_SPEED_HIGH_MBPS : later_fast)
 			continue;
 		rule_usb_id(s, id, sizeof(id));
 		rule_subject_label(ctx, s, label, sizeof(label));

@@ -48,22 +48,30 @@ void rule_usb_id(const struct diag_subject *s, char *buf, size_t cap)
 const struct diag_dev *rule_inv_match(const struct rule_ctx *ctx, const struct diag_subject *s)
 {
 	const struct diag_inventory *inv = ctx->inv;
-	size_t i;
+	const struct diag_dev *by_id = NULL;
+	size_t i, n_id = 0;
+	bool here;
 
 	if (!inv)
 		return NULL;
+	/* disk names and USB ports only mean the same drive when the log is this system's,
+	 * and only in its last boot */
+	here = inv->log_is_local && s->boot == ctx->log->boot;
 	for (i = 0; i < inv->n; i++) {
 		const struct diag_dev *d = &inv->devs[i];
+		bool same_id = s->has_id && d->has_usb && d->vid == s->vid && d->pid == s->pid;
 
-		if (s->has_id && d->has_usb && d->vid == s->vid && d->pid == s->pid)
+		if (here && s->disk[0] && !strcmp(d->name, s->disk))
 			return d;
-		/* disk names only mean the same drive when the log is this system's, and
-		 * only in its last boot */
-		if (inv->log_is_local && s->disk[0] && !strcmp(d->name, s->disk) &&
-		    s->boot == ctx->log->boot)
+		if (here && same_id && s->usb_port[0] && !strcmp(d->usb_port, s->usb_port))
 			return d;
+		if (same_id) {
+			by_id = d;
+			n_id++;
+		}
 	}
-	return NULL;
+	/* two enclosures with one bridge (the same VID:PID) are not told apart by it */
+	return n_id == 1 ? by_id : NULL;
 }
 
 /* The block device name to report: the subject's disk or its inventory device's. */

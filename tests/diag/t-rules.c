@@ -461,6 +461,61 @@ static void test_linkage(void)
 	T_CHECK(f && f->earlier_boot);
 }
 
+/* Two UAS enclosures there before the uas module: it probes them in the order they arrived,
+ * so the first host is the first device's (a real kernel's log: Debian's 6.1 under QEMU). */
+static void test_uas_coldplug(void)
+{
+	static const char log[] =
+		"[    8.097895] usb 2-2: new SuperSpeed USB device number 2 using xhci_hcd\n"
+		"[    8.118328] usb 2-2: New USB device found, idVendor=174c, idProduct=55aa, bcdDevice= 0.00\n"
+		"[    8.550359] usb 3-2: new high-speed USB device number 3 using ehci-pci\n"
+		"[    8.732303] usb 3-2: New USB device found, idVendor=152d, idProduct=0578, bcdDevice= 0.00\n"
+		"[    9.259143] scsi host2: uas\n"
+		"[    9.274100] scsi host3: uas\n"
+		"[    9.275853] usbcore: registered new interface driver uas\n"
+		"[   10.263618] sd 2:0:0:0: [sda] Attached SCSI disk\n"
+		"[   10.274423] sd 3:0:0:0: [sdb] Attached SCSI disk\n"
+		"[   30.145040] sd 3:0:0:0: [sdb] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT\n";
+	struct diag_dev devs[2];
+	struct diag_inventory inv = { .devs = devs, .n = 2, .fastest_usb_root_mbps = 5000,
+				      .log_is_local = true };
+	const struct diag_finding *f;
+
+	f = run(log, NULL, "uas-errors");
+	T_CHECK(f && !strcmp(f->device, "sdb") && !strcmp(f->usb_id, "152d:0578"));
+	T_CHECK(f && !strstr(f->title, "174c"));
+	/* the slow one is the second; the first, at 5000M, has no finding */
+	f = run(log, NULL, "usb-link-slow");
+	T_CHECK(f && !strcmp(f->device, "sdb"));
+	T_EQ_INT(count_id("usb-link-slow"), 1);
+
+	/* two enclosures of one bridge (one VID:PID): this system's log in this boot is matched
+	 * to its drive by the USB port, not to the first drive with that id */
+	memset(devs, 0, sizeof(devs));
+	for (int i = 0; i < 2; i++) {
+		str_copy(devs[i].name, sizeof(devs[i].name), i ? "sdb" : "sda");
+		devs[i].transport = DIAG_T_USB;
+		devs[i].has_usb = true;
+		devs[i].vid = 0x46f4;
+		devs[i].pid = 0x0003;
+		devs[i].driver = USB_DRIVER_UAS;
+	}
+	devs[0].speed_mbps = 5000;
+	devs[0].version_bcd = 0x0300;
+	str_copy(devs[0].usb_port, sizeof(devs[0].usb_port), "2-2");
+	devs[1].speed_mbps = 480;
+	devs[1].version_bcd = 0x0210;
+	str_copy(devs[1].usb_port, sizeof(devs[1].usb_port), "3-2");
+	f = run("[    8.550359] usb 3-2: new high-speed USB device number 3 using ehci-pci\n"
+		"[    8.732303] usb 3-2: New USB device found, idVendor=46f4, idProduct=0003\n",
+		&inv, "usb-link-slow");
+	T_CHECK(f && !strcmp(f->device, "sdb"));
+	/* its arrival in the log is the evidence (the drive matched by id alone was sda at
+	 * 5000M: the log's line was dropped as that drive's history) */
+	T_CHECK(f && f->n_evidence == 2 && (f->evidence[0].line > 0 || f->evidence[1].line > 0));
+	T_EQ_INT(count_id("usb-link-slow"), 1);
+}
+
 /* A dead host controller is the cause; what fails after it is its consequence. */
 static void test_host_died(void)
 {
@@ -494,6 +549,7 @@ int main(void)
 	T_EQ_INT(i, 25); /* 21, and the four boot findings (rules-boot.c) */
 	diag_findings_release(&fs);
 	test_linkage();
+	test_uas_coldplug();
 	test_host_died();
 	return t_done();
 }
