@@ -78,14 +78,16 @@ else
 	fail "list --json disagrees with the kernel:"
 fi
 cat "$tmp/cmp.out"
-# table_rows FILE: the lines of the first table in FILE (from its header to a blank line)
-table_rows() { awk 'NR > 1 && /^$/ { exit } NR > 1 { n++ } END { print n + 0 }' "$1"; }
+# table_rows FILE: the rows of the table in FILE (from the line after its NAME header to a
+# blank line; a message on the terminal may come before the header)
+table_rows() { awk 'h && /^$/ { exit } h { n++ } /^NAME / { h = 1 } END { print n + 0 }' "$1"; }
 want=$(($(wc -l <"$tmp/inv/names.txt") - 1))
 for c in 80 120; do
 	for n in list health doctor; do
 		f=$tmp/inv/$n.$c
-		check "$n at $c columns: exit 0 (got $(cat "$f.rc")), no line longer ($(head -c 300 "$f.long"))" \
-			[ "$(cat "$f.rc")" = 0 -a ! -s "$f.long" ]
+		# (the health check exits 3 when it found a warning: QEMU's UAS device on EHCI is one)
+		check "$n at $c columns: exit 0 or 3 (got $(cat "$f.rc")), no line longer ($(head -c 300 "$f.long"))" \
+			[ \( "$(cat "$f.rc")" = 0 -o "$(cat "$f.rc")" = 3 \) -a ! -s "$f.long" ]
 	done
 	for n in list health; do
 		got=$(table_rows "$tmp/inv/$n.$c")
