@@ -5,7 +5,8 @@
 # re-plug, no partprobe), e2fsck clean, the same tree, the new ids in cmdline.txt and fstab,
 # the card unchanged, `boot check` of the copy. Then the loop driver is unloaded (a module
 # whose node only systemd makes): a clone to a second UAS disk needs none, and one to an
-# image says so in one line before writing anything. One boot, about 1 to 3 minutes.
+# image says so in one line before writing anything. One boot, about 1 to 3 minutes. `move`
+# of such a card is case 6 (move.sh), in a boot of its own.
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tests/clone/lib.sh
