@@ -14,24 +14,34 @@
 
 #define TERM_LINE_MAX 65536
 
-static size_t cli_term_width(const struct cli_ctx *ctx)
+/* The width of the terminal on fd: COLUMNS when it is a sane number, else the tty's size;
+ * 0 when neither says */
+static size_t term_cols(int fd)
 {
 	const char *env = getenv("COLUMNS");
 	struct winsize ws;
 	char *end;
 	long v;
 
-	if (ctx->json || (ctx->cmd && (ctx->cmd->flags & CLI_RAW_OUT)) || !isatty(STDOUT_FILENO))
-		return 0;
 	if (env && *env) {
 		errno = 0;
 		v = strtol(env, &end, 10);
 		if (!errno && !*end && v >= 20 && v <= 10000)
 			return (size_t)v;
 	}
-	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
+	if (!ioctl(fd, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
 		return ws.ws_col;
-	return 80;
+	return 0;
+}
+
+static size_t cli_term_width(const struct cli_ctx *ctx)
+{
+	size_t cols;
+
+	if (ctx->json || (ctx->cmd && (ctx->cmd->flags & CLI_RAW_OUT)) || !isatty(STDOUT_FILENO))
+		return 0;
+	cols = term_cols(STDOUT_FILENO);
+	return cols ? cols : 80;
 }
 
 static FILE *term_real; /* stdout before the filter */
@@ -97,31 +107,11 @@ static int cli_term_fit_stdout(size_t cols)
 	return 0;
 }
 
-/* stderr's width, for the messages (common/log.c folds them): only where it is a terminal;
- * unlike stdout it does not change with --json */
-static size_t cli_term_err_width(void)
-{
-	const char *env = getenv("COLUMNS");
-	struct winsize ws;
-	char *end;
-	long v;
-
-	if (!isatty(STDERR_FILENO))
-		return 0;
-	if (env && *env) {
-		errno = 0;
-		v = strtol(env, &end, 10);
-		if (!errno && !*end && v >= 20 && v <= 10000)
-			return (size_t)v;
-	}
-	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
-		return ws.ws_col;
-	return 0;
-}
-
 void cli_term_setup(const struct cli_ctx *ctx)
 {
-	log_set_width(cli_term_err_width());
+	/* stderr's width, for the messages (common/log.c folds them): only where it is a
+	 * terminal; unlike stdout's it does not change with --json */
+	log_set_width(isatty(STDERR_FILENO) ? term_cols(STDERR_FILENO) : 0);
 	text_set_width(cli_term_width(ctx));
 	if (cli_term_fit_stdout(text_width()))
 		text_set_width(0);

@@ -9,18 +9,8 @@
 # of such a card is case 6 (move.sh), in a boot of its own.
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/clone/lib.sh
-. "$src/tests/clone/lib.sh"
-kernel_prepare
-for t in sfdisk mkfs.vfat mke2fs mcopy; do
-	command -v "$t" >/dev/null || skip "no '$t'"
-done
-export MTOOLS_SKIP_CHECK=1
-
-mkimage "$tmp/card.img" dos 256 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
-card_sum=$(sum_of "$tmp/card.img")
+kernel_card
 truncate -s 320M "$tmp/uas1.img" "$tmp/uas2.img"
-# (QEMU wants an SD card of a power of 2)
 # the old disk's table on the first target: its partitions are what the kernel shows at boot
 printf 'label: dos\nstart=2048, size=200000, type=83\nstart=202048, type=83\n' |
 	sfdisk -q "$tmp/uas1.img" >/dev/null || fail "sfdisk uas1"

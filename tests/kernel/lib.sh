@@ -60,6 +60,22 @@ kernel_prepare() {
 	qargs=()
 }
 
+# kernel_card: what the clone and move cases start from: the kernel prepared, the image tools
+# there, a Raspberry Pi OS-like SD card in $tmp/card.img (256 MiB: QEMU wants an SD card of
+# a power of 2; tests/clone/lib.sh's mkimage) and its sum in card_sum
+kernel_card() {
+	# shellcheck source=tests/clone/lib.sh
+	. "$src/tests/clone/lib.sh"
+	kernel_prepare
+	local t
+	for t in sfdisk mkfs.vfat mke2fs mcopy; do
+		command -v "$t" >/dev/null || skip "no '$t'"
+	done
+	export MTOOLS_SKIP_CHECK=1
+	mkimage "$tmp/card.img" dos 256 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
+	card_sum=$(sum_of "$tmp/card.img")
+}
+
 qdev() { qargs+=("$@"); }
 q_xhci() { qdev -device "qemu-xhci,id=$1,p2=8,p3=8"; }
 q_ehci() { qdev -device "usb-ehci,id=$1"; }

@@ -10,17 +10,7 @@
 # unchanged. No bench (--no-bench). One boot, about 1 to 3 minutes.
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/clone/lib.sh
-. "$src/tests/clone/lib.sh"
-kernel_prepare
-for t in sfdisk mkfs.vfat mke2fs mcopy; do
-	command -v "$t" >/dev/null || skip "no '$t'"
-done
-export MTOOLS_SKIP_CHECK=1
-
-# (QEMU wants an SD card of a power of 2)
-mkimage "$tmp/card.img" dos 256 PARTUUID=0badc0de-02 || { fail "mkimage"; finish; }
-card_sum=$(sum_of "$tmp/card.img")
+kernel_card
 # the old disk: its own table and one ext4 partition, the kernel's partitions at boot
 truncate -s 320M "$tmp/uas.img"
 printf 'label: dos\nlabel-id: 0x01dd15c0\nstart=2048, size=300000, type=83\n' |
