@@ -22,27 +22,12 @@ q_uas uas2 x "$tmp/uas2.img" "" port=2
 mkdir -p "$tmp/clone"
 cat >"$tmp/clone/run.sh" <<'EOF'
 . "$K/guest-lib.sh"
-ok() { echo "ok: $*"; }
-no() { echo "FAIL: $*"; }
-t() { local d=$1; shift; if "$@"; then ok "$d"; else no "$d"; fi; }
 wait_blocks 3 || exit 1
 card=$(basename "$(ls -d /sys/block/mmcblk[0-9] | head -1)")
 u1=$(blk_serial uas1) u2=$(blk_serial uas2)
 [ -n "$card" ] && [ -n "$u1" ] && [ -n "$u2" ] || { no "disks: card '$card' uas '$u1' '$u2'"; exit 1; }
 t "the card's partitions are the kernel's" test -b "/dev/${card}p2"
 sum0=$(sha256sum </dev/$card | cut -d' ' -f1)
-
-# kparts_same DISK WHAT: the kernel's partitions of DISK are its table's, and have nodes
-kparts_same() {
-	local want got
-	want=$(sfdisk -d "/dev/$1" | sed -n 's|^/dev/\([a-z0-9]*\) : start= *\([0-9]*\), size= *\([0-9]*\).*|\1 \2 \3|p')
-	got=$(for d in /sys/block/"$1"/"$1"*; do
-		[ -e "$d/start" ] && echo "${d##*/} $(cat "$d/start") $(cat "$d/size")"
-	done)
-	t "$2: the kernel's partitions are the table's (table '$want', kernel '$got')" \
-		test -n "$want" -a "$want" = "$got"
-	for d in $(echo "$want" | cut -d' ' -f1); do t "$2: /dev/$d" test -b "/dev/$d"; done
-}
 
 # --- the clone, the loop driver loaded ------------------------------------------------------
 "$SBCDISK" --json clone "/dev/$card" "/dev/$u1" --apply >"$K/c1.json" 2>"$K/c1.err"
@@ -112,14 +97,7 @@ t "the card unchanged" test "$sum0" = "$sum1"
 EOF
 
 if kboot clone; then
-	while IFS= read -r l; do
-		case $l in
-		"ok: "*) ok ;;
-		"FAIL: "*) fail "${l#FAIL: }" ;;
-		esac
-	done <"$tmp/clone/out"
-	grep -q '^ok: the card unchanged' "$tmp/clone/out" || fail "the guest script stopped early"
-	[ "$failures" = 0 ] || kout clone 80
+	kresults clone "the card unchanged"
 elif [ -f "$tmp/clone/out" ]; then
 	kout clone 80
 fi

@@ -138,4 +138,19 @@ kboot() {
 	return 0
 }
 
+# kresults NAME LAST: the guest's "ok:" and "FAIL:" lines of boot NAME counted here; LAST,
+# the description of its last check, shows the guest script ran to its end; the guest's
+# output when anything failed
+kresults() {
+	local l
+	while IFS= read -r l; do
+		case $l in
+		"ok: "*) ok ;;
+		"FAIL: "*) fail "${l#FAIL: }" ;;
+		esac
+	done <"$tmp/$1/out"
+	grep -qxF "ok: $2" "$tmp/$1/out" || fail "the guest script stopped early"
+	[ "$failures" = 0 ] || kout "$1" 80
+}
+
 kout() { echo "--- guest output of $1"; sed 's/^/  /' "$tmp/$1/out" | tail -"${2:-40}"; }

@@ -24,9 +24,6 @@ q_uas uas x "$tmp/uas.img" "" port=1
 mkdir -p "$tmp/move"
 cat >"$tmp/move/run.sh" <<'EOF'
 . "$K/guest-lib.sh"
-ok() { echo "ok: $*"; }
-no() { echo "FAIL: $*"; }
-t() { local d=$1; shift; if "$@"; then ok "$d"; else no "$d"; fi; }
 wait_blocks 2 || exit 1
 card=$(basename "$(ls -d /sys/block/mmcblk[0-9] | head -1)")
 u=$(blk_serial uas)
@@ -129,13 +126,7 @@ t "--apply: the move recorded ($(grep -m1 '^Recorded' "$K/m4.out"))" \
 	grep -q "^Recorded as move #1 ($card -> $u)" "$K/m4.out"
 t "--apply: one move in the store ($(moves))" test "$(moves)" = "[('$card', '$u')]"
 
-want=$(sfdisk -d "/dev/$u" | sed -n 's|^/dev/\([a-z0-9]*\) : start= *\([0-9]*\), size= *\([0-9]*\).*|\1 \2 \3|p')
-got=$(for d in /sys/block/"$u"/"$u"*; do
-	[ -e "$d/start" ] && echo "${d##*/} $(cat "$d/start") $(cat "$d/size")"
-done)
-t "the kernel's partitions are the new table's at once (table '$want', kernel '$got')" \
-	test -n "$want" -a "$want" = "$got"
-for d in $(echo "$want" | cut -d' ' -f1); do t "/dev/$d" test -b "/dev/$d"; done
+kparts_same "$u" "at once"
 t "two partitions, the first no more at the old start" \
 	sh -c "test -b /dev/${u}2 && ! grep -qx 2048 /sys/block/$u/${u}1/start"
 e2fsck -fn "/dev/${u}2" >"$K/fsck.out" 2>&1
@@ -166,15 +157,8 @@ kill $watchdog 2>/dev/null
 EOF
 
 if kboot move; then
-	while IFS= read -r l; do
-		case $l in
-		"ok: "*) ok ;;
-		"FAIL: "*) fail "${l#FAIL: }" ;;
-		esac
-	done <"$tmp/move/out"
-	grep -q '^ok: the card unchanged' "$tmp/move/out" || fail "the guest script stopped early"
+	kresults move "the card unchanged"
 	grep '^time: ' "$tmp/move/out"
-	[ "$failures" = 0 ] || kout move 80
 elif [ -f "$tmp/move/out" ]; then
 	kout move 80
 fi
