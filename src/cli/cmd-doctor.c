@@ -42,7 +42,7 @@ static void finding_ids(FILE *f)
 	size_t i;
 
 	for (i = 0; (r = diag_rule_get(i)); i++)
-		fprintf(f, "  %-21s %s\n", r->id, r->summary);
+		cli_help_para(f, r->summary, 24, fprintf(f, "  %-21s ", r->id));
 }
 
 const struct cli_spec doctor_spec = {

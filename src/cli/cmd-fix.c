@@ -254,20 +254,23 @@ const struct cli_spec fix_spec = {
 		 "       sbcdisk fix undo [--apply]\n"
 		 "       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
 		 "\n"
-		 "Edit the Raspberry Pi boot configuration safely. Without --apply nothing is written:\n"
-		 "the diff and what happens at the next boot are shown.\n"
+		 "Edit the Raspberry Pi boot configuration safely. Without --apply nothing is\n"
+		 "written: the diff and what happens at the next boot are shown.\n"
 		 "\n"
-		 "  uas       add VID:PID:u to usb-storage.quirks= in cmdline.txt, so that usb-storage\n"
-		 "            drives the device instead of uas (DEVICE such as sda is looked up in sysfs)\n"
+		 "  uas       add VID:PID:u to usb-storage.quirks= in cmdline.txt, so that\n"
+		 "            usb-storage drives the device instead of uas (DEVICE such as sda\n"
+		 "            is looked up in sysfs)\n"
 		 "  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
 		 "  undo      put back the newest backup made by a fix (and remove that backup)\n"
-		 "  verify    the runs of the fixed drive before and after the newest fix, compared\n",
+		 "  verify    the runs of the fixed drive before and after the newest fix,\n"
+		 "            compared\n",
 	.options_title = "\n",
 	.options = options,
 	.help_col = 12,
 	.after = "\n"
-		 "The files are found as the firmware finds them: /boot/firmware when it holds config.txt,\n"
-		 "else /boot; os_prefix and cmdline= from config.txt (or the device tree) apply.\n",
+		 "The files are found as the firmware finds them: /boot/firmware when it holds\n"
+		 "config.txt, else /boot; os_prefix and cmdline= from config.txt (or the device\n"
+		 "tree) apply.\n",
 	.args_max = -1,
 	.check = check,
 	.given = &opt.given,

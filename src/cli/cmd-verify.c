@@ -77,9 +77,9 @@ const struct cli_spec verify_spec = {
 		 "\nIs the capacity real and does every byte read back?\n"
 		 "A directory: its free space is filled with files of a seeded pattern, synced,\n"
 		 "read back from the drive and deleted (as f3write and f3read do).\n"
-		 "A block device (with --destructive; it is overwritten): blocks written at offsets\n"
-		 "spread over the whole device find the edge of its real capacity in seconds (as\n"
-		 "f3probe does); --full then writes and reads all of it.\n",
+		 "A block device (with --destructive; it is overwritten): blocks written at\n"
+		 "offsets spread over the whole device find the edge of its real capacity in\n"
+		 "seconds (as f3probe does); --full then writes and reads all of it.\n",
 	.options = options,
 	.help_col = 19,
 	.after = "\nExit status: 0 every byte read back, 3 a finding (capacity-fake: writes wrap,\n"

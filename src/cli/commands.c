@@ -44,7 +44,7 @@ const struct cli_command cli_commands[] = {
 	  CLI_NEED_SYSROOT | CLI_JSON, &verify_spec },
 	{ "clone", cmd_clone, "move the system to another disk or an image (dry run by default)",
 	  CLI_NEED_SYSROOT | CLI_JSON, &clone_spec },
-	{ "move", cmd_move, "clone to a faster disk and boot from it, every step (dry run by default)",
+	{ "move", cmd_move, "clone to a faster disk and boot from it (dry run by default)",
 	  CLI_NEED_SYSROOT, &move_spec },
 	{ "boot", cmd_boot, "where the board boots from, will a disk boot, the boot order",
 	  CLI_NEED_SYSROOT | CLI_JSON, &boot_spec },

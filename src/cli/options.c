@@ -34,9 +34,34 @@ static void opt_words(const struct cli_option *o, char *buf, size_t size)
 		o->long_name ? o->long_name : "", o->argh ? " " : "", o->argh ? o->argh : "");
 }
 
+void cli_help_para(FILE *f, const char *text, int col, int used)
+{
+	const char *p = text;
+
+	/* the text's own line ends are spaces: it is filled anew to the width */
+	while (*p) {
+		int width = CLI_HELP_COLS - col, n = 0, brk = 0;
+
+		while (p[n] && (n < width || !brk)) {
+			if (p[n] == ' ' || p[n] == '\n')
+				brk = n;
+			n++;
+		}
+		if (!p[n])
+			brk = n;
+		fprintf(f, "%*s", col > used ? col - used : 0, "");
+		for (int i = 0; i < brk; i++)
+			fputc(p[i] == '\n' ? ' ' : p[i], f);
+		fputc('\n', f);
+		p += brk;
+		while (*p == ' ' || *p == '\n')
+			p++;
+		used = 0;
+	}
+}
+
 static void print_option(FILE *f, const struct cli_option *o, int col)
 {
-	const char *line = o->help, *nl;
 	char words[96];
 	int len;
 
@@ -46,15 +71,7 @@ static void print_option(FILE *f, const struct cli_option *o, int col)
 		fputc('\n', f);
 		len = 0;
 	}
-	for (;;) {
-		nl = strchr(line, '\n');
-		fprintf(f, "%*s%.*s\n", col - len, "", nl ? (int)(nl - line) : (int)strlen(line),
-			line);
-		if (!nl)
-			break;
-		line = nl + 1;
-		len = 0;
-	}
+	cli_help_para(f, o->help, col, len);
 }
 
 void cli_options_help(FILE *f, const struct cli_option *opts, int col)

@@ -87,6 +87,9 @@ struct cli_spec {
 #define CLI_HELP_COLS 80
 void cli_help_wrap(char *s, int width);
 
+/* text (its line ends taken as spaces) filled to CLI_HELP_COLS, every line from column col;
+ * the first line's used columns are already on the line. */
+void cli_help_para(FILE *f, const char *text, int col, int used);
 /* The global options, for the help and the completion (main.c parses them). */
 extern const struct cli_option cli_global_options[];
 

@@ -66,6 +66,19 @@ sb --sysroot "$tmp/many"
 [ "$(grep -c 'only the first 16384 block devices.*what follows does not cover them$' "$tmp/err")" = 1 ] &&
 	ok || fail "piped, the warning is one line: $(cat "$tmp/err")"
 
+# every --help fits 80 columns wherever it is read (a pipe, a pager, the console): the
+# commands listed by `sbcdisk --help`, and the subcommands boot and fix take
+cmds=$("$bin" --help | awk '/^Commands:/ { c = 1; next } c && /^$/ { exit } c { print $1 }')
+[ -n "$cmds" ] && ok || fail "no commands in sbcdisk --help"
+for c in "" $cmds "boot order" "boot check" "boot time" "fix uas" "fix verify" "history --boot"; do
+	# shellcheck disable=SC2086 # a command and its subcommand
+	"$bin" $c --help >"$tmp/help" 2>&1 || fail "sbcdisk $c --help: exit $?"
+	long=$(python3 -c 'import sys
+print("".join("  %d: %s\n" % (len(l), l) for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if len(l) > 80), end="")' "$tmp/help")
+	[ -z "$long" ] && ok || fail "sbcdisk $c --help: lines over 80 columns:
+$long"
+done
+
 # the stored results: the seed runs
 sb history --db "$tmp/r.db" --import "$src/data/seed-results/seed-runs.json"
 expect_rc 0 "import the seed runs"
