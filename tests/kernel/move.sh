@@ -48,13 +48,16 @@ echo "time: $SECONDS s, the disks read"
 (
 	sleep 300
 	echo "watchdog: still running after 300 s"
+	# first what needs nothing from the 9p share (a stalled share is one way to hang): the
+	# blocked tasks on the console
+	echo 8 >/proc/sys/kernel/printk
+	echo w >/proc/sysrq-trigger
 	ps -eo pid,stat,wchan:24,args | grep -v ' \[.*\]$'
 	for p in /proc/[0-9]*; do
 		grep -q '^State:.*D' "$p/status" 2>/dev/null || continue
 		echo "--- ${p#/proc/} $(tr '\0' ' ' <"$p/cmdline")"
 		cat "$p/stack"
 	done
-	echo w >/proc/sysrq-trigger
 	dmesg | tail -40
 ) &
 watchdog=$!
