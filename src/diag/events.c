@@ -552,7 +552,6 @@ static const struct {
 	{ "Transfer event for disabled endpoint", EV_XHCI_EP_DISABLED },
 	{ "Transfer event for unknown stream ring", EV_XHCI_EP_DISABLED },
 	{ "Can't disable streams", EV_XHCI_STREAMS },
-	{ "Timeout while waiting for setup device command", EV_XHCI_SETUP_TIMEOUT },
 	{ "startup error -", EV_HOST_INIT_FAIL },
 	{ "can't setup: -", EV_HOST_INIT_FAIL },
 	{ "failed to initialize core", EV_HOST_INIT_FAIL }, /* dwc3/core.c */

@@ -60,8 +60,6 @@
 	X(XHCI_DEAD, "xhci-dead", HOSTDEAD, EVF_HOST) \
 	/* WARN Can't disable streams for endpoint */ \
 	X(XHCI_STREAMS, "xhci-streams", USB, EVF_HOST) \
-	/* Timeout while waiting for setup device command */ \
-	X(XHCI_SETUP_TIMEOUT, "xhci-setup-timeout", USB, EVF_HOST) \
 	/* ERROR Transfer event for disabled endpoint or incorrect stream */ \
 	X(XHCI_EP_DISABLED, "xhci-endpoint-disabled", USB, EVF_HOST) \
 	/* init 0000:01:00.0 fail, -14 / startup error -19 / probe of ... failed with error */ \

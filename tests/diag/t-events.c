@@ -71,11 +71,6 @@ static const struct ev_case cases[] = {
 	  "state.", EV_XHCI_TRDEQ, NULL, NULL, NULL, -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: xHCI host not responding to stop endpoint command",
 	  EV_XHCI_STOP_EP, NULL, NULL, NULL, -2, 0, 0 },
-	/* an Odroid XU4's controller (a public bug report) and a Raspberry Pi 4's, in syslog */
-	{ "xhci-hcd xhci-hcd.6.auto: Timeout while waiting for setup device command",
-	  EV_XHCI_SETUP_TIMEOUT, NULL, NULL, "xhci-hcd.6.auto", -2, 0, 0 },
-	{ "xhci_hcd 0000:01:00.0: Timeout while waiting for setup device command",
-	  EV_XHCI_SETUP_TIMEOUT, NULL, NULL, "0000:01:00.0", -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead", EV_XHCI_DEAD,
 	  NULL, NULL, NULL, -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: HC died; cleaning up", EV_XHCI_DEAD, NULL, NULL, "0000:01:00.0",
