@@ -552,6 +552,7 @@ static const struct {
 	{ "Transfer event for disabled endpoint", EV_XHCI_EP_DISABLED },
 	{ "Transfer event for unknown stream ring", EV_XHCI_EP_DISABLED },
 	{ "Can't disable streams", EV_XHCI_STREAMS },
+	{ "Transfer event TRB DMA ptr not part of current TD", EV_XHCI_EVENT_NOT_IN_TD },
 	{ "startup error -", EV_HOST_INIT_FAIL },
 	{ "can't setup: -", EV_HOST_INIT_FAIL },
 	{ "failed to initialize core", EV_HOST_INIT_FAIL }, /* dwc3/core.c */

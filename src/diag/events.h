@@ -60,6 +60,8 @@
 	X(XHCI_DEAD, "xhci-dead", HOSTDEAD, EVF_HOST) \
 	/* WARN Can't disable streams for endpoint */ \
 	X(XHCI_STREAMS, "xhci-streams", USB, EVF_HOST) \
+	/* ERROR Transfer event TRB DMA ptr not part of current TD ep_index 1 comp_code 1 */ \
+	X(XHCI_EVENT_NOT_IN_TD, "xhci-event-not-in-td", USB, EVF_HOST) \
 	/* ERROR Transfer event for disabled endpoint or incorrect stream */ \
 	X(XHCI_EP_DISABLED, "xhci-endpoint-disabled", USB, EVF_HOST) \
 	/* init 0000:01:00.0 fail, -14 / startup error -19 / probe of ... failed with error */ \

@@ -71,6 +71,11 @@ static const struct ev_case cases[] = {
 	  "state.", EV_XHCI_TRDEQ, NULL, NULL, NULL, -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: xHCI host not responding to stop endpoint command",
 	  EV_XHCI_STOP_EP, NULL, NULL, NULL, -2, 0, 0 },
+	/* from public reports (a Surface's and a Precision's controller, in dmesg) */
+	{ "xhci_hcd 0000:00:14.0: ERROR Transfer event TRB DMA ptr not part of current TD "
+	  "ep_index 1 comp_code 1", EV_XHCI_EVENT_NOT_IN_TD, NULL, NULL, "0000:00:14.0", -2, 0, 0 },
+	{ "xhci_hcd 0000:07:00.0: ERROR Transfer event TRB DMA ptr not part of current TD "
+	  "ep_index 7 comp_code 1", EV_XHCI_EVENT_NOT_IN_TD, NULL, NULL, "0000:07:00.0", -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead", EV_XHCI_DEAD,
 	  NULL, NULL, NULL, -2, 0, 0 },
 	{ "xhci_hcd 0000:01:00.0: HC died; cleaning up", EV_XHCI_DEAD, NULL, NULL, "0000:01:00.0",
