@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -34,11 +35,39 @@ static void opt_words(const struct cli_option *o, char *buf, size_t size)
 		o->long_name ? o->long_name : "", o->argh ? " " : "", o->argh ? o->argh : "");
 }
 
+/* Every line of text fits from column col (the first after used columns)? */
+static bool help_fits(const char *text, int col)
+{
+	const char *nl;
+
+	for (;;) {
+		nl = strchr(text, '\n');
+		if ((nl ? nl - text : (long)strlen(text)) > CLI_HELP_COLS - col)
+			return false;
+		if (!nl)
+			return true;
+		text = nl + 1;
+	}
+}
+
 void cli_help_para(FILE *f, const char *text, int col, int used)
 {
 	const char *p = text;
 
-	/* the text's own line ends are spaces: it is filled anew to the width */
+	/* lines that fit stay as they are written; where one does not, the text's own line
+	 * ends are spaces and it is filled anew to the width */
+	if (help_fits(text, col)) {
+		for (;;) {
+			const char *nl = strchr(p, '\n');
+
+			fprintf(f, "%*s%.*s\n", col > used ? col - used : 0, "",
+				nl ? (int)(nl - p) : (int)strlen(p), p);
+			if (!nl)
+				return;
+			p = nl + 1;
+			used = 0;
+		}
+	}
 	while (*p) {
 		int width = CLI_HELP_COLS - col, n = 0, brk = 0;
 

@@ -87,8 +87,9 @@ struct cli_spec {
 #define CLI_HELP_COLS 80
 void cli_help_wrap(char *s, int width);
 
-/* text (its line ends taken as spaces) filled to CLI_HELP_COLS, every line from column col;
- * the first line's used columns are already on the line. */
+/* text from column col, its lines as written where each fits in CLI_HELP_COLS, else filled
+ * anew to the width (its line ends taken as spaces); the first line's used columns are
+ * already on the line. */
 void cli_help_para(FILE *f, const char *text, int col, int used);
 /* The global options, for the help and the completion (main.c parses them). */
 extern const struct cli_option cli_global_options[];

@@ -68,11 +68,12 @@ sb --sysroot "$tmp/many"
 
 # every --help fits 80 columns wherever it is read (a pipe, a pager, the console): the
 # commands listed by `sbcdisk --help`, and the subcommands boot and fix take
-cmds=$("$bin" --help | awk '/^Commands:/ { c = 1; next } c && /^$/ { exit } c { print $1 }')
+# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+cmds=$($run "$bin" --help | awk '/^Commands:/ { c = 1; next } c && /^$/ { exit } c { print $1 }')
 [ -n "$cmds" ] && ok || fail "no commands in sbcdisk --help"
 for c in "" $cmds "boot order" "boot check" "boot time" "fix uas" "fix verify" "history --boot"; do
-	# shellcheck disable=SC2086 # a command and its subcommand
-	"$bin" $c --help >"$tmp/help" 2>&1 || fail "sbcdisk $c --help: exit $?"
+	# shellcheck disable=SC2086 # the qemu-user prefix; a command and its subcommand
+	$run "$bin" $c --help >"$tmp/help" 2>&1 || fail "sbcdisk $c --help: exit $?"
 	long=$(python3 -c 'import sys
 print("".join("  %d: %s\n" % (len(l), l) for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if len(l) > 80), end="")' "$tmp/help")
 	[ -z "$long" ] && ok || fail "sbcdisk $c --help: lines over 80 columns:
