@@ -100,15 +100,16 @@ need_loop() {
 }
 
 # loop_detach DEV: detaches a loop device of ours, one whose backing file (or, for a loop
-# over a loop device, that device's) is under $tmp. Anything else is left alone: once a test
+# over a loop device or a partition of one, that device's) is under $tmp. Anything else is left alone: once a test
 # has detached its device, the number may be another test's, running beside it, and a second
 # `losetup -d` of the number (in the cleanups, say) would detach that one under its feet.
 loop_detach() {
 	local back
 	back=$(losetup -nO BACK-FILE "$1" 2>/dev/null)
-	case $back in
-	/dev/loop*) back=$(losetup -nO BACK-FILE "$back" 2>/dev/null) ;;
-	esac
+	# over another loop device, or over a partition of one (loop3p1): that one's file (in a
+	# chroot whose /dev is another mount the kernel names it /loop3p1)
+	[[ $back =~ ^(/dev)?/loop([0-9]+)(p[0-9]+)?$ ]] &&
+		back=$(losetup -nO BACK-FILE "/dev/loop${BASH_REMATCH[2]}" 2>/dev/null)
 	case $back in
 	"$tmp"/*) losetup -d "$1" ;;
 	*) return 0 ;;
