@@ -10,6 +10,7 @@
 #include "cli/move-tryboot.h"
 #include "common/atomicfile.h"
 #include "common/bootloc.h"
+#include "common/paths.h"
 #include "common/util.h"
 #include "fix/bootfile.h"
 #include "fix/diff.h"
@@ -77,7 +78,7 @@ static int tb_read(struct cli_ctx *ctx, const char *dir, const char *name, struc
 		return ret;
 	}
 	return diff_unified(sbuf_str(&f->bf.data), f->bf.data.len, sbuf_str(f->want),
-			    f->want->len, f->exists ? path : "/dev/null", path, diff);
+			    f->want->len, f->exists ? path : PATH_DEV_NULL, path, diff);
 }
 
 static int tb_write(struct cli_ctx *ctx, const char *dir, struct tb_file *f, size_t n,

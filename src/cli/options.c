@@ -52,39 +52,25 @@ static bool help_fits(const char *text, int col)
 
 void cli_help_para(FILE *f, const char *text, int col, int used)
 {
-	const char *p = text;
+	char fill[1024];
+	const char *p = text, *nl;
 
 	/* lines that fit stay as they are written; where one does not, the text's own line
-	 * ends are spaces and it is filled anew to the width */
-	if (help_fits(text, col)) {
-		for (;;) {
-			const char *nl = strchr(p, '\n');
-
-			fprintf(f, "%*s%.*s\n", col > used ? col - used : 0, "",
-				nl ? (int)(nl - p) : (int)strlen(p), p);
-			if (!nl)
-				return;
-			p = nl + 1;
-			used = 0;
-		}
+	 * ends are spaces and it is broken anew at the width (cli_help_wrap) */
+	if (!help_fits(text, col) && !str_copy(fill, sizeof(fill), text)) {
+		for (char *c = fill; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		cli_help_wrap(fill, CLI_HELP_COLS - col);
+		p = fill;
 	}
-	while (*p) {
-		int width = CLI_HELP_COLS - col, n = 0, brk = 0;
-
-		while (p[n] && (n < width || !brk)) {
-			if (p[n] == ' ' || p[n] == '\n')
-				brk = n;
-			n++;
-		}
-		if (!p[n])
-			brk = n;
-		fprintf(f, "%*s", col > used ? col - used : 0, "");
-		for (int i = 0; i < brk; i++)
-			fputc(p[i] == '\n' ? ' ' : p[i], f);
-		fputc('\n', f);
-		p += brk;
-		while (*p == ' ' || *p == '\n')
-			p++;
+	for (;;) {
+		nl = strchr(p, '\n');
+		fprintf(f, "%*s%.*s\n", col > used ? col - used : 0, "",
+			nl ? (int)(nl - p) : (int)strlen(p), p);
+		if (!nl)
+			return;
+		p = nl + 1;
 		used = 0;
 	}
 }

@@ -60,7 +60,7 @@ static ssize_t term_write(void *cookie, const char *buf, size_t n)
 	for (i = 0; i < n; i++) {
 		if (buf[i] == '\n' || t->len + 1 >= sizeof(t->line)) {
 			t->line[t->len] = '\0';
-			text_fold(t->to, t->line, t->cols);
+			str_fold(t->to, t->line, t->cols);
 			t->len = 0;
 			if (buf[i] == '\n')
 				continue;

@@ -522,6 +522,8 @@ out:
 }
 
 #else /* no libext2fs (a cross build): ext is copied whole; fstab read through debugfs */
+#include "common/paths.h"
+#include "common/spawn.h"
 
 int clone_ext_info(const char *path, uint64_t off, struct clone_extinfo *ei)
 {
@@ -535,14 +537,17 @@ int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t 
 			struct sbuf *out)
 {
 	char spec[80], cmd[300], stat_cmd[300];
+	struct spawn_extra x = { .env = NULL };
 	int fd, ret, status;
 
 	/* debugfs takes "NAME?offset=N": a '?' in dev would end its name there, so it gets a
-	 * name of digits only, our descriptor of dev (open while it runs; not inherited) */
+	 * name of digits only, its own descriptor of dev (as mtools does, fat.c) */
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (str_fmt(spec, sizeof(spec), "/proc/%ld/fd/%d?offset=%llu", (long)getpid(), fd,
+	x.fd = fd;
+	x.child_fd = fd == 3 ? 4 : 3;
+	if (str_fmt(spec, sizeof(spec), PATH_PROC_SELF_FD "/%d?offset=%llu", x.child_fd,
 		    (unsigned long long)off) ||
 	    str_fmt(cmd, sizeof(cmd), "cat %s", file) ||
 	    str_fmt(stat_cmd, sizeof(stat_cmd), "stat %s", file)) {
@@ -557,13 +562,13 @@ int clone_ext_read_file(const char *dev, uint64_t off, const char *file, size_t 
 		const char *argv[] = { "debugfs", "-R", cmd, spec, NULL };
 		struct sbuf st = SBUF_INIT(1U << 20);
 
-		ret = clone_run(stat_argv, &st, false, &status);
+		ret = clone_run_ex(stat_argv, &x, &st, false, &status);
 		if (!ret && (status || !st.buf || !strstr(st.buf, "Type: regular")))
 			ret = -ENOENT;
 		sbuf_release(&st);
 		out->cap = cap;
 		if (!ret)
-			ret = clone_run(argv, out, false, &status);
+			ret = clone_run_ex(argv, &x, out, false, &status);
 	}
 	close(fd);
 	return ret ? ret : status ? -ENOENT : 0;

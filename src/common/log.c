@@ -24,38 +24,6 @@ void log_set_width(size_t cols)
 	err_cols = cols;
 }
 
-/* s on f folded at spaces to cols characters, the lines after the first indented by two
- * (a word longer than a line stays whole: the terminal wraps it, nothing is lost). */
-static void fold_to(FILE *f, const char *s, size_t cols)
-{
-	size_t indent = 0;
-
-	while (*s) {
-		size_t chars = 0, i = 0, brk = 0;
-
-		for (; s[i]; i++) {
-			if (((unsigned char)s[i] & 0xc0) == 0x80)
-				continue;
-			if (chars + indent == cols)
-				break;
-			chars++;
-			if (s[i] == ' ')
-				brk = i;
-		}
-		if (s[i] == ' ')
-			brk = i;
-		else if (!s[i])
-			brk = i;
-		else if (!brk) /* no space before the edge: the word whole, to the next space */
-			for (brk = i; s[brk] && s[brk] != ' '; brk++)
-				;
-		fprintf(f, "%*s%.*s\n", (int)indent, "", (int)brk, s);
-		for (s += brk; *s == ' '; s++)
-			;
-		indent = 2;
-	}
-}
-
 /*
  * One line each: a path or value the user gave (or the system reported) may hold a newline,
  * an escape sequence or bytes that are not UTF-8; they are shown as '?'. A line longer than
@@ -84,7 +52,7 @@ static void vlog_to(FILE *f, const char *prefix, const char *fmt, va_list ap)
 
 		str_fmt(all, sizeof(all), "%s%s%s%s", prefix ? "sbcdisk: " : "", prefix ? prefix : "",
 			line, cut ? "…" : "");
-		fold_to(f, all, err_cols);
+		str_fold(f, all, err_cols);
 		return;
 	}
 	fprintf(f, "%s%s%s%s\n", f == stderr && prefix ? "sbcdisk: " : "", prefix ? prefix : "",

@@ -13,7 +13,8 @@
 #define PATH_PROC_CMDLINE    "/proc/cmdline"
 #define PATH_PROC_OSRELEASE  "/proc/sys/kernel/osrelease"
 #define PATH_PROC_BOOT_ID    "/proc/sys/kernel/random/boot_id"
-/* an open descriptor of a child by its number: a file named without parsing its path */
+/* The host's: an open descriptor as a path, ours (clone's detached mounts) or a child's (a
+ * file named to mtools or debugfs without parsing its path) */
 #define PATH_PROC_SELF_FD    "/proc/self/fd"
 #define PATH_PROC_DT_MODEL   "/proc/device-tree/model"
 #define PATH_UDEV_DATA       "/run/udev/data"
@@ -23,8 +24,6 @@
 #define PATH_DEV_NULL        "/dev/null"
 /* The host's: a private directory for the EEPROM configuration handed to rpi-eeprom-config. */
 #define PATH_TMP_EEPROM      "/tmp/sbcdisk-eeprom.XXXXXX"
-/* The host's: a descriptor as a path (clone's detached mounts). */
-#define PATH_PROC_SELF_FD    "/proc/self/fd"
 /* The host's: clone's loop devices over a partition's bytes. */
 #define PATH_LOOP_CONTROL    "/dev/loop-control"
 #define PATH_DEV_LOOP_PREFIX "/dev/loop"

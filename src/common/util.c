@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "util.h"
@@ -251,4 +253,63 @@ uint64_t time_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The characters of s up to end, colour escapes (ESC [ ... m) not counted. */
+static size_t fold_chars(const char *s, const char *end)
+{
+	size_t n = 0;
+
+	while (s < end) {
+		if (*s == '\033' && s[1] == '[') {
+			s += 2;
+			while (s < end && *s != 'm')
+				s++;
+			s++;
+			continue;
+		}
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+		s++;
+	}
+	return n;
+}
+
+void str_fold(FILE *f, const char *s, size_t cols)
+{
+	size_t indent = strspn(s, " "), pad = 0;
+	const char *p = s;
+
+	if (indent + 2 < cols / 2)
+		indent += 2;
+	else
+		indent = 0;
+	while (fold_chars(p, p + strlen(p)) + pad > cols) {
+		const char *q = p, *brk = NULL;
+
+		/* the last space at which what comes before fits */
+		while (*q) {
+			if (*q == ' ' && q > p && fold_chars(p, q) + pad <= cols)
+				brk = q;
+			if (fold_chars(p, q) + pad > cols)
+				break;
+			q++;
+		}
+		if (!brk) {
+			/* one word longer than the line: cut it at the width */
+			for (q = p; *q && fold_chars(p, q + 1) + pad <= cols; q++)
+				;
+			while (((unsigned char)*q & 0xc0) == 0x80)
+				q++;
+			brk = q;
+		}
+		fprintf(f, "%*s%.*s\n", (int)pad, "", (int)(brk - p), p);
+		p = brk;
+		while (*p == ' ')
+			p++;
+		pad = indent;
+		if (!*p)
+			return;
+	}
+	fprintf(f, "%*s%s\n", (int)pad, "", p);
 }

@@ -36,6 +36,10 @@ bool str_is_clean_utf8(const char *s);
 
 /* Replace every byte that is not printable ASCII / valid UTF-8 by '?' in place. */
 void str_sanitize(char *s);
+/* s (one line, no newline) on f folded at a space into lines of at most cols characters
+ * (colour escapes not counted; a word longer than a line cut), the next lines indented two
+ * more than the first; ends with a newline. A terminal's stdout and its messages both. */
+void str_fold(FILE *f, const char *s, size_t cols);
 /* The same for len bytes of text shown as lines (a file's contents, a diff): tabs, line ends
  * and a CR before a line end stay; other control bytes (C0, DEL, C1), NUL and bytes that are
  * not valid UTF-8 become '?', so the text cannot drive a terminal or break JSON. */

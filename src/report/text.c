@@ -165,65 +165,6 @@ void text_wrap(FILE *f, const char *indent, const char *first, const char *text,
 	fputc('\n', f);
 }
 
-/* The characters of s up to end, colour escapes (ESC [ ... m) not counted. */
-static size_t fold_chars(const char *s, const char *end)
-{
-	size_t n = 0;
-
-	while (s < end) {
-		if (*s == '\033' && s[1] == '[') {
-			s += 2;
-			while (s < end && *s != 'm')
-				s++;
-			s++;
-			continue;
-		}
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-		s++;
-	}
-	return n;
-}
-
-void text_fold(FILE *f, const char *s, size_t cols)
-{
-	size_t indent = strspn(s, " "), pad = 0;
-	const char *p = s;
-
-	if (indent + 2 < cols / 2)
-		indent += 2;
-	else
-		indent = 0;
-	while (fold_chars(p, p + strlen(p)) + pad > cols) {
-		const char *q = p, *brk = NULL;
-
-		/* the last space at which what comes before fits */
-		while (*q) {
-			if (*q == ' ' && q > p && fold_chars(p, q) + pad <= cols)
-				brk = q;
-			if (fold_chars(p, q) + pad > cols)
-				break;
-			q++;
-		}
-		if (!brk) {
-			/* one word longer than the line: cut it at the width */
-			for (q = p; *q && fold_chars(p, q + 1) + pad <= cols; q++)
-				;
-			while (((unsigned char)*q & 0xc0) == 0x80)
-				q++;
-			brk = q;
-		}
-		fprintf(f, "%*s%.*s\n", (int)pad, "", (int)(brk - p), p);
-		p = brk;
-		while (*p == ' ')
-			p++;
-		pad = indent;
-		if (!*p)
-			return;
-	}
-	fprintf(f, "%*s%s\n", (int)pad, "", p);
-}
-
 void text_table_init(struct text_table *t, const struct text_col *c, size_t n, size_t sep)
 {
 	struct text_fit_col fit[TEXT_TABLE_COLS_MAX];

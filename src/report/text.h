@@ -71,11 +71,6 @@ void text_table_span(const struct text_table *t, FILE *f, const char *const *cel
  * bytes. width 0: not cut. */
 void text_cut(char *buf, size_t cap, const char *s, size_t width);
 
-/* s (one line, no newline) folded at a space into lines of at most cols characters (colour
- * escapes not counted), the next lines indented two more than the first; ends with a
- * newline. */
-void text_fold(FILE *f, const char *s, size_t cols);
-
 /* first, then text wrapped at cols on spaces; continuation lines start with indent. first
  * should end with a space when text is to follow on the same line. Ends with a newline. */
 void text_wrap(FILE *f, const char *indent, const char *first, const char *text, size_t cols);
