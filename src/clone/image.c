@@ -4,8 +4,10 @@
  * when the clone fails or is stopped. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -141,4 +143,18 @@ bool clone_image_remove(struct clone_plan *p)
 	p->dst_created = false;
 	p->dst_removed = true;
 	return true;
+}
+
+int clone_fd_size(int fd, struct stat *st, uint64_t *size)
+{
+	if (fstat(fd, st))
+		return -1;
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -1 : 0;
+	if (S_ISREG(st->st_mode)) {
+		*size = (uint64_t)st->st_size;
+		return 0;
+	}
+	errno = EINVAL;
+	return -1;
 }
