@@ -159,6 +159,10 @@ struct clone_plan {
 	 * made by the plan (dst_created); removed again after a failure or a stop */
 	bool dst_held, dst_created, dst_removed;
 	int dst_fd;
+	/* a loop device target over an image file: that file locked as an image target is
+	 * (one clone per image, by whichever name) while dst_locked */
+	bool dst_locked;
+	int dst_lock_fd;
 	/* what the image is opened by while held: /proc/self/fd/N, the file opened, not what
 	 * its name may point at by then (clone_dst()) */
 	char dst_io[32];

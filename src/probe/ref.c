@@ -55,11 +55,16 @@ static int ref_in_tree(struct sysroot *sr, const struct inventory *inv, const ch
 	} else if (str_fmt(in, sizeof(in), "%s%s", PATH_DEV_PREFIX, name)) {
 		return -ENAMETOOLONG;
 	}
+	/* a link followed inside the tree (/dev/disk/by-id/X -> ../../sda) */
 	if (sysroot_realpath(sr, in, canon, sizeof(canon)) || !str_starts(canon, PATH_DEV_PREFIX))
 		canon[0] = '\0';
 	d = canon[0] ? probe_inventory_find(inv, base_of(canon)) : NULL;
-	if (!d && !strchr(name, '/'))
-		d = probe_inventory_find(inv, name);
+	/* a link to a node the tree does not hold: the kernel name it points to */
+	if (!d && !canon[0] && sysroot_readlink(sr, in, canon, sizeof(canon)) > 0)
+		d = probe_inventory_find(inv, base_of(canon));
+	/* /dev/NAME or /dev/mapper/NAME without a node in the tree */
+	if (!d && (!strchr(in + strlen(PATH_DEV_PREFIX), '/') || str_starts(in, PATH_DEV_MAPPER)))
+		d = probe_inventory_find(inv, base_of(in));
 	if (!d || !d->has_devno)
 		return -ENOENT;
 	ref_set_block(ref, inv, makedev(d->major, d->minor), d);
@@ -96,12 +101,13 @@ static int ref_path(struct sysroot *sr, const struct inventory *inv, const char 
 	struct stat st;
 	int ret;
 
+	/* a name in a captured tree's /dev (a by-id link there) is the tree's device; one the
+	 * tree has not, this machine's (a real device looked up in the tree's inventory) */
+	if (!sysroot_is_live(sr) && str_starts(name, PATH_DEV_PREFIX) &&
+	    !ref_in_tree(sr, inv, name, ref))
+		return 0;
 	if (stat(name, &st)) {
 		ret = -errno;
-		/* a name in a captured tree's /dev (a by-id link there) */
-		if (!sysroot_is_live(sr) && str_starts(name, PATH_DEV_PREFIX) &&
-		    !ref_in_tree(sr, inv, name, ref))
-			return 0;
 		if (ret != -ENOENT || !(flags & PROBE_REF_MAY_BE_NEW)) {
 			str_fmt(why, whycap, "'%s': %s", ref->shown,
 				ret == -ENOENT ? "no such disk, file or directory" : strerror(-ret));
