@@ -431,11 +431,17 @@ void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 	char base[PATH_MAX], name[32];
 	int bfd = -1, s = -1, d = -1, ret = 0;
 
+	/* --verify full asked for proof: a tree not compared fails it (a full TMPDIR once
+	 * passed); a sample's is a warning */
+	enum clone_check_state nc = full ? CLONE_CHECK_FAIL : CLONE_CHECK_WARN;
+	const char *room = full ? "give TMPDIR room for the partition's files, or --verify "
+				  "sample" : NULL;
+
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
 	if (str_fmt(base, sizeof(base), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp") ||
 	    !mkdtemp(base)) {
-		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: no directory to copy "
-			  "the files to: %s", strerror(errno));
+		check_add(p, name, nc, room, "not compared: no directory to copy the files to: %s",
+			  strerror(errno));
 		return;
 	}
 	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -459,8 +465,8 @@ void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 	if (s >= 0 && d >= 0)
 		tree_result(p, cp, s, d, full);
 	else
-		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: cannot copy the files "
-			  "out with mcopy: %s", strerror(ret ? -ret : errno));
+		check_add(p, name, nc, room, "not compared: cannot copy the files out with mcopy "
+			  "to %s: %s", td && td[0] ? td : "/tmp", strerror(ret ? -ret : errno));
 	if (s >= 0)
 		close(s);
 	if (d >= 0)
