@@ -27,7 +27,8 @@ static int fail(struct fix_plan *p, int ret)
 
 static const char *kind_name(enum fix_kind k)
 {
-	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" : "undo";
+	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" :
+	       k == FIX_USB_CURRENT ? "usb-current" : "undo";
 }
 
 struct now_result {
@@ -206,6 +207,8 @@ static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const stru
 			w.disk = arg;
 	} else if (p->kind == FIX_PCIE_GEN) {
 		str_fmt(change, sizeof(change), "dtparam=pciex1_gen=%s", arg);
+	} else if (p->kind == FIX_USB_CURRENT) {
+		str_copy(change, sizeof(change), "usb_max_current_enable=1");
 	} else {
 		str_fmt(change, sizeof(change), "restored %s", p->restore_from);
 	}
@@ -251,6 +254,7 @@ static int check(const char *cmd, int argc, char **argv);
 const struct cli_spec fix_spec = {
 	.usage = "Usage: sbcdisk fix uas DEVICE|VID:PID [--apply] [--now]\n"
 		 "       sbcdisk fix pcie-gen 2|3 [--apply]\n"
+		 "       sbcdisk fix usb-current [--apply]\n"
 		 "       sbcdisk fix undo [--apply]\n"
 		 "       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
 		 "\n"
@@ -261,6 +265,9 @@ const struct cli_spec fix_spec = {
 		 "            usb-storage drives the device instead of uas (DEVICE such as sda\n"
 		 "            is looked up in sysfs)\n"
 		 "  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
+		 "  usb-current  set usb_max_current_enable=1 for the Raspberry Pi 5 in\n"
+		 "            config.txt: the USB ports may draw 1600 mA on a supply that did\n"
+		 "            not offer 5 A (only for a supply that delivers 5 A)\n"
 		 "  undo      put back the newest backup made by a fix (and remove that backup)\n"
 		 "  verify    the runs of the fixed drive before and after the newest fix,\n"
 		 "            compared\n",
@@ -303,6 +310,14 @@ static int plan_pcie_gen(struct cli_ctx *ctx, const char *arg, struct usb_id *id
 	return fix_plan_pcie_gen(ctx->sr, arg[0] - '0', plan);
 }
 
+static int plan_usb_current(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+			    struct fix_plan *plan)
+{
+	(void)arg;
+	(void)id;
+	return fix_plan_usb_current(ctx->sr, plan);
+}
+
 static int plan_undo(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
 		     struct fix_plan *plan)
 {
@@ -326,6 +341,7 @@ static const struct fix_sub {
 } fix_subs[] = {
 	{ "uas", 1, "a DEVICE or VID:PID", O_EDIT | O(O_NOW), plan_uas },
 	{ "pcie-gen", 1, "2 or 3", O_EDIT, plan_pcie_gen },
+	{ "usb-current", 0, NULL, O_EDIT, plan_usb_current },
 	{ "undo", 0, NULL, O_EDIT, plan_undo },
 	{ "verify", 0, NULL, O(O_DB) | O(O_DEVICE) | O(O_PROFILE) | O(O_LAST), NULL },
 	{ NULL, 0, NULL, 0, NULL },
@@ -344,7 +360,8 @@ static int check(const char *cmd, int argc, char **argv)
 	for (sub = fix_subs; argc > 1 && sub->name && strcmp(sub->name, argv[1]); sub++)
 		;
 	if (argc > 1 && !sub->name)
-		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, undo, verify)",
+		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, usb-current, undo, "
+					    "verify)",
 				       argv[1]);
 	if (opt.help) {
 		if (argc > 1 && !sub->plan)

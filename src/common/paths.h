@@ -56,6 +56,9 @@
 #define PATH_ETC_FSTAB       "/etc/fstab"
 /* The running kernel's usb-storage quirks list (root-writable, 127 characters at most). */
 #define PATH_USB_STORAGE_QUIRKS "/sys/module/usb_storage/parameters/quirks"
+/* the power leg (docs/power.md): the rpi_volt hwmon and the Pi 5 firmware's supply report */
+#define PATH_SYS_CLASS_HWMON "/sys/class/hwmon"
+#define PATH_DT_POWER        "/proc/device-tree/chosen/power"
 
 /* usb.ids, in the order Debian, Fedora/Arch and older usbutils install it. */
 #define PATH_USB_IDS_1 "/usr/share/misc/usb.ids"
