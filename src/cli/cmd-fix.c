@@ -356,7 +356,8 @@ static int check(const char *cmd, int argc, char **argv)
 	unsigned i;
 
 	if (argc < 2 && !opt.help)
-		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen' or 'undo'");
+		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen', 'usb-current' or "
+					    "'undo'");
 	for (sub = fix_subs; argc > 1 && sub->name && strcmp(sub->name, argv[1]); sub++)
 		;
 	if (argc > 1 && !sub->name)

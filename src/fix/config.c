@@ -1,5 +1,5 @@
-/* config.c - set dtparam=pciex1_gen in the section of config.txt a Raspberry Pi 5 reads,
- * through the config.txt model of common/bootcfg.c. */
+/* config.c - set dtparam=pciex1_gen or usb_max_current_enable in the section of config.txt a
+ * Raspberry Pi 5 reads, through the config.txt model of common/bootcfg.c. */
 #include <ctype.h>
 
 #include "fix/config.h"

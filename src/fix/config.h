@@ -1,4 +1,5 @@
-/* config.h - the config.txt edits of `fix pcie-gen` and `fix usb-current`, over the model of common/bootcfg.h. */
+/* config.h - the config.txt edits of `fix pcie-gen` and `fix usb-current`, over the model
+ * of common/bootcfg.h. */
 #ifndef SBCDISK_FIX_CONFIG_H
 #define SBCDISK_FIX_CONFIG_H
 
