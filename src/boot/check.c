@@ -784,25 +784,69 @@ static int check_order(const struct inventory *inv, const struct boot_facts *f,
 		   boot_mode_words((unsigned)mode));
 }
 
-static int check_quirks(struct sysroot *sr, struct boot_checks *c, const struct disk_view *v)
+/* A disk not on USB here (an image, a disk on its way to another board): the quirks its own
+ * command line carries, said; nothing when it carries none. */
+static int own_quirks(struct boot_checks *c, const struct disk_view *v)
+{
+	char value[USBQ_VALUE_MAX + 2] = "";
+
+	if (!v->has_cmdline)
+		return 0;
+	usbq_cmdline_check(sbuf_str(&v->cmdline), value, sizeof(value));
+	if (!value[0])
+		return 0;
+	return add(c, v->disk, "usb-quirks", BOOT_PASS, NULL,
+		   "%s carries usb-storage.quirks=%s: usb-storage, not uas, drives those devices "
+		   "when a board boots from %s", v->cmdline_name, value, v->disk->kname);
+}
+
+/* Does the running system's own command line file (the one `fix uas` edits) carry id:u? */
+static bool running_file_has(struct sysroot *sr, const struct inventory *inv, struct usb_id id)
+{
+	char value[USBQ_VALUE_MAX + 2] = "";
+	struct sbuf buf;
+	bool has;
+
+	if (!inv || !inv->cmdline_txt[0] ||
+	    sysroot_read_file(sr, inv->cmdline_txt, CMDLINE_MAX, &buf))
+		return false;
+	usbq_cmdline_check(sbuf_str(&buf), value, sizeof(value));
+	has = usbq_list_has(value, strlen(value), id, USBQ_FLAG_IGNORE_UAS);
+	sbuf_release(&buf);
+	return has;
+}
+
+/* The quirk the running system uses for this disk's bridge (in its kernel's list or written
+ * into its own cmdline.txt, to take effect at its next boot) must be in this disk's own
+ * command line too: a quirk in the running system's file does not count for it. */
+static int check_quirks(struct sysroot *sr, const struct inventory *inv, struct boot_checks *c,
+			const struct disk_view *v)
 {
 	const struct probe_usb *u = probe_blkdev_usb(v->disk);
-	char running[SYSROOT_ATTR_MAX], value[USBQ_VALUE_MAX + 2], fix[300];
+	char running[SYSROOT_ATTR_MAX], value[USBQ_VALUE_MAX + 2], fix[300], where[320];
+	bool in_param, in_file;
 	struct usb_id id;
 	int n;
 
 	if (!u || !u->has_ids)
-		return 0;
+		return own_quirks(c, v);
 	id.vid = u->vid_num;
 	id.pid = u->pid_num;
 	n = sysroot_read_str(sr, PATH_USB_STORAGE_QUIRKS, running, sizeof(running));
-	if (n < 0 || !usbq_list_has(running, strlen(running), id, USBQ_FLAG_IGNORE_UAS))
+	in_param = n >= 0 && usbq_list_has(running, strlen(running), id, USBQ_FLAG_IGNORE_UAS);
+	in_file = !in_param && running_file_has(sr, inv, id);
+	if (!in_param && !in_file)
 		return add(c, v->disk, "usb-quirks", BOOT_PASS, NULL,
 			   "the running system uses no usb-storage quirk for %s:%s", u->vid, u->pid);
+	if (in_param)
+		str_fmt(where, sizeof(where), "the running system uses %s:%s:u", u->vid, u->pid);
+	else
+		str_fmt(where, sizeof(where), "the running system's %s gives %s:%s:u",
+			inv->cmdline_txt, u->vid, u->pid);
 	if (!v->has_cmdline)
 		return add(c, v->disk, "usb-quirks", BOOT_WARN,
 			   "mount the first partition and run 'sbcdisk boot check' again",
-			   "the running system uses %s:%s:u; %s on %s " NOT_MOUNTED, u->vid, u->pid,
+			   "%s; %s on %s " NOT_MOUNTED, where,
 			   v->cmdline_name[0] ? v->cmdline_name : "cmdline.txt", v->disk->kname);
 	value[0] = '\0';
 	usbq_cmdline_check(sbuf_str(&v->cmdline), value, sizeof(value));
@@ -810,12 +854,23 @@ static int check_quirks(struct sysroot *sr, struct boot_checks *c, const struct 
 		return add(c, v->disk, "usb-quirks", BOOT_PASS, NULL,
 			   "%s carries usb-storage.quirks %s:%s:u, as the running system uses",
 			   v->cmdline_name, u->vid, u->pid);
-	str_fmt(fix, sizeof(fix), "add %s:%s:u to usb-storage.quirks= in %s/%s", u->vid, u->pid,
-		v->boot_mnt, v->cmdline_name);
+	/* a disk read through its partition table (not mounted): fix --disk writes it */
+	if (v->acc)
+		str_fmt(fix, sizeof(fix), "add %s:%s:u to usb-storage.quirks= in %s/%s: 'sbcdisk "
+			"fix uas %s:%s --disk %s'", u->vid, u->pid, v->boot_mnt, v->cmdline_name,
+			u->vid, u->pid, v->disk->kname);
+	else
+		str_fmt(fix, sizeof(fix), "add %s:%s:u to usb-storage.quirks= in %s/%s", u->vid,
+			u->pid, v->boot_mnt, v->cmdline_name);
+	if (in_param)
+		return add(c, v->disk, "usb-quirks", BOOT_FAIL, fix,
+			   "the running system needs usb-storage.quirks=%s:%s:u for this bridge, but "
+			   "%s on %s lacks it: uas would be used at boot", u->vid, u->pid,
+			   v->cmdline_name, v->disk->kname);
 	return add(c, v->disk, "usb-quirks", BOOT_FAIL, fix,
-		   "the running system needs usb-storage.quirks=%s:%s:u for this bridge, but %s on "
-		   "%s lacks it: uas would be used at boot", u->vid, u->pid, v->cmdline_name,
-		   v->disk->kname);
+		   "%s, but %s on %s lacks it (a quirk in the running system's file does not count "
+		   "for this disk): uas would be used when the board boots from it", where,
+		   v->cmdline_name, v->disk->kname);
 }
 
 static int check_pcie_probe(const struct boot_facts *f, struct boot_checks *c,
@@ -963,7 +1018,7 @@ int boot_check_disk_with(struct sysroot *sr, const struct inventory *inv,
 	if (!ret && board)
 		ret = check_order(inv, f, c, disk, mode);
 	if (!ret)
-		ret = check_quirks(sr, c, &v);
+		ret = check_quirks(sr, inv, c, &v);
 	if (!ret && board)
 		ret = check_pcie_probe(f, c, disk);
 out:

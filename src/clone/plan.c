@@ -43,7 +43,7 @@ static void dev_path(const char *arg, char *out, size_t cap)
 }
 
 /* The file system at [start, start + size) of fd: type, UUID, label (libblkid). */
-static void part_probe(int fd, struct clone_part *cp)
+void clone_part_probe(int fd, struct clone_part *cp)
 {
 	blkid_probe pr = blkid_new_probe();
 	const char *v;
@@ -294,7 +294,7 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 	for (i = 0; i < p->n_parts; i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		part_probe(fd, cp);
+		clone_part_probe(fd, cp);
 		cp->fs = clone_fs_of(cp->fstype);
 		if (disk) {
 			for (size_t j = 0; j < disk->n_children; j++) {

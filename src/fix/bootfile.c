@@ -132,8 +132,7 @@ int boot_file_commit(int dfd, struct sysroot *sr, const struct boot_file *bf,
 	return ret;
 }
 
-/* True when s is YYYYmmdd-HHMMSS with an optional -N: one of our backups. */
-static bool is_stamp(const char *s)
+bool boot_backup_is_stamp(const char *s)
 {
 	size_t i;
 
@@ -159,7 +158,7 @@ int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, ch
 		const char *n = de->d_name;
 
 		if (strncmp(n, name, nlen) || strncmp(n + nlen, BOOT_BACKUP_TAG, tlen) ||
-		    !is_stamp(n + nlen + tlen))
+		    !boot_backup_is_stamp(n + nlen + tlen))
 			continue;
 		if (!out[0] || strcmp(n, out) > 0)
 			str_copy(out, cap, n);
