@@ -4,10 +4,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/fix-disk.h"
+#include "common/atomicfile.h"
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
@@ -32,6 +35,88 @@ static int io_list(void *arg, struct sbuf *out)
 	return clone_bootpart_list(arg, out);
 }
 
+/* A mounted boot partition: its files through the sysroot below d->mnt. */
+static int mnt_path(const struct fix_disk *d, const char *name, char *out, size_t cap)
+{
+	return str_fmt(out, cap, "%s/%s", d->mnt, name) ? -ENAMETOOLONG : 0;
+}
+
+static int mnt_read(void *arg, const char *name, size_t cap, struct sbuf *out)
+{
+	struct fix_disk *d = arg;
+	char path[PATH_MAX];
+	int ret = mnt_path(d, name, path, sizeof(path));
+
+	return ret ? ret : sysroot_read_file(d->sr, path, cap, out);
+}
+
+/* The directory of path and its last component, for the atomic writer. */
+static int mnt_split(const struct fix_disk *d, const char *name, char *dir, size_t cap,
+		     const char **base)
+{
+	char path[PATH_MAX];
+	const char *slash;
+	int ret = mnt_path(d, name, path, sizeof(path));
+
+	if (ret)
+		return ret;
+	slash = strrchr(path, '/');
+	*base = name + (strrchr(name, '/') ? strrchr(name, '/') - name + 1 : 0);
+	return str_fmt(dir, cap, "%.*s", (int)(slash - path), path) ? -ENAMETOOLONG : 0;
+}
+
+static int mnt_write(void *arg, const char *name, const void *data, size_t len)
+{
+	struct afile_opts o = AFILE_OPTS_INIT;
+	struct fix_disk *d = arg;
+	char dir[PATH_MAX];
+	const char *base;
+	int dfd, ret = mnt_split(d, name, dir, sizeof(dir), &base);
+
+	if (ret)
+		return ret;
+	dfd = boot_dir_open(d->sr, dir);
+	if (dfd < 0)
+		return dfd;
+	ret = afile_lock(dfd, false);
+	if (!ret)
+		ret = afile_replace_at(dfd, base, data, len, &o);
+	close(dfd);
+	return ret;
+}
+
+static int mnt_remove(void *arg, const char *name)
+{
+	struct fix_disk *d = arg;
+	char dir[PATH_MAX];
+	const char *base;
+	int ret = mnt_split(d, name, dir, sizeof(dir), &base);
+
+	return ret ? ret : boot_file_remove(d->sr, dir, base);
+}
+
+/* The partition's top directory, one "::/name" a line as mdir -/ -b gives it. */
+static int mnt_list(void *arg, struct sbuf *out)
+{
+	struct fix_disk *d = arg;
+	struct dirent *e;
+	DIR *dir = NULL;
+	int ret;
+
+	sbuf_init(out, 1 << 20);
+	ret = sysroot_opendir(d->sr, d->mnt, &dir);
+	if (ret)
+		goto out;
+	while (!ret && (e = readdir(dir)))
+		if (e->d_name[0] != '.')
+			ret = sbuf_addf(out, "::/%s\n", e->d_name);
+	closedir(dir);
+out:
+	if (ret)
+		sbuf_release(out);
+	return ret;
+}
+
 /* The first mount of d or of a partition of it, NULL when none. */
 static const char *mounted_part(const struct blkdev *d, const char **part)
 {
@@ -47,6 +132,23 @@ static const char *mounted_part(const struct blkdev *d, const char **part)
 		}
 	}
 	return NULL;
+}
+
+/* d's FAT partition is mounted: its mount point into fd->mnt. */
+static bool boot_mounted(const struct blkdev *b, struct fix_disk *fd)
+{
+	size_t i;
+
+	for (i = 0; i < b->n_children; i++) {
+		const struct blkdev *c = b->children[i];
+
+		if (c->n_mountpoints && c->mountpoints[0][0] == '/' &&
+		    (!strcmp(c->fstype, "vfat") || !strcmp(c->fstype, "msdos"))) {
+			str_copy(fd->mnt, sizeof(fd->mnt), c->mountpoints[0]);
+			return true;
+		}
+	}
+	return false;
 }
 
 int fix_disk_open(struct sysroot *sr, const struct inventory *inv, const char *cmd,
@@ -69,10 +171,18 @@ int fix_disk_open(struct sysroot *sr, const struct inventory *inv, const char *c
 			return EXIT_FAIL;
 		}
 		mnt = mounted_part(b, &part);
+		if (mnt && boot_mounted(b, d)) {
+			d->sr = sr;
+			str_copy(d->kname, sizeof(d->kname), b->kname);
+			d->files = (struct fix_files){ .read = mnt_read, .write = mnt_write,
+						       .remove = mnt_remove, .list = mnt_list,
+						       .arg = d };
+			str_copy(d->files.where, sizeof(d->files.where), d->mnt);
+			return EXIT_OK;
+		}
 		if (mnt) {
-			log_error("%s: --disk %s: %s is mounted on %s; its files are edited there by "
-				  "the fix without --disk (with --sysroot for another root), or "
-				  "unmount it first", cmd, b->kname, part, mnt);
+			log_error("%s: --disk %s: %s is mounted on %s, but not its boot partition: "
+				  "mount that one, or unmount %s", cmd, b->kname, part, mnt, part);
 			return EXIT_FAIL;
 		}
 		str_copy(d->kname, sizeof(d->kname), b->kname);

@@ -10,6 +10,8 @@
 #include "probe/probe.h"
 
 struct fix_disk {
+	struct sysroot *sr;
+	char mnt[PATH_MAX];   /* where its boot partition is mounted (target path), "" none */
 	char path[PATH_MAX];  /* the node ("/dev/sda" on the host) or the image file */
 	char kname[64];       /* "sda", "" for an image file */
 	struct clone_bootpart bp;
@@ -17,9 +19,11 @@ struct fix_disk {
 };
 
 /*
- * arg: a whole disk's kernel name ("sda"), its node ("/dev/sda") or an image file. Refused
- * (a message printed, EXIT_FAIL returned): a partition, a disk whose partition is mounted
- * (its files are edited on the mounted file system: without --disk), no boot partition.
+ * arg: a whole disk's kernel name ("sda"), its node ("/dev/sda") or an image file. A disk
+ * whose FAT partition is mounted is edited there (through the sysroot, the atomic writer);
+ * else its boot partition is found in its table and reached through mtools. Refused (a
+ * message printed, EXIT_FAIL returned): a partition, another partition of it mounted, no
+ * boot partition.
  * EXIT_OK with d filled.
  */
 int fix_disk_open(struct sysroot *sr, const struct inventory *inv, const char *cmd,
