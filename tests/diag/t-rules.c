@@ -343,6 +343,22 @@ static void test_inventory_rules(void)
 	f = run(NULL, &inv, "usb-link-slow");
 	T_CHECK(f && f->sev == DIAG_WARNING && !strcmp(f->device, "sda"));
 	T_CHECK(f && f->n_evidence == 1 && f->evidence[0].line == 0);
+	/* seed 000: a bridge known for UAS trouble on uas at 480M: the quirk into the drive's
+	 * own cmdline.txt first, then the move to a USB 3 port */
+	T_CHECK(f && f->n_fix_cmds == 2 &&
+		!strcmp(f->fix_cmds[0], "sbcdisk fix uas 152d:0578 --disk sda") &&
+		!strcmp(f->fix_cmds[1], "sbcdisk list") &&
+		!strncmp(f->fix_summary, "First add 152d:0578:u", 21));
+	/* the drive that holds the running system: its own file is the running one */
+	devs[1].is_root = true;
+	f = run(NULL, &inv, "usb-link-slow");
+	T_CHECK(f && f->n_fix_cmds == 2 && !strcmp(f->fix_cmds[0], "sbcdisk fix uas 152d:0578"));
+	devs[1].is_root = false;
+	/* on usb-storage already: only the move */
+	devs[1].driver = USB_DRIVER_STORAGE;
+	f = run(NULL, &inv, "usb-link-slow");
+	T_CHECK(f && f->n_fix_cmds == 1 && !strncmp(f->fix_summary, "Plug the drive", 14));
+	devs[1].driver = USB_DRIVER_UAS;
 	T_CHECK(run(NULL, &inv, "root-on-sd") != NULL);
 	T_CHECK(run(NULL, &inv, "uas-known-quirky") != NULL);
 	/* the running kernel's quirks list keeps it off uas */
