@@ -246,6 +246,7 @@ struct walk {
 	char stack[CONFIG_INCLUDE_DEPTH_MAX + 1][128];
 	unsigned depth;
 	char bad_file[128];
+	int top_read; /* how reading config.txt itself went */
 };
 
 /* Whether the lines here apply, and the filter that makes it unknown. */
@@ -369,6 +370,8 @@ static int walk_file(struct walk *w, const char *file)
 	int ret;
 
 	ret = w->src->read(w->src->arg, file, CONFIG_FILE_MAX, &raw);
+	if (!w->depth)
+		w->top_read = ret;
 	if (ret) {
 		if (ret != -ENOENT)
 			str_copy(w->bad_file, sizeof(w->bad_file), file);
@@ -395,7 +398,7 @@ out:
 /* Walk config.txt for the keys; pending[i] names the filter key i depends on. */
 static int walk_run(const struct config_source *src, const struct config_board *b,
 		    const char *const *keys, struct config_value *val, char (*pending)[64],
-		    size_t n, char *bad_file, size_t bcap)
+		    size_t n, char *bad_file, size_t bcap, bool *read)
 {
 	struct walk *w = calloc(1, sizeof(*w));
 	int ret;
@@ -413,6 +416,8 @@ static int walk_run(const struct config_source *src, const struct config_board *
 	ret = walk_file(w, "config.txt");
 	if (bad_file)
 		str_copy(bad_file, bcap, w->bad_file);
+	if (read)
+		*read = !w->top_read;
 	free(w);
 	return ret;
 }
@@ -428,8 +433,8 @@ int config_eval(const struct config_source *src, const struct config_board *b,
 	int ret;
 
 	*ev = (struct config_eval){ 0 };
-	ret = walk_run(src, b, keys, val, pending, 3, ev->bad_file, sizeof(ev->bad_file));
-	ev->has_config = ret != -ENOENT;
+	ret = walk_run(src, b, keys, val, pending, 3, ev->bad_file, sizeof(ev->bad_file),
+		       &ev->has_config);
 	if (ret == -ENOENT)
 		ret = 0;
 	ev->cmdline = val[0];
@@ -460,7 +465,7 @@ int config_eval_get(const struct config_source *src, const struct config_board *
 	int ret;
 
 	*out = (struct config_value){ { 0 } };
-	ret = walk_run(src, b, keys, out, pending, 1, NULL, 0);
+	ret = walk_run(src, b, keys, out, pending, 1, NULL, 0, NULL);
 	if (ret)
 		return ret;
 	if (pending[0][0]) {

@@ -76,7 +76,7 @@ struct config_eval {
 	/* the command line file the firmware reads, relative to the boot partition: os_prefix
 	 * and cmdline= applied, "cmdline.txt" by default */
 	char cmdline_file[PATH_MAX];
-	bool has_config;     /* config.txt was there */
+	bool has_config;     /* config.txt was there and read */
 	/* on -EAGAIN: the filter the answer depends on ("[gpio4=1]") and the setting */
 	char unknown[64];
 	char unknown_key[32];
