@@ -480,9 +480,9 @@ void config_eval_explain(const struct config_eval *ev, int err, char *out, size_
 {
 	switch (err) {
 	case -EAGAIN:
-		str_fmt(out, cap, "config.txt sets %s= under %s, which cannot be known before the "
-			"board boots: not guessing which file the firmware reads", ev->unknown_key,
-			ev->unknown);
+		str_fmt(out, cap, "config.txt sets %s= under %s, which cannot be known here (a "
+			"pin, a monitor, a serial number or a model not known before boot): not "
+			"guessing which file the firmware reads", ev->unknown_key, ev->unknown);
 		break;
 	case -ELOOP:
 		str_fmt(out, cap, "config.txt's includes loop or nest deeper than %d files (at "
