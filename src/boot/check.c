@@ -268,7 +268,10 @@ static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 	v->boot_mnt = part_where(v, v->p1);
 	if (!v->boot_mnt)
 		return 0;
-	config_board_read(sr, &v->board);
+	if (acc && acc->board)
+		v->board = *acc->board;
+	else
+		config_board_read(sr, &v->board);
 	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return -ENOMEM;
@@ -449,6 +452,13 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 			MISSING("fixup4.dat");
 	}
 #undef MISSING
+	if (v->cmdline_err == -EAGAIN || v->cmdline_err == -ELOOP)
+		/* not known here, which is not the same as broken: said, not guessed */
+		return add(c, v->disk, "boot-files", v->cmdline_err == -EAGAIN ? BOOT_WARN :
+			   BOOT_FAIL, v->cmdline_err == -EAGAIN ? "set cmdline= outside that "
+			   "section, or run 'sbcdisk boot check' on the board itself" : "remove the "
+			   "include loop from config.txt", "%s (%s): %s%s%s", v->p1->kname,
+			   v->boot_mnt, v->cfg_why, off ? "; it lacks " : "", off ? missing : "");
 	if (!v->has_cmdline && v->cmdline_err && v->cmdline_err != -ENOENT)
 		return add(c, v->disk, "boot-files", BOOT_FAIL,
 			   "replace it with a one-line text file holding the kernel command line",

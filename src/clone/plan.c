@@ -678,17 +678,17 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 		 * board with the firmware's rules, os_prefix and cmdline= applied */
 		struct boot_src bs = { .p = p, .cp = boot };
 		struct config_source src = { .read = boot_src_read, .arg = &bs };
-		struct config_board board;
 		char cwhy[256];
 
-		config_board_read(p->sr, &board);
-		ret = boot_loc_cmdline_name(&src, &board, p->cmdline_file, sizeof(p->cmdline_file),
-					    cwhy, sizeof(cwhy));
+		ret = boot_loc_cmdline_name(&src, &p->board, p->cmdline_file,
+					    sizeof(p->cmdline_file), cwhy, sizeof(cwhy));
 		if (ret == -ENOMEM)
 			goto out;
 		if (ret) {
 			str_fmt(why, whycap, "source '%s': which command line file the firmware "
-				"reads is not known: %s", p->src_path, cwhy);
+				"reads is not known: %s%s", p->src_path, cwhy, ret == -EAGAIN &&
+				!p->board.has_type ? " (name the board the copy is for with "
+				"--board)" : "");
 			goto out;
 		}
 		sbuf_reset(&cmd);
@@ -793,6 +793,10 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 
 	memset(p, 0, sizeof(*p));
 	p->sr = sr;
+	if (o->has_board)
+		p->board = o->board;
+	else
+		config_board_read(sr, &p->board);
 	p->dst_fd = -1;
 	p->root = p->boot = p->extlinux_part = -1;
 	ret = probe_inventory_load(sr, &inv);

@@ -50,4 +50,7 @@ expect_rc 1 "fix uas under [gpio4=1]"
 grep_out "cmdline= under \[gpio4=1\], which cannot be known" err "fix uas: the filter named"
 check "fix uas under [gpio4=1]: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 check "fix uas under [gpio4=1]: nothing written" test "$(cat "$fw"/cmdline*.txt)" = "$before"
+sb boot check
+grep_out "WARN  boot-files *mmcblk0p1 (/boot/firmware): config.txt sets cmdline= under \[gpio4=1\]" \
+	out "boot check under [gpio4=1]: said, not guessed"
 finish
