@@ -151,8 +151,22 @@ static bool boot_mounted(const struct blkdev *b, struct fix_disk *fd)
 	return false;
 }
 
+static int disk_open(struct sysroot *sr, const struct inventory *inv, const char *cmd,
+		     const char *arg, struct fix_disk *d);
+
+/* The disk's config.txt is read for this board: the drive is about to boot it. */
 int fix_disk_open(struct sysroot *sr, const struct inventory *inv, const char *cmd,
 		  const char *arg, struct fix_disk *d)
+{
+	int ret = disk_open(sr, inv, cmd, arg, d);
+
+	if (ret == EXIT_OK)
+		config_board_read(sr, &d->files.board);
+	return ret;
+}
+
+static int disk_open(struct sysroot *sr, const struct inventory *inv, const char *cmd,
+		     const char *arg, struct fix_disk *d)
 {
 	const struct blkdev *b = NULL;
 	const char *base = strrchr(arg, '/'), *part, *mnt;

@@ -47,23 +47,19 @@ static int read_into(const struct fix_files *io, const char *name, size_t cap, s
 	return ret;
 }
 
-/* The command line file's name on the partition: its own config.txt decides (os_prefix,
+/* The command line file's name on the partition: its own config.txt decides, read for
+ * io->board as the firmware reads it (common/bootcfg-eval.h: filters, include, os_prefix,
  * cmdline=), cmdline.txt when it has none. */
 static int cmdline_name(const struct fix_files *io, char *name, size_t cap, struct fix_msgs *m)
 {
-	struct sbuf cfg;
-	int ret = io->read(io->arg, "config.txt", CONFIG_FILE_MAX, &cfg);
+	struct config_source src = { .read = io->read, .arg = io->arg };
+	char why[256] = "";
+	int ret;
 
-	if (ret == -ENOENT)
-		return str_fmt(name, cap, "cmdline.txt") ? -ENAMETOOLONG : 0;
+	ret = boot_loc_cmdline_name(&src, &io->board, name, cap, why, sizeof(why));
 	if (ret)
-		return fix_refuse(m, ret, "cannot read %s/config.txt: %s", io->where,
-				  strerror(-ret));
-	ret = boot_loc_cmdline_name(sbuf_str(&cfg), cfg.len, name, cap);
-	sbuf_release(&cfg);
-	if (ret)
-		return fix_refuse(m, ret, "%s/config.txt names a command line file outside the "
-					  "partition", io->where);
+		return fix_refuse(m, ret, "%s/config.txt: %s", io->where,
+				  why[0] ? why : strerror(-ret));
 	if (strcmp(name, "cmdline.txt"))
 		fix_note(m, "the disk's own config.txt names the command line file '%s'", name);
 	return 0;

@@ -3,6 +3,7 @@
 #ifndef SBCDISK_FIX_FILES_H
 #define SBCDISK_FIX_FILES_H
 
+#include "common/bootcfg-eval.h"
 #include "fix/plan.h"
 
 /* The files of one boot partition that is not mounted (cli/ fills it with clone's FAT
@@ -16,7 +17,8 @@ struct fix_files {
 	/* every path, one "::/path" a line (mdir -/ -b): 0 or -errno; out is initialised */
 	int (*list)(void *arg, struct sbuf *out);
 	void *arg;
-	char where[96]; /* how the texts name the partition: "sda1:", "pi.img:p1:" */
+	char where[96]; /* how the texts name the partition: "sda1", "pi.img:p1" */
+	struct config_board board; /* the board its config.txt is read for (bootcfg-eval.h) */
 };
 
 /* The plan of fix kind (FIX_UAS with id, FIX_PCIE_GEN with gen, FIX_USB_CURRENT, FIX_UNDO)

@@ -114,9 +114,9 @@ static int plan_config(struct sysroot *sr, struct fix_plan *p, int gen,
 	char model[128];
 	int ret;
 
-	ret = boot_locate(sr, &loc, &p->msgs);
-	if (ret)
-		return ret;
+	/* only config.txt's place matters here: which command line file config.txt names (or
+	 * why that is not known) does not, and config.txt's own faults are said below */
+	boot_loc_find(sr, &loc);
 	str_copy(p->file.path, sizeof(p->file.path), loc.config);
 	if (!loc.has_config)
 		return config_missing(sr, &loc, p);
