@@ -11,8 +11,7 @@
 #include <strings.h>
 
 #include "boot/boot.h"
-#include "common/bootcfg.h"
-#include "common/bootloc.h"
+#include "common/bootcfg-eval.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
 #include "common/sbuf.h"
@@ -158,10 +157,11 @@ struct disk_view {
 	const char *boot_mnt; /* where p1's files are (its mount point), NULL: not readable */
 	bool has_config, has_cmdline;
 	int cmdline_err; /* why it was not read: -ENOENT, -EISDIR, -EINVAL, -EFBIG ... */
-	struct config cfg;
+	struct config_board board; /* the board config.txt is read for: this one */
 	struct sbuf cmdline;
 	char cmdline_name[160]; /* as config.txt names it, prefix applied */
 	char prefix[128];
+	char cfg_why[256]; /* why the command line file is not known (-EAGAIN, -ELOOP ...) */
 };
 
 static const struct blkdev *disk_part(const struct blkdev *disk, unsigned n)
@@ -229,10 +229,34 @@ static bool part_has(const struct disk_view *v, const struct blkdev *p, const ch
 	       !sysroot_stat(v->sr, path, &st, true) && S_ISREG(st.st_mode);
 }
 
+/* config.txt and its includes, read from the view's first partition */
+static int view_src_read(void *arg, const char *name, size_t cap, struct sbuf *out)
+{
+	const struct disk_view *v = arg;
+
+	return part_read(v, v->p1, name, cap, out);
+}
+
+/* A setting of config.txt for this board (common/bootcfg-eval.h); 0 when one applies. */
+static int view_get(const struct disk_view *v, const char *key, char *out, size_t cap)
+{
+	struct config_source src = { .read = view_src_read, .arg = (void *)v };
+	struct config_value val;
+	int ret;
+
+	if (!v->has_config)
+		return -ENOENT;
+	ret = config_eval_get(&src, &v->board, key, &val, NULL, 0);
+	if (!ret)
+		ret = str_copy(out, cap, val.value);
+	return ret;
+}
+
 static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 		     const struct blkdev *disk, struct disk_view *v)
 {
-	struct sbuf buf;
+	struct config_source src = { .read = view_src_read, .arg = v };
+	struct config_eval *ev;
 	int ret;
 
 	memset(v, 0, sizeof(*v));
@@ -244,28 +268,33 @@ static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 	v->boot_mnt = part_where(v, v->p1);
 	if (!v->boot_mnt)
 		return 0;
-	ret = part_read(v, v->p1, "config.txt", CONFIG_FILE_MAX, &buf);
-	if (ret == -ENOMEM)
+	if (acc && acc->board)
+		v->board = *acc->board;
+	else
+		config_board_read(sr, &v->board);
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	/* the command line file: config.txt read with the firmware's rules for this board */
+	ret = config_eval(&src, &v->board, ev);
+	v->has_config = ev->has_config;
+	str_copy(v->prefix, sizeof(v->prefix), ev->os_prefix.value);
+	if (ret == -ENOMEM) {
+		free(ev);
 		return ret;
-	if (!ret) {
-		ret = config_parse(sbuf_str(&buf), buf.len, &v->cfg);
-		v->has_config = !ret;
-		/* the command line file: common/bootloc.c's rule, os_prefix and cmdline= */
-		if (v->has_config && boot_loc_cmdline_name(sbuf_str(&buf), buf.len,
-							   v->cmdline_name,
-							   sizeof(v->cmdline_name))) {
-			str_copy(v->cmdline_name, sizeof(v->cmdline_name),
-				 "the command line file");
-			v->cmdline_err = -EXDEV;
-		}
-		sbuf_release(&buf);
-		if (ret == -ENOMEM)
-			return ret;
 	}
-	if (!v->has_config || config_get(&v->cfg, "os_prefix", v->prefix, sizeof(v->prefix)))
-		v->prefix[0] = '\0';
-	if (!v->has_config)
-		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "cmdline.txt");
+	if (ret) {
+		config_eval_explain(ev, ret, v->cfg_why, sizeof(v->cfg_why));
+		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "the command line file");
+		v->cmdline_err = ret == -EXDEV ? -EXDEV : ret == -EAGAIN ? -EAGAIN : -ELOOP;
+		free(ev);
+		return 0;
+	}
+	if (str_copy(v->cmdline_name, sizeof(v->cmdline_name), ev->cmdline_file)) {
+		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "the command line file");
+		v->cmdline_err = -EXDEV;
+	}
+	free(ev);
 	if (v->cmdline_err)
 		return 0;
 	ret = part_read(v, v->p1, v->cmdline_name, CMDLINE_MAX, &v->cmdline);
@@ -289,6 +318,9 @@ static const char *cmdline_trouble(const struct disk_view *v)
 		return "is too large for a kernel command line (over 4 KiB)";
 	case -EXDEV:
 		return "is named outside the boot partition (config.txt's cmdline= or os_prefix)";
+	case -EAGAIN:
+	case -ELOOP:
+		return v->cfg_why;
 	case -ENOENT:
 	case 0:
 		return "is missing";
@@ -299,8 +331,6 @@ static const char *cmdline_trouble(const struct disk_view *v)
 
 static void view_release(struct disk_view *v)
 {
-	if (v->has_config)
-		config_release(&v->cfg);
 	sbuf_release(&v->cmdline);
 }
 
@@ -381,7 +411,7 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 		MISSING(v->cmdline_name);
 	/* the kernel config.txt names, else the firmware's default for the SoC (config_txt
 	 * boot.adoc "kernel") */
-	if (v->has_config && !config_get(&v->cfg, "kernel", kernel, sizeof(kernel))) {
+	if (!view_get(v, "kernel", kernel, sizeof(kernel))) {
 		str_fmt(name, sizeof(name), "%s%s", v->prefix, kernel);
 		if (!part_has(v, v->p1, name))
 			MISSING(name);
@@ -391,8 +421,7 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 		static const char *const k2711[] = { "kernel8.img", "kernel7l.img", NULL };
 		const char *const *ks = f->soc == BOOT_SOC_2712 ? k2712 : k2711;
 
-		if (f->soc == BOOT_SOC_2711 && v->has_config &&
-		    !config_get(&v->cfg, "arm_64bit", a64, sizeof(a64)) && !strcmp(a64, "1"))
+		if (f->soc == BOOT_SOC_2711 && !view_get(v, "arm_64bit", a64, sizeof(a64)) && !strcmp(a64, "1"))
 			ks = k2711_64;
 		for (found = false, i = 0; ks[i] && !found; i++)
 			found = !str_fmt(name, sizeof(name), "%s%s", v->prefix, ks[i]) &&
@@ -402,7 +431,7 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 			MISSING(name);
 		}
 	}
-	if (v->has_config && !config_get(&v->cfg, "device_tree", dtb, sizeof(dtb))) {
+	if (!view_get(v, "device_tree", dtb, sizeof(dtb))) {
 		str_fmt(name, sizeof(name), "%s%s", v->prefix, dtb);
 		if (!part_has(v, v->p1, name))
 			MISSING(name);
@@ -423,6 +452,13 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 			MISSING("fixup4.dat");
 	}
 #undef MISSING
+	if (v->cmdline_err == -EAGAIN || v->cmdline_err == -ELOOP)
+		/* not known here, which is not the same as broken: said, not guessed */
+		return add(c, v->disk, "boot-files", v->cmdline_err == -EAGAIN ? BOOT_WARN :
+			   BOOT_FAIL, v->cmdline_err == -EAGAIN ? "set cmdline= outside that "
+			   "section, or run 'sbcdisk boot check' on the board itself" : "remove the "
+			   "include loop from config.txt", "%s (%s): %s%s%s", v->p1->kname,
+			   v->boot_mnt, v->cfg_why, off ? "; it lacks " : "", off ? missing : "");
 	if (!v->has_cmdline && v->cmdline_err && v->cmdline_err != -ENOENT)
 		return add(c, v->disk, "boot-files", BOOT_FAIL,
 			   "replace it with a one-line text file holding the kernel command line",
@@ -784,25 +820,69 @@ static int check_order(const struct inventory *inv, const struct boot_facts *f,
 		   boot_mode_words((unsigned)mode));
 }
 
-static int check_quirks(struct sysroot *sr, struct boot_checks *c, const struct disk_view *v)
+/* A disk not on USB here (an image, a disk on its way to another board): the quirks its own
+ * command line carries, said; nothing when it carries none. */
+static int own_quirks(struct boot_checks *c, const struct disk_view *v)
+{
+	char value[USBQ_VALUE_MAX + 2] = "";
+
+	if (!v->has_cmdline)
+		return 0;
+	usbq_cmdline_check(sbuf_str(&v->cmdline), value, sizeof(value));
+	if (!value[0])
+		return 0;
+	return add(c, v->disk, "usb-quirks", BOOT_PASS, NULL,
+		   "%s carries usb-storage.quirks=%s: usb-storage, not uas, drives those devices "
+		   "when a board boots from %s", v->cmdline_name, value, v->disk->kname);
+}
+
+/* Does the running system's own command line file (the one `fix uas` edits) carry id:u? */
+static bool running_file_has(struct sysroot *sr, const struct inventory *inv, struct usb_id id)
+{
+	char value[USBQ_VALUE_MAX + 2] = "";
+	struct sbuf buf;
+	bool has;
+
+	if (!inv || !inv->cmdline_txt[0] ||
+	    sysroot_read_file(sr, inv->cmdline_txt, CMDLINE_MAX, &buf))
+		return false;
+	usbq_cmdline_check(sbuf_str(&buf), value, sizeof(value));
+	has = usbq_list_has(value, strlen(value), id, USBQ_FLAG_IGNORE_UAS);
+	sbuf_release(&buf);
+	return has;
+}
+
+/* The quirk the running system uses for this disk's bridge (in its kernel's list or written
+ * into its own cmdline.txt, to take effect at its next boot) must be in this disk's own
+ * command line too: a quirk in the running system's file does not count for it. */
+static int check_quirks(struct sysroot *sr, const struct inventory *inv, struct boot_checks *c,
+			const struct disk_view *v)
 {
 	const struct probe_usb *u = probe_blkdev_usb(v->disk);
-	char running[SYSROOT_ATTR_MAX], value[USBQ_VALUE_MAX + 2], fix[300];
+	char running[SYSROOT_ATTR_MAX], value[USBQ_VALUE_MAX + 2], fix[300], where[320];
+	bool in_param, in_file;
 	struct usb_id id;
 	int n;
 
 	if (!u || !u->has_ids)
-		return 0;
+		return own_quirks(c, v);
 	id.vid = u->vid_num;
 	id.pid = u->pid_num;
 	n = sysroot_read_str(sr, PATH_USB_STORAGE_QUIRKS, running, sizeof(running));
-	if (n < 0 || !usbq_list_has(running, strlen(running), id, USBQ_FLAG_IGNORE_UAS))
+	in_param = n >= 0 && usbq_list_has(running, strlen(running), id, USBQ_FLAG_IGNORE_UAS);
+	in_file = !in_param && running_file_has(sr, inv, id);
+	if (!in_param && !in_file)
 		return add(c, v->disk, "usb-quirks", BOOT_PASS, NULL,
 			   "the running system uses no usb-storage quirk for %s:%s", u->vid, u->pid);
+	if (in_param)
+		str_fmt(where, sizeof(where), "the running system uses %s:%s:u", u->vid, u->pid);
+	else
+		str_fmt(where, sizeof(where), "the running system's %s gives %s:%s:u",
+			inv->cmdline_txt, u->vid, u->pid);
 	if (!v->has_cmdline)
 		return add(c, v->disk, "usb-quirks", BOOT_WARN,
 			   "mount the first partition and run 'sbcdisk boot check' again",
-			   "the running system uses %s:%s:u; %s on %s " NOT_MOUNTED, u->vid, u->pid,
+			   "%s; %s on %s " NOT_MOUNTED, where,
 			   v->cmdline_name[0] ? v->cmdline_name : "cmdline.txt", v->disk->kname);
 	value[0] = '\0';
 	usbq_cmdline_check(sbuf_str(&v->cmdline), value, sizeof(value));
@@ -810,12 +890,23 @@ static int check_quirks(struct sysroot *sr, struct boot_checks *c, const struct 
 		return add(c, v->disk, "usb-quirks", BOOT_PASS, NULL,
 			   "%s carries usb-storage.quirks %s:%s:u, as the running system uses",
 			   v->cmdline_name, u->vid, u->pid);
-	str_fmt(fix, sizeof(fix), "add %s:%s:u to usb-storage.quirks= in %s/%s", u->vid, u->pid,
-		v->boot_mnt, v->cmdline_name);
+	/* a disk read through its partition table (not mounted): fix --disk writes it */
+	if (v->acc)
+		str_fmt(fix, sizeof(fix), "add %s:%s:u to usb-storage.quirks= in %s/%s: 'sbcdisk "
+			"fix uas %s:%s --disk %s'", u->vid, u->pid, v->boot_mnt, v->cmdline_name,
+			u->vid, u->pid, v->disk->kname);
+	else
+		str_fmt(fix, sizeof(fix), "add %s:%s:u to usb-storage.quirks= in %s/%s", u->vid,
+			u->pid, v->boot_mnt, v->cmdline_name);
+	if (in_param)
+		return add(c, v->disk, "usb-quirks", BOOT_FAIL, fix,
+			   "the running system needs usb-storage.quirks=%s:%s:u for this bridge, but "
+			   "%s on %s lacks it: uas would be used at boot", u->vid, u->pid,
+			   v->cmdline_name, v->disk->kname);
 	return add(c, v->disk, "usb-quirks", BOOT_FAIL, fix,
-		   "the running system needs usb-storage.quirks=%s:%s:u for this bridge, but %s on "
-		   "%s lacks it: uas would be used at boot", u->vid, u->pid, v->cmdline_name,
-		   v->disk->kname);
+		   "%s, but %s on %s lacks it (a quirk in the running system's file does not count "
+		   "for this disk): uas would be used when the board boots from it", where,
+		   v->cmdline_name, v->disk->kname);
 }
 
 static int check_pcie_probe(const struct boot_facts *f, struct boot_checks *c,
@@ -963,7 +1054,7 @@ int boot_check_disk_with(struct sysroot *sr, const struct inventory *inv,
 	if (!ret && board)
 		ret = check_order(inv, f, c, disk, mode);
 	if (!ret)
-		ret = check_quirks(sr, c, &v);
+		ret = check_quirks(sr, inv, c, &v);
 	if (!ret && board)
 		ret = check_pcie_probe(f, c, disk);
 out:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "common/bootcfg.h"
 #include "common/rootspec.h"
 #include "common/util.h"
 
@@ -24,6 +25,23 @@ bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap)
 	if (no)
 		str_copy(why, cap, no);
 	return !no;
+}
+
+/* Whether a filter (or what an include may leave open) is in force at the end of config:
+ * then the trial's cmdline= needs an [all] before it to hold for every board; a second [all]
+ * right after one is noise (issue 34). */
+static bool filter_open(const char *config, size_t clen)
+{
+	struct config_filter f;
+	struct config cfg;
+	bool open = true;
+
+	if (!config_parse(config, clen, &cfg)) {
+		config_filter_at(&cfg, cfg.n ? cfg.n - 1 : 0, &f);
+		open = f.model[0] || f.none || f.other || f.included;
+	}
+	config_release(&cfg);
+	return open;
 }
 
 /* Append text[0..n) to out with a bare "rootwait" word made "rootwait=wait_s" (wait_s > 0). */
@@ -88,7 +106,8 @@ int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size
 	if (!ret && clen && config[clen - 1] != '\n')
 		ret = sbuf_addch(tryboot, '\n');
 	if (!ret)
-		ret = sbuf_addf(tryboot, "[all]\ncmdline=%s\n", BOOT_TRYBOOT_CMDLINE);
+		ret = sbuf_addf(tryboot, "%scmdline=%s\n", filter_open(config, clen) ? "[all]\n" : "",
+				BOOT_TRYBOOT_CMDLINE);
 	return ret;
 }
 

@@ -2,13 +2,17 @@
 /* cmd-boot.c - `sbcdisk boot [check [DISK...] | order LIST [--apply] | time [--record]]`:
  * the boot layer's facts and checks, printed by report/boot-report.c; the new boot order
  * handed to rpi-eeprom-config; this boot's time, recorded in the result store once per boot. */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "boot/boot.h"
 #include "cli/cli-store.h"
+#include "cli/fix-disk.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "common/json.h"
@@ -135,6 +139,53 @@ static struct blkdev *named_device(struct sysroot *sr, const struct inventory *i
 	return probe_inventory_find(inv, name);
 }
 
+/* Is d or a partition of it mounted? */
+static bool disk_mounted(const struct blkdev *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_children; i++)
+		if (d->children[i]->n_mountpoints)
+			return true;
+	return d->n_mountpoints > 0;
+}
+
+/* A disk whose files are not mounted (or an image file): read through its partition table
+ * and its boot partition's FAT, as clone checks its copy. 1 when it was not reachable so
+ * (no node, no table: boot_check_disk() judges it from the mounts), else 0 or -errno. */
+static int check_unmounted(struct cli_ctx *ctx, const struct inventory *inv,
+			   const struct boot_facts *f, const char *name, const struct blkdev *d,
+			   struct boot_checks *c)
+{
+	char node[PATH_MAX], path[PATH_MAX], why[300];
+	struct stat st;
+	int ret;
+
+	if (d) {
+		if (disk_mounted(d) || str_fmt(node, sizeof(node), "%s%s", PATH_DEV_PREFIX,
+					       d->kname) ||
+		    sysroot_stat(ctx->sr, node, &st, true) || !S_ISBLK(st.st_mode) ||
+		    sysroot_host_path(ctx->sr, node, path, sizeof(path)))
+			return 1;
+	} else {
+		str_copy(path, sizeof(path), name);
+	}
+	ret = clone_boot_check_path(ctx->sr, path, d ? d->kname : "", inv, f, c, why,
+				    sizeof(why));
+	if (ret == -EINVAL || ret == -EIO)
+		return 1; /* no partition table it can read */
+	return ret;
+}
+
+/* An image file named instead of a disk: a regular file. */
+static bool is_image(const char *name)
+{
+	struct stat st;
+
+	return strchr(name, '/') && !str_starts(name, PATH_DEV_PREFIX) && !stat(name, &st) &&
+	       S_ISREG(st.st_mode);
+}
+
 static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct boot_facts *f,
 		     char **names, int n)
 {
@@ -145,6 +196,8 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	for (i = 0; i < n; i++) {
 		struct blkdev *d = named_device(ctx->sr, inv, names[i]);
 
+		if (!d && is_image(names[i]))
+			continue;
 		if (!d || d->is_partition) {
 			log_error("boot check: '%s' is %s", names[i], d ? "a partition: name its "
 				  "disk" : "no disk of this system (see 'sbcdisk list')");
@@ -153,8 +206,13 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 		}
 	}
 	if (n) {
-		for (i = 0; i < n && !ret; i++)
-			ret = boot_check_disk(ctx->sr, inv, f, named_device(ctx->sr, inv, names[i]), &c);
+		for (i = 0; i < n && !ret; i++) {
+			struct blkdev *d = named_device(ctx->sr, inv, names[i]);
+
+			ret = check_unmounted(ctx, inv, f, names[i], d, &c);
+			if (ret == 1)
+				ret = boot_check_disk(ctx->sr, inv, f, d, &c);
+		}
 	} else {
 		for (j = 0; j < inv->n_top && !ret; j++)
 			if (boot_disk_is_candidate(inv->top[j]))

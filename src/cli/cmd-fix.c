@@ -1,9 +1,12 @@
 /* cmd-fix.c - `sbcdisk fix uas|pcie-gen|undo`: show the diff of a boot file edit (dry run by
  * default), write it with --apply, explain what happens at the next boot. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/fix-disk.h"
 #include "cli/fix-proof.h"
 #include "common/log.h"
 #include "common/paths.h"
@@ -17,6 +20,7 @@ struct fix_opts {
 	bool now;
 	const char *db;
 	bool no_save;
+	const char *disk;
 };
 
 static int fail(struct fix_plan *p, int ret)
@@ -27,7 +31,8 @@ static int fail(struct fix_plan *p, int ret)
 
 static const char *kind_name(enum fix_kind k)
 {
-	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" : "undo";
+	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" :
+	       k == FIX_USB_CURRENT ? "usb-current" : "undo";
 }
 
 struct now_result {
@@ -187,8 +192,9 @@ static void emit_text(const struct fix_plan *p, const struct fix_opts *o, const 
 		       p->file.dir, p->restore_from);
 	else
 		printf("Wrote %s; the previous version is %s/%s\n"
-		       "'sbcdisk fix undo --apply' puts it back.\n",
-		       p->file.path, p->file.dir, p->backup);
+		       "'sbcdisk fix undo%s%s --apply' puts it back.\n",
+		       p->file.path, p->file.dir, p->backup, o->disk ? " --disk " : "",
+		       o->disk ? o->disk : "");
 }
 
 /* Record an applied fix in the result store, or (dry run) look for a run to compare with. */
@@ -206,6 +212,8 @@ static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const stru
 			w.disk = arg;
 	} else if (p->kind == FIX_PCIE_GEN) {
 		str_fmt(change, sizeof(change), "dtparam=pciex1_gen=%s", arg);
+	} else if (p->kind == FIX_USB_CURRENT) {
+		str_copy(change, sizeof(change), "usb_max_current_enable=1");
 	} else {
 		str_fmt(change, sizeof(change), "restored %s", p->restore_from);
 	}
@@ -224,7 +232,7 @@ static struct {
 } opt = { .runs = { &filter, 1 } };
 
 /* the entries of options[]: which subcommand takes which */
-enum { O_APPLY, O_NOW, O_DB, O_NO_SAVE, O_DEVICE, O_PROFILE, O_LAST, O_HELP };
+enum { O_APPLY, O_NOW, O_DB, O_NO_SAVE, O_DEVICE, O_PROFILE, O_LAST, O_DISK, O_HELP };
 
 static const struct cli_option options[] = {
 	[O_APPLY] = OPT_BOOL(0, "apply", &fo.apply,
@@ -242,6 +250,9 @@ static const struct cli_option options[] = {
 	[O_PROFILE] = OPT_STRING(0, "profile", "NAME", &opt.profile,
 				 "(verify) the profile of the runs to compare"),
 	[O_LAST] = OPT_LAST(&opt.runs, NULL),
+	[O_DISK] = OPT_STRING(0, "disk", "DISK", &fo.disk,
+		"edit the boot files of DISK (a disk that is not mounted, such as the\n"
+		"drive about to boot, or an image file) instead of the running system's"),
 	[O_HELP] = OPT_BOOL('h', "help", &opt.help, NULL),
 	OPT_END(),
 };
@@ -249,9 +260,10 @@ static const struct cli_option options[] = {
 static int check(const char *cmd, int argc, char **argv);
 
 const struct cli_spec fix_spec = {
-	.usage = "Usage: sbcdisk fix uas DEVICE|VID:PID [--apply] [--now]\n"
-		 "       sbcdisk fix pcie-gen 2|3 [--apply]\n"
-		 "       sbcdisk fix undo [--apply]\n"
+	.usage = "Usage: sbcdisk fix uas DEVICE|VID:PID [--disk DISK] [--apply] [--now]\n"
+		 "       sbcdisk fix pcie-gen 2|3 [--disk DISK] [--apply]\n"
+		 "       sbcdisk fix usb-current [--disk DISK] [--apply]\n"
+		 "       sbcdisk fix undo [--disk DISK] [--apply]\n"
 		 "       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
 		 "\n"
 		 "Edit the Raspberry Pi boot configuration safely. Without --apply nothing is\n"
@@ -261,6 +273,9 @@ const struct cli_spec fix_spec = {
 		 "            usb-storage drives the device instead of uas (DEVICE such as sda\n"
 		 "            is looked up in sysfs)\n"
 		 "  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
+		 "  usb-current  set usb_max_current_enable=1 for the Raspberry Pi 5 in\n"
+		 "            config.txt: the USB ports may draw 1600 mA on a supply that did\n"
+		 "            not offer 5 A (only for a supply that delivers 5 A)\n"
 		 "  undo      put back the newest backup made by a fix (and remove that backup)\n"
 		 "  verify    the runs of the fixed drive before and after the newest fix,\n"
 		 "            compared\n",
@@ -303,6 +318,14 @@ static int plan_pcie_gen(struct cli_ctx *ctx, const char *arg, struct usb_id *id
 	return fix_plan_pcie_gen(ctx->sr, arg[0] - '0', plan);
 }
 
+static int plan_usb_current(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+			    struct fix_plan *plan)
+{
+	(void)arg;
+	(void)id;
+	return fix_plan_usb_current(ctx->sr, plan);
+}
+
 static int plan_undo(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
 		     struct fix_plan *plan)
 {
@@ -311,8 +334,45 @@ static int plan_undo(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
 	return fix_plan_undo(ctx->sr, plan);
 }
 
+/* --disk: the plan of the same fix on the named disk's own boot partition (fix/files.h). */
+static int plan_on_disk(struct cli_ctx *ctx, enum fix_kind kind, const char *arg,
+			struct usb_id *id, struct fix_plan *plan, struct fix_disk **out)
+{
+	struct inventory *inv = NULL;
+	struct fix_disk *d = calloc(1, sizeof(*d));
+	struct fix_msgs found = { 0 };
+	int ret;
+
+	*plan = (struct fix_plan){ 0 };
+	if (!d) {
+		log_error("fix: out of memory");
+		return EXIT_FAIL;
+	}
+	*out = d;
+	if (kind == FIX_UAS && !strchr(arg, ':')) {
+		ret = fix_usb_id_of_block(ctx->sr, arg, id, &found);
+		if (ret) {
+			log_error("fix: cannot find the USB id of '%s': %s", arg, found.why);
+			return EXIT_FAIL;
+		}
+	}
+	ret = probe_inventory_load(ctx->sr, &inv);
+	if (ret && ret != -ENOENT) {
+		log_error("fix: cannot read the block devices: %s", strerror(-ret));
+		return EXIT_FAIL;
+	}
+	ret = fix_disk_open(ctx->sr, inv, "fix", fo.disk, d);
+	probe_inventory_free(inv);
+	if (ret)
+		return ret;
+	ret = fix_files_plan(&d->files, kind, *id, kind == FIX_PCIE_GEN ? arg[0] - '0' : 0, plan);
+	for (size_t i = found.n; i-- > 0;)
+		fix_note_first(&plan->msgs, found.note[i]);
+	return ret;
+}
+
 #define O(x) (1u << (x))
-#define O_EDIT (O(O_APPLY) | O(O_DB) | O(O_NO_SAVE))
+#define O_EDIT (O(O_APPLY) | O(O_DB) | O(O_NO_SAVE) | O(O_DISK))
 
 /* The fixes: the operand each needs (nargs 0 or 1), the entries of options[] each takes,
  * and its plan (-errno, or an exit code after a message); verify has its own run. */
@@ -326,6 +386,7 @@ static const struct fix_sub {
 } fix_subs[] = {
 	{ "uas", 1, "a DEVICE or VID:PID", O_EDIT | O(O_NOW), plan_uas },
 	{ "pcie-gen", 1, "2 or 3", O_EDIT, plan_pcie_gen },
+	{ "usb-current", 0, NULL, O_EDIT, plan_usb_current },
 	{ "undo", 0, NULL, O_EDIT, plan_undo },
 	{ "verify", 0, NULL, O(O_DB) | O(O_DEVICE) | O(O_PROFILE) | O(O_LAST), NULL },
 	{ NULL, 0, NULL, 0, NULL },
@@ -340,11 +401,13 @@ static int check(const char *cmd, int argc, char **argv)
 	unsigned i;
 
 	if (argc < 2 && !opt.help)
-		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen' or 'undo'");
+		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen', 'usb-current' or "
+					    "'undo'");
 	for (sub = fix_subs; argc > 1 && sub->name && strcmp(sub->name, argv[1]); sub++)
 		;
 	if (argc > 1 && !sub->name)
-		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, undo, verify)",
+		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, usb-current, undo, "
+					    "verify)",
 				       argv[1]);
 	if (opt.help) {
 		if (argc > 1 && !sub->plan)
@@ -381,6 +444,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	struct fix_proof_note rec = { 0 };
 	struct now_result now = { 0 };
 	struct fix_plan plan = { 0 };
+	struct fix_disk *disk = NULL;
 	struct sbuf diff = SBUF_INIT(8 * 1024 * 1024);
 	struct fix_opts o = fo;
 	char la[PATH_MAX + 4], lb[PATH_MAX + 4];
@@ -390,17 +454,24 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (!sub->plan)
 		return fix_proof_report(ctx, o.db, &filter, opt.profile);
-	ret = sub->plan(ctx, arg, &id, &plan);
+	if (o.disk)
+		ret = plan_on_disk(ctx, sub->plan == plan_uas ? FIX_UAS :
+					sub->plan == plan_pcie_gen ? FIX_PCIE_GEN :
+					sub->plan == plan_usb_current ? FIX_USB_CURRENT : FIX_UNDO,
+				   arg, &id, &plan, &disk);
+	else
+		ret = sub->plan(ctx, arg, &id, &plan);
 	if (ret == EXIT_FAIL)
-		return ret;
+		goto out;
 	if (sub->plan == plan_uas)
 		idp = &id;
 	if (ret) {
 		ret = fail(&plan, ret);
 		goto out;
 	}
-	str_fmt(la, sizeof(la), "a%s", plan.file.path);
-	str_fmt(lb, sizeof(lb), "b%s", plan.file.path);
+	/* a file of another disk is named "sda1/cmdline.txt": the labels get their slash */
+	str_fmt(la, sizeof(la), "a%s%s", plan.file.path[0] == '/' ? "" : "/", plan.file.path);
+	str_fmt(lb, sizeof(lb), "b%s%s", plan.file.path[0] == '/' ? "" : "/", plan.file.path);
 	ret = diff_unified(sbuf_str(&plan.file.data), plan.file.data.len, sbuf_str(&plan.after),
 			   plan.after.len, la, lb, &diff);
 	if (ret) {
@@ -413,7 +484,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	if (diff.buf)
 		str_sanitize_text(diff.buf, diff.len);
 	if (o.apply) {
-		ret = fix_plan_apply(ctx->sr, &plan);
+		ret = disk ? fix_files_apply(&disk->files, &plan) : fix_plan_apply(ctx->sr, &plan);
 		if (ret) {
 			ret = fail(&plan, ret);
 			goto out;
@@ -441,5 +512,6 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 out:
 	sbuf_release(&diff);
 	fix_plan_release(&plan);
+	free(disk);
 	return ret;
 }

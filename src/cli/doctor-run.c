@@ -163,6 +163,8 @@ static int collect_inventory(struct cli_ctx *ctx, const char *cmd, struct doctor
 	r->quirks = read_small(ctx->sr, PATH_USB_STORAGE_QUIRKS);
 	r->inv.cmdline = r->cmdline;
 	r->inv.quirks_param = r->quirks;
+	probe_power_read(ctx->sr, &r->power);
+	r->inv.power = &r->power;
 	ret = probe_inventory_load(ctx->sr, &inv);
 	if (ret == -ENOENT)
 		return 0; /* no devices in this tree: the log alone */

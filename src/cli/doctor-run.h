@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "diag/diag.h"
+#include "probe/power.h"
 #include "probe/probe.h"
 #include "report/doctor.h"
 
@@ -19,6 +20,7 @@ struct doctor_run {
 	struct diag_findings findings;
 	char log_problem[160];
 	char *cmdline, *quirks;
+	struct probe_power power;      /* the board's power flags (probe/power.h) */
 	struct boot_facts *boot;	 /* the boot layer's facts, NULL when not read */
 	struct boot_checks *boot_checks; /* boot check of every disk, NULL when not run */
 };

@@ -126,6 +126,11 @@ int clone_fat_write(const char *image, uint64_t off, const char *file, const cha
 int clone_fat_copy_out(const char *image, uint64_t off, const char *to);
 /* Every path of the FAT file system at off of image, one "::/path" a line (mdir -/ -b). */
 int clone_fat_list(const char *image, uint64_t off, struct sbuf *out);
+/* Remove a file of the FAT file system at off of image (mdel). 0, -ENOENT, -errno. */
+int clone_fat_remove(const char *image, uint64_t off, const char *file);
+/* The file system type, UUID and label of partition cp of the open disk or image fd
+ * (libblkid at cp->start). Unknown ones stay empty. */
+void clone_part_probe(int fd, struct clone_part *cp);
 /* The volume id of the FAT file system at off of fd (FAT12/16 and FAT32). */
 int clone_fat_set_id(int fd, uint64_t off, uint32_t id);
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bootcfg-eval.h"
 #include "common/sysroot.h"
 #include "probe/ref.h"
 
@@ -107,6 +108,8 @@ struct clone_opts {
 	uint64_t root_size;
 	bool verify_full;    /* checksum every file, not a sample */
 	bool allow_live_blocks; /* the user's say-so for a block copy of a mounted rw fs */
+	struct config_board board; /* with has_board: the board the copy is for, whose */
+	bool has_board;            /* config.txt sections are read (else this board) */
 };
 
 struct clone_plan {
@@ -172,6 +175,7 @@ struct clone_plan {
 	bool t_kparts; /* the kernel has the target's partitions as devices (t_dev) */
 
 	struct sysroot *sr; /* clone_plan_make()'s, for the boot check */
+	struct config_board board; /* whose config.txt sections are read: --board, or this one */
 	/* the block devices as the plan read them (the dry run's stored speeds look the disks
 	 * up here); freed by clone_plan_release() */
 	struct inventory *inv;
@@ -232,5 +236,37 @@ enum clone_text {
 };
 int clone_rewrite_text(struct clone_plan *p, const char *file, enum clone_text kind,
 		       const char *text, size_t len, char **out, size_t *outlen);
+
+/*
+ * The boot partition of a disk or an image whose files are not mounted, as the plan finds
+ * it: the first partition whose file system can hold the firmware's files (FAT), reached at
+ * its offset through mtools. For `fix --disk` and `boot check` of such a disk.
+ */
+struct clone_bootpart {
+	char path[PATH_MAX]; /* the disk's node or the image file */
+	uint64_t off, size;
+	unsigned partno;
+};
+/* 0; -ENOENT with why when no partition holds a FAT file system; -EINVAL, -EIO with why. */
+int clone_bootpart_find(const char *path, struct clone_bootpart *bp, char *why, size_t whycap);
+/* A file of it (name relative to its root): read (at most cap bytes; out is initialised
+ * here), replace or create, remove, and every path one "::/path" a line. 0 or -errno. */
+struct sbuf;
+int clone_bootpart_read(const struct clone_bootpart *bp, const char *name, size_t cap,
+			struct sbuf *out);
+int clone_bootpart_write(const struct clone_bootpart *bp, const char *name, const void *data,
+			 size_t len);
+int clone_bootpart_remove(const struct clone_bootpart *bp, const char *name);
+int clone_bootpart_list(const struct clone_bootpart *bp, struct sbuf *out);
+
+/* boot/'s check of the disk or image at path (kernel name disk, "" for an image) read
+ * through its partition table and mtools, as clone checks its copy: for a disk whose
+ * partitions the kernel has no devices for or that are not mounted. 0 or -errno with why. */
+struct boot_facts;
+struct boot_checks;
+struct inventory;
+int clone_boot_check_path(struct sysroot *sr, const char *path, const char *disk,
+			  const struct inventory *inv, const struct boot_facts *f,
+			  struct boot_checks *c, char *why, size_t whycap);
 
 #endif

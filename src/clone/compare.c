@@ -732,7 +732,7 @@ static void check_boot(struct clone_plan *p)
 {
 	struct target_view *tv = calloc(1, sizeof(*tv));
 	struct boot_disk_access acc = { .read = target_read, .exists = target_exists,
-					.arg = tv, .name = "the copy" };
+					.arg = tv, .name = "the copy", .board = &p->board };
 	struct boot_checks bc = { 0 };
 	struct inventory *inv = NULL;
 	struct boot_facts f = { 0 }, fv;
@@ -769,6 +769,65 @@ static void check_boot(struct clone_plan *p)
 		target_view_release(tv);
 	free(tv);
 	probe_inventory_free(inv);
+}
+
+int clone_boot_check_path(struct sysroot *sr, const char *path, const char *disk,
+			  const struct inventory *inv, const struct boot_facts *f,
+			  struct boot_checks *c, char *why, size_t whycap)
+{
+	struct target_view *tv = calloc(1, sizeof(*tv));
+	struct clone_plan *p = calloc(1, sizeof(*p));
+	struct boot_disk_access acc = { .read = target_read, .exists = target_exists,
+					.arg = tv, .name = NULL };
+	struct boot_facts fv = *f;
+	int fd = -1, ret;
+	uint64_t size;
+	struct stat st;
+
+	if (!tv || !p) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	p->sr = sr;
+	str_copy(p->dst_path, sizeof(p->dst_path), path);
+	str_copy(p->dst_disk, sizeof(p->dst_disk), disk);
+	ret = clone_table_read(path, p, why, whycap);
+	if (ret)
+		goto out;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || clone_fd_size(fd, &st, &size)) {
+		ret = -errno;
+		str_fmt(why, whycap, "cannot open it: %s", strerror(errno));
+		goto out;
+	}
+	p->dst_size = size;
+	for (size_t i = 0; i < p->n_parts; i++) {
+		struct clone_part *cp = &p->parts[i];
+
+		clone_part_probe(fd, cp);
+		cp->fs = clone_fs_of(cp->fstype);
+		cp->t_start = cp->start;
+		cp->t_size = cp->size;
+		str_copy(cp->t_uuid, sizeof(cp->t_uuid), cp->uuid);
+		str_copy(cp->t_partuuid, sizeof(cp->t_partuuid), cp->partuuid);
+	}
+	ret = target_view_make(tv, p, inv);
+	if (ret)
+		goto out;
+	acc.name = tv->disk.kname;
+	if (!boot_disk_is_candidate(&tv->disk))
+		fv.loader = BOOT_LOADER_UNKNOWN;
+	ret = boot_check_disk_with(sr, &tv->inv, &fv, &tv->disk, &acc, c);
+	if (ret)
+		str_fmt(why, whycap, "%s", strerror(-ret));
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tv)
+		target_view_release(tv);
+	free(tv);
+	free(p);
+	return ret;
 }
 
 int clone_compare(struct clone_plan *p, const struct clone_opts *o, char *why, size_t whycap)

@@ -250,3 +250,15 @@ int clone_fat_copy_used(struct clone_copier *c, char *why, size_t whycap)
 	free(fat);
 	return ret;
 }
+
+int clone_fat_remove(const char *image, uint64_t off, const char *file)
+{
+	char name[256];
+	const char *argv[] = { "mdel", "-i", NULL, name, NULL };
+	int ret, status;
+
+	if (str_fmt(name, sizeof(name), "::%s", file))
+		return -ENAMETOOLONG;
+	ret = fat_run(image, off, true, argv, 2, NULL, false, &status);
+	return ret ? ret : status ? -ENOENT : 0;
+}

@@ -17,6 +17,8 @@
  * file named to mtools or debugfs without parsing its path) */
 #define PATH_PROC_SELF_FD    "/proc/self/fd"
 #define PATH_PROC_DT_MODEL   "/proc/device-tree/model"
+#define PATH_DT_REVISION     "/proc/device-tree/system/linux,revision"
+#define PATH_DT_SERIAL       "/proc/device-tree/serial-number"
 #define PATH_UDEV_DATA       "/run/udev/data"
 #define PATH_DEV             "/dev"
 #define PATH_DEV_KMSG        "/dev/kmsg"
@@ -56,6 +58,9 @@
 #define PATH_ETC_FSTAB       "/etc/fstab"
 /* The running kernel's usb-storage quirks list (root-writable, 127 characters at most). */
 #define PATH_USB_STORAGE_QUIRKS "/sys/module/usb_storage/parameters/quirks"
+/* the power leg (docs/power.md): the rpi_volt hwmon and the Pi 5 firmware's supply report */
+#define PATH_SYS_CLASS_HWMON "/sys/class/hwmon"
+#define PATH_DT_POWER        "/proc/device-tree/chosen/power"
 
 /* usb.ids, in the order Debian, Fedora/Arch and older usbutils install it. */
 #define PATH_USB_IDS_1 "/usr/share/misc/usb.ids"

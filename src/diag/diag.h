@@ -59,6 +59,7 @@ int diag_findings_worst(const struct diag_findings *f);
 enum diag_transport { DIAG_T_UNKNOWN, DIAG_T_USB, DIAG_T_NVME, DIAG_T_MMC, DIAG_T_SATA, DIAG_T_OTHER };
 
 struct probe_health;
+struct probe_power;
 struct boot_facts;
 struct boot_checks;
 
@@ -106,6 +107,8 @@ struct diag_inventory {
 	/* the boot layer's facts and its check of every disk (boot/boot.h), NULL when not read */
 	const struct boot_facts *boot;
 	const struct boot_checks *boot_checks;
+	/* the board's power facts (probe/power.h), NULL when not read */
+	const struct probe_power *power;
 };
 
 /*

@@ -1,5 +1,7 @@
 /* rules-usb.c - the USB rules: UAS errors, UAS disabled, bridges known for UAS trouble,
  * USB 3 devices at USB 2 speed, USB resets and xHCI trouble. */
+#include <ctype.h>
+
 #include "diag/rules.h"
 #include "diag/uas-quirks.h"
 #include "common/usbquirks.h"
@@ -314,10 +316,23 @@ static bool bridge_known_usb3(const struct diag_subject *s, const struct diag_de
 	return q && !q->any_pid;
 }
 
+/* A bridge known for UAS trouble that runs on uas now: on a USB 3 port it is likely to fail
+ * (report 000), so its quirk goes where it will be read first. */
+static bool quirky_on_uas(const struct diag_dev *d)
+{
+	const struct uas_quirk_entry *q;
+
+	if (!d || !d->has_usb || d->driver != USB_DRIVER_UAS)
+		return false;
+	q = uas_quirk_find(d->vid, d->pid);
+	return d->bridge_uas_trouble || (q && !q->any_pid);
+}
+
 static void link_slow_text(const struct rule_ctx *ctx, struct diag_finding *f, const char *label,
-			   unsigned speed, const char *port)
+			   unsigned speed, const char *port, const struct diag_dev *d)
 {
 	bool pi4 = strstr(rule_board(ctx), "Raspberry Pi 4") != NULL;
+	char first[600] = "";
 
 	finding_title(f, "%s: a USB 3 device runs at USB 2 speed (%u Mbit/s)", label, speed);
 	finding_explain(f, "The device can do USB 3 (5000 Mbit/s or more) but its link trained "
@@ -326,16 +341,47 @@ static void link_slow_text(const struct rule_ctx *ctx, struct diag_finding *f, c
 			pi4 ? " (on a Raspberry Pi 4 the black ports; the blue ones are USB 3)" : "");
 	if (pi4 && port && !strncmp(port, "1-1.", 4))
 		finding_explain(f, "Port %s is behind the board's USB 2 hub.", port);
-	finding_fix(f, pi4 ? "Plug the drive straight into a USB 3 (blue) port with a USB 3 "
-			     "cable, then check with `sbcdisk list`: its ATTACHMENT then reads usb3 "
-			     "(5000M)." :
-			     strstr(rule_board(ctx), "Raspberry Pi 5") ?
-			     "Plug the drive straight into one of the blue USB 3 ports with a USB 3 "
-			     "cable, then check with `sbcdisk list`: its ATTACHMENT then reads usb3 "
-			     "(5000M)." :
-			     "Plug the drive straight into a USB 3 port (blue, or marked SS) with a "
-			     "USB 3 cable, then check with `sbcdisk list`: its ATTACHMENT then reads "
-			     "usb3 (5000M).");
+	if (quirky_on_uas(d)) {
+		/* the quirk first, in the drive's own cmdline.txt: on USB 3 this bridge tends
+		 * to fail on uas, and a drive that is to boot reads only its own file */
+		finding_explain(f, "Its bridge is known for UAS trouble, which shows at USB 3 "
+				   "speed: give it the usb-storage quirk before the move, in the "
+				   "drive's own cmdline.txt (the running system's file does not count "
+				   "when the board boots from the drive).");
+		if (d->is_root)
+			str_fmt(first, sizeof(first), "First add %04x:%04x:u to usb-storage.quirks "
+				"in its cmdline.txt (`sbcdisk fix uas %04x:%04x` shows the change, "
+				"--apply writes it). Then: ", d->vid, d->pid, d->vid, d->pid);
+		else
+			str_fmt(first, sizeof(first), "First add %04x:%04x:u to usb-storage.quirks "
+				"in the drive's own cmdline.txt (`sbcdisk fix uas %04x:%04x --disk %s` "
+				"shows the change, --apply writes it), and with --now to the running "
+				"kernel's list if you keep using it from here. Then: ", d->vid, d->pid,
+				d->vid, d->pid, d->name);
+	}
+	{
+		char fix[1200];
+
+		size_t n = strlen(first);
+
+		str_fmt(fix, sizeof(fix), "%s%s", first, pi4 ?
+			"Plug the drive straight into a USB 3 (blue) port with a USB 3 cable, then "
+			"check with `sbcdisk list`: its ATTACHMENT then reads usb3 (5000M)." :
+			strstr(rule_board(ctx), "Raspberry Pi 5") ?
+			"Plug the drive straight into one of the blue USB 3 ports with a USB 3 "
+			"cable, then check with `sbcdisk list`: its ATTACHMENT then reads usb3 "
+			"(5000M)." :
+			"Plug the drive straight into a USB 3 port (blue, or marked SS) with a USB 3 "
+			"cable, then check with `sbcdisk list`: its ATTACHMENT then reads usb3 "
+			"(5000M).");
+		if (n) /* "Then: plug ..." */
+			fix[n] = (char)tolower((unsigned char)fix[n]);
+		finding_fix(f, fix);
+	}
+	if (quirky_on_uas(d) && d->is_root)
+		finding_fix_cmd(f, "sbcdisk fix uas %04x:%04x", d->vid, d->pid);
+	else if (quirky_on_uas(d))
+		finding_fix_cmd(f, "sbcdisk fix uas %04x:%04x --disk %s", d->vid, d->pid, d->name);
 	finding_fix_cmd(f, "sbcdisk list");
 }
 
@@ -371,7 +417,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		f = rule_get(ctx, "usb-link-slow", DIAG_WARNING, rule_dev_name(ctx, s), id);
 		if (!f)
 			return;
-		link_slow_text(ctx, f, label, s->speed_mbps, s->usb_port);
+		link_slow_text(ctx, f, label, s->speed_mbps, s->usb_port, d);
 		rule_explain_bridge(f, s);
 		finding_evidence_cat(f, &s->cat[CAT_LINK]);
 	}
@@ -389,7 +435,7 @@ void rule_usb_link_slow(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		if (!f->title[0])
-			link_slow_text(ctx, f, label, d->speed_mbps, d->usb_port);
+			link_slow_text(ctx, f, label, d->speed_mbps, d->usb_port, d);
 		finding_evidence_fact(f, "%s: USB %x.%02x device linked at %u Mbit/s at port %s; "
 					 "the fastest root hub runs at %u Mbit/s",
 				      d->name, d->version_bcd >> 8, d->version_bcd & 0xff,

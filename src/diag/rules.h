@@ -67,6 +67,8 @@ void rule_quirks_param_invalid(struct rule_ctx *ctx);
 void rule_root_on_sd(struct rule_ctx *ctx);
 /* rules-boot.c: boot-usb2, bootloader-old, boot-partuuid-duplicate, boot-order */
 void rule_boot(struct rule_ctx *ctx);
+/* rules-power.c: undervoltage-now, usb-current-limited */
+void rule_power(struct rule_ctx *ctx);
 /* rules-health.c: drive-failing, drive-worn, drive-hot, drive-no-smart */
 void rule_drive_health(struct rule_ctx *ctx);
 

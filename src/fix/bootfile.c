@@ -19,13 +19,10 @@ int boot_locate(struct sysroot *sr, struct boot_loc *loc, struct fix_msgs *m)
 	if (loc->prefix[0])
 		fix_note(m, "os_prefix is '%s': the firmware reads %s%s", loc->prefix, loc->prefix,
 			 loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt");
-	if (ret == -EINVAL)
-		return fix_refuse(m, ret, "the command line file '%s%s' (os_prefix, cmdline=) "
-					  "does not stay inside %s", loc->prefix,
-				  loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt",
-				  loc->fw_dir);
-	if (ret)
+	if (ret == -ENAMETOOLONG)
 		return fix_refuse(m, ret, "the command line file name is too long");
+	if (ret)
+		return fix_refuse(m, ret, "%s", loc->why);
 	return 0;
 }
 
@@ -132,8 +129,7 @@ int boot_file_commit(int dfd, struct sysroot *sr, const struct boot_file *bf,
 	return ret;
 }
 
-/* True when s is YYYYmmdd-HHMMSS with an optional -N: one of our backups. */
-static bool is_stamp(const char *s)
+bool boot_backup_is_stamp(const char *s)
 {
 	size_t i;
 
@@ -159,7 +155,7 @@ int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, ch
 		const char *n = de->d_name;
 
 		if (strncmp(n, name, nlen) || strncmp(n + nlen, BOOT_BACKUP_TAG, tlen) ||
-		    !is_stamp(n + nlen + tlen))
+		    !boot_backup_is_stamp(n + nlen + tlen))
 			continue;
 		if (!out[0] || strcmp(n, out) > 0)
 			str_copy(out, cap, n);

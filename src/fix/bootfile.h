@@ -50,6 +50,8 @@ int boot_file_commit(int dfd, struct sysroot *sr, const struct boot_file *bf,
 /* The newest backup of dir/name: its name into out (empty when there is none). 0 or -errno. */
 int boot_backup_newest(struct sysroot *sr, const char *dir, const char *name, char *out,
 		       size_t cap);
+/* True when s is YYYYmmdd-HHMMSS with an optional -N: the tail of one of our backups. */
+bool boot_backup_is_stamp(const char *s);
 /* Remove dir/name (a used backup). 0 or -errno. */
 int boot_file_remove(struct sysroot *sr, const char *dir, const char *name);
 

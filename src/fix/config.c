@@ -1,5 +1,5 @@
-/* config.c - set dtparam=pciex1_gen in the section of config.txt a Raspberry Pi 5 reads,
- * through the config.txt model of common/bootcfg.c. */
+/* config.c - set dtparam=pciex1_gen or usb_max_current_enable in the section of config.txt a
+ * Raspberry Pi 5 reads, through the config.txt model of common/bootcfg.c. */
 #include <ctype.h>
 
 #include "fix/config.h"
@@ -173,6 +173,80 @@ int config_pcie_gen_set(struct config *cfg, int gen, struct fix_msgs *m, bool *c
 		return 0;
 	}
 	ret = gen_append(cfg, setting, m);
+	*changed = !ret;
+	return ret;
+}
+
+/* A line "usb_max_current_enable=V" (blanks around the name and '='): the offset and length
+ * of V; false for any other line. */
+static bool usb_current_find(const struct config_line *l, size_t *voff, size_t *vlen)
+{
+	static const char key[] = "usb_max_current_enable";
+	const char *s = l->s;
+	size_t b = 0, e;
+
+	while (b < l->len && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	if (l->len - b < sizeof(key) - 1 || memcmp(s + b, key, sizeof(key) - 1))
+		return false;
+	b += sizeof(key) - 1;
+	while (b < l->len && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	if (b >= l->len || s[b] != '=')
+		return false;
+	for (b++; b < l->len && (s[b] == ' ' || s[b] == '\t'); b++)
+		;
+	for (e = b; e < l->len && s[e] != '\r' && s[e] != '\n' && s[e] != ' ' && s[e] != '\t' &&
+		    s[e] != '#'; e++)
+		;
+	*voff = b;
+	*vlen = e - b;
+	return true;
+}
+
+int config_usb_current_set(struct config *cfg, struct fix_msgs *m, bool *changed)
+{
+	struct config_filter f = { 0 };
+	char t[256], name[64];
+	bool unconditional = false;
+	size_t i, off, vlen;
+	int ret = 0;
+
+	*changed = false;
+	for (i = 0; i < cfg->n && !ret; i++) {
+		struct config_line *l = &cfg->line[i];
+
+		if (memchr(l->s, '\0', l->len))
+			return fix_refuse(m, -EINVAL, "line %zu holds a NUL byte; repair the file "
+						      "by hand first", i + 1);
+		config_line_text(l, t, sizeof(t));
+		if (config_filter_name(t, name, sizeof(name))) {
+			config_filter_apply(&f, name);
+			continue;
+		}
+		if (config_line_is_include(t)) {
+			fix_note(m, "line %zu includes another file ('%s'); a usb_max_current_enable "
+				    "setting there is not changed, and a later one wins", i + 1, t);
+			f.included = true;
+		}
+		if (!pi5_reads(&f) || !usb_current_find(l, &off, &vlen))
+			continue;
+		unconditional = unconditional || pi5_reads(&f) == 2;
+		if (vlen == 1 && l->s[off] == '1') {
+			if (pi5_reads(&f) == 2)
+				fix_note(m, "line %zu already sets usb_max_current_enable=1 where a "
+					    "Pi 5 reads it", i + 1);
+			continue;
+		}
+		ret = line_value_replace(l, off, vlen, "1");
+		*changed = !ret;
+		fix_note(m, "line %zu: sets usb_max_current_enable to 1 in place (under %s%s%s)",
+			 i + 1, f.model[0] ? "[" : "", f.model[0] ? f.model : "no model filter",
+			 f.model[0] ? "]" : "");
+	}
+	if (ret || unconditional)
+		return ret;
+	ret = gen_append(cfg, "usb_max_current_enable=1", m);
 	*changed = !ret;
 	return ret;
 }

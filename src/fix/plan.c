@@ -105,17 +105,18 @@ static int config_missing(struct sysroot *sr, const struct boot_loc *loc, struct
 			  "%s", loc->config, PATH_BOOT_FIRMWARE, PATH_BOOT);
 }
 
-int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
+/* A config.txt fix: the file read, set() applied to its model, the bytes after it. */
+static int plan_config(struct sysroot *sr, struct fix_plan *p, int gen,
+		       int (*set)(struct config *cfg, int gen, struct fix_msgs *m, bool *changed))
 {
 	struct config cfg = { 0 };
 	struct boot_loc loc;
 	char model[128];
 	int ret;
 
-	plan_init(p, FIX_PCIE_GEN);
-	ret = boot_locate(sr, &loc, &p->msgs);
-	if (ret)
-		return ret;
+	/* only config.txt's place matters here: which command line file config.txt names (or
+	 * why that is not known) does not, and config.txt's own faults are said below */
+	boot_loc_find(sr, &loc);
 	str_copy(p->file.path, sizeof(p->file.path), loc.config);
 	if (!loc.has_config)
 		return config_missing(sr, &loc, p);
@@ -129,7 +130,7 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 				   "takes effect on a Pi 5", model);
 	ret = config_parse(sbuf_str(&p->file.data), p->file.data.len, &cfg);
 	if (!ret)
-		ret = config_pcie_gen_set(&cfg, gen, &p->msgs, &p->changed);
+		ret = set(&cfg, gen, &p->msgs, &p->changed);
 	if (!ret)
 		ret = config_write(&cfg, &p->after);
 	config_release(&cfg);
@@ -139,6 +140,17 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 				  CONFIG_LINES_MAX);
 	if (ret)
 		return refuse_file(p, ret);
+	return 0;
+}
+
+int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
+{
+	int ret;
+
+	plan_init(p, FIX_PCIE_GEN);
+	ret = plan_config(sr, p, gen, config_pcie_gen_set);
+	if (ret)
+		return ret;
 	if (!p->changed)
 		str_fmt(p->next_boot, sizeof(p->next_boot),
 			"Nothing to change: a Raspberry Pi 5 already runs its PCIe connector at "
@@ -153,6 +165,37 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 		str_copy(p->next_boot, sizeof(p->next_boot),
 			 "At the next boot a Raspberry Pi 5 trains its PCIe connector at Gen 2 "
 			 "(5 GT/s), the speed it is certified for.");
+	return 0;
+}
+
+static int usb_current_set(struct config *cfg, int unused, struct fix_msgs *m, bool *changed)
+{
+	(void)unused;
+	return config_usb_current_set(cfg, m, changed);
+}
+
+int fix_plan_usb_current(struct sysroot *sr, struct fix_plan *p)
+{
+	int ret;
+
+	plan_init(p, FIX_USB_CURRENT);
+	ret = plan_config(sr, p, 0, usb_current_set);
+	if (ret)
+		return ret;
+	fix_note(&p->msgs, "WARNING: this lets the USB ports draw up to 1600 mA in total on any "
+			   "supply. Only a supply that delivers 5 A at 5 V without saying so over "
+			   "USB-PD (a bench or GPIO-header supply) should get it; on a 3 A supply "
+			   "the board browns out, and drives reset or lose data. A 5 A USB-PD "
+			   "supply needs no setting: the firmware raises the limit by itself.");
+	if (!p->changed)
+		str_copy(p->next_boot, sizeof(p->next_boot),
+			 "Nothing to change: a Raspberry Pi 5 already reads "
+			 "usb_max_current_enable=1 from this config.txt.");
+	else
+		str_copy(p->next_boot, sizeof(p->next_boot),
+			 "At the next boot a Raspberry Pi 5 sets its USB current limit high "
+			 "(1600 mA for all ports) whatever the supply reports. If the board then "
+			 "reports under-voltage, run 'sbcdisk fix undo --apply'.");
 	return 0;
 }
 
@@ -207,7 +250,7 @@ out:
 	return made;
 }
 
-/* Whether now is exactly what `fix pcie-gen 2` or `3` makes of before. */
+/* Whether now is exactly what `fix pcie-gen 2` or `3` or `fix usb-current` makes of before. */
 static bool pcie_fix_made(const struct sbuf *before, const struct sbuf *now)
 {
 	struct sbuf out = SBUF_INIT(CONFIG_FILE_MAX + 4096);
@@ -220,6 +263,13 @@ static bool pcie_fix_made(const struct sbuf *before, const struct sbuf *now)
 		m = (struct fix_msgs){ 0 };
 		made = !config_parse(sbuf_str(before), before->len, &cfg) &&
 		       !config_pcie_gen_set(&cfg, gen, &m, &changed) && changed &&
+		       !config_write(&cfg, &out) && same(&out, now);
+		config_release(&cfg);
+	}
+	if (!made) {
+		m = (struct fix_msgs){ 0 };
+		made = !config_parse(sbuf_str(before), before->len, &cfg) &&
+		       !config_usb_current_set(&cfg, &m, &changed) && changed &&
 		       !config_write(&cfg, &out) && same(&out, now);
 		config_release(&cfg);
 	}

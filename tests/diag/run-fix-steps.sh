@@ -55,6 +55,16 @@ step() {
 			sb --sysroot "$root.fix" fix uas "${dry[3]}" --apply --db "$tmp/$tree.db"
 			expect_rc 0 "$tree $id: fix uas ${dry[3]} --apply before '$line'"
 		fi
+		# --disk DISK: the disk's boot partition is read through its node, which a tree
+		# has not; an image laid out like Raspberry Pi OS stands for it
+		local i
+		for i in "${!dry[@]}"; do
+			if [ "${dry[$i]}" = --disk ] && [ $((i + 1)) -lt ${#dry[@]} ]; then
+				mkimage "$tmp/disk-${dry[$((i + 1))]}.img" dos 200 \
+					PARTUUID=0badc0de-02 >/dev/null 2>&1 || { fail "mkimage"; return; }
+				dry[$((i + 1))]=$tmp/disk-${dry[$((i + 1))]}.img
+			fi
+		done
 		sb --sysroot "$root.fix" "${dry[@]}" --db "$tmp/$tree.db" ;;
 	*)
 		sb --sysroot "$root" "${dry[@]}" ;;

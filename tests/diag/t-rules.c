@@ -4,6 +4,7 @@
 
 #include "t.h"
 #include "diag/diag.h"
+#include "probe/power.h"
 #include "common/util.h"
 
 static struct diag_findings fs;
@@ -342,6 +343,22 @@ static void test_inventory_rules(void)
 	f = run(NULL, &inv, "usb-link-slow");
 	T_CHECK(f && f->sev == DIAG_WARNING && !strcmp(f->device, "sda"));
 	T_CHECK(f && f->n_evidence == 1 && f->evidence[0].line == 0);
+	/* seed 000: a bridge known for UAS trouble on uas at 480M: the quirk into the drive's
+	 * own cmdline.txt first, then the move to a USB 3 port */
+	T_CHECK(f && f->n_fix_cmds == 2 &&
+		!strcmp(f->fix_cmds[0], "sbcdisk fix uas 152d:0578 --disk sda") &&
+		!strcmp(f->fix_cmds[1], "sbcdisk list") &&
+		!strncmp(f->fix_summary, "First add 152d:0578:u", 21));
+	/* the drive that holds the running system: its own file is the running one */
+	devs[1].is_root = true;
+	f = run(NULL, &inv, "usb-link-slow");
+	T_CHECK(f && f->n_fix_cmds == 2 && !strcmp(f->fix_cmds[0], "sbcdisk fix uas 152d:0578"));
+	devs[1].is_root = false;
+	/* on usb-storage already: only the move */
+	devs[1].driver = USB_DRIVER_STORAGE;
+	f = run(NULL, &inv, "usb-link-slow");
+	T_CHECK(f && f->n_fix_cmds == 1 && !strncmp(f->fix_summary, "Plug the drive", 14));
+	devs[1].driver = USB_DRIVER_UAS;
 	T_CHECK(run(NULL, &inv, "root-on-sd") != NULL);
 	T_CHECK(run(NULL, &inv, "uas-known-quirky") != NULL);
 	/* the running kernel's quirks list keeps it off uas */
@@ -535,6 +552,47 @@ static void test_host_died(void)
 	T_CHECK(!has_id("uas-errors") && !has_id("io-errors"));
 }
 
+/* the power leg: the firmware's flags as the inventory carries them (probe/power.h) */
+static void test_power_rules(void)
+{
+	struct diag_dev dev = { .transport = DIAG_T_USB, .has_usb = true };
+	struct probe_power pw = { .has_uv_alarm = true, .uv_alarm = true };
+	struct diag_inventory inv = { .devs = &dev, .n = 1, .power = &pw };
+	const struct diag_finding *f;
+
+	str_copy(dev.name, sizeof(dev.name), "sda");
+	str_copy(pw.uv_path, sizeof(pw.uv_path), "/sys/class/hwmon/hwmon0/in0_lcrit_alarm");
+	f = run(NULL, &inv, "undervoltage-now");
+	T_CHECK(f && f->sev == DIAG_ERROR && f->n_evidence == 1 &&
+		strstr(f->evidence[0].text, "hwmon0/in0_lcrit_alarm = 1"));
+	T_CHECK(!find("usb-current-limited"));
+	/* the flag clear: nothing; a Pi 5 with the high limit: nothing */
+	pw.uv_alarm = false;
+	pw.has_usb_limit = true;
+	pw.usb_max_current_enable = 1;
+	run(NULL, &inv, "none");
+	T_CHECK(!find("undervoltage-now") && !find("usb-current-limited"));
+	/* the low limit: a warning with a USB drive, info without, an error after over-current */
+	pw.usb_max_current_enable = 0;
+	pw.has_max_current = true;
+	pw.max_current_ma = 3000;
+	f = run(NULL, &inv, "usb-current-limited");
+	T_CHECK(f && f->sev == DIAG_WARNING && !strcmp(f->device, "sda") && f->n_evidence == 2 &&
+		strstr(f->evidence[1].text, "max_current = 3000 mA") && f->n_fix_cmds == 1 &&
+		!strcmp(f->fix_cmds[0], "sbcdisk fix usb-current"));
+	inv.n = 0;
+	f = run(NULL, &inv, "usb-current-limited");
+	T_CHECK(f && f->sev == DIAG_INFO && !f->device[0]);
+	pw.has_usb_over_current = true;
+	pw.usb_over_current = 1;
+	f = run(NULL, &inv, "usb-current-limited");
+	T_CHECK(f && f->sev == DIAG_ERROR && f->n_evidence == 3);
+	/* no power facts read: no power finding */
+	inv.power = NULL;
+	run(NULL, &inv, "none");
+	T_CHECK(!find("usb-current-limited"));
+}
+
 int main(void)
 {
 	const struct diag_rule_info *r;
@@ -543,10 +601,11 @@ int main(void)
 	test_log_rules();
 	test_mapping();
 	test_inventory_rules();
+	test_power_rules();
 	/* the table has exactly the fixed ids */
 	for (i = 0; (r = diag_rule_get(i)); i++)
 		T_CHECK(r->id && r->summary);
-	T_EQ_INT(i, 25); /* 21, and the four boot findings (rules-boot.c) */
+	T_EQ_INT(i, 27); /* 21, the four boot findings (rules-boot.c), the two power ones */
 	diag_findings_release(&fs);
 	test_linkage();
 	test_uas_coldplug();
