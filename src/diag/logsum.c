@@ -498,6 +498,39 @@ static void on_usb_reset(struct diag_log *log, struct diag_subject *s, const cha
 		cat_add(log, &s->cat[CAT_USB], lineno, text);
 }
 
+/* "device firmware changed" right after a reset, and the port's next device has another id:
+ * the device switched its mode on purpose (a Wi-Fi adapter leaving its install disk), so
+ * that reset was no USB error. A failing drive can say the same and never come back as
+ * another device: its reset stays. */
+static void mode_switch_forgive(struct diag_log *log, struct diag_subject *s)
+{
+	struct cat_stat *c = &s->cat[CAT_USB];
+	const struct diag_subject *t = NULL;
+	size_t i;
+
+	if (!s->fw_changed_line || !c->n || !s->n_ev[EV_USB_RESET] ||
+	    c->ev[c->n - 1].line + 3 < s->fw_changed_line ||
+	    !strstr(c->ev[c->n - 1].text, "reset ") || s->cat[CAT_IO].count ||
+	    s->cat[CAT_NOTREADY].count || s->cat[CAT_UAS].count)
+		return;
+	for (i = 0; i < log->n_subj && !t; i++) {
+		const struct diag_subject *u = log->subj[i];
+
+		if (u != s && u->boot == s->boot && u->first_line > s->fw_changed_line &&
+		    !strcmp(u->usb_port, s->usb_port) && u->has_id &&
+		    (!s->has_id || u->vid != s->vid || u->pid != s->pid))
+			t = u;
+	}
+	if (!t)
+		return;
+	s->n_ev[EV_USB_RESET]--;
+	c->n--;
+	c->count--;
+	c->last_line = c->n ? c->ev[c->n - 1].line : 0;
+	if (!c->count)
+		memset(c, 0, sizeof(*c));
+}
+
 static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const char *text,
 		       unsigned long lineno)
 {
@@ -659,6 +692,9 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 		break;
 	case EV_USB_RESET:
 		on_usb_reset(log, s, text, lineno);
+		break;
+	case EV_USB_FW_CHANGED:
+		s->fw_changed_line = lineno;
 		break;
 	case EV_SCSI_HOST_UAS:
 		s->driver = USB_DRIVER_UAS;
@@ -881,6 +917,8 @@ void logsum_finish(struct diag_log *log)
 	if (log->finished)
 		return;
 	log->finished = true;
+	for (i = 0; i < log->n_subj; i++)
+		mode_switch_forgive(log, log->subj[i]);
 	for (i = 0; i < log->n_subj; i++) {
 		struct diag_subject *s = log->subj[i], *target;
 
