@@ -166,6 +166,8 @@ static void cat_add(const struct diag_log *log, struct cat_stat *c, unsigned lon
 			       log->cur_last_line : 0;
 	str_copy(e->text, sizeof(e->text), text);
 	str_sanitize(e->text);
+	e->msg_off = text == log->cur_text && log->cur_msg_off < strlen(e->text) ?
+			     log->cur_msg_off : 0;
 }
 
 static int ev_cmp(const void *a, const void *b)
@@ -764,6 +766,11 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 		break;
 	case EV_PCIE_LINK_UP:
 	case EV_PCIE_BW_LIMITED:
+		if (ev->gts <= 0 && ev->kind == EV_PCIE_LINK_UP) {
+			/* a vendor driver's "PCIe Link up, LTSSM is 0x130011": no speed */
+			cat_add(log, &s->cat[CAT_PCIE], lineno, text);
+			break;
+		}
 		s->gts = ev->gts;
 		s->width = ev->width;
 		if (ev->cap_gts > 0) {
@@ -863,6 +870,9 @@ int logsum_add_line(void *arg, const struct kmsg_line *line)
 	log->cur_ts = line->ts;
 	log->cur_line = line->lineno;
 	log->cur_last_line = line->last_lineno;
+	log->cur_text = line->text;
+	log->cur_msg_off = line->msg >= line->text && line->msg <= line->text + strlen(line->text) ?
+				   (size_t)(line->msg - line->text) : 0;
 	if (line->ts >= 0) {
 		/* the time since boot went back to (near) zero: the machine booted again */
 		if (line->ts + 1.0 < log->last_ts && line->ts < 10.0)

@@ -117,6 +117,8 @@ struct diag_log {
 	double last_ts;
 	double cur_ts;              /* the time since boot of the line being read, -1 unknown */
 	unsigned long cur_line, cur_last_line; /* its first and last input line */
+	const char *cur_text;       /* its text as shown, and where its message starts there */
+	size_t cur_msg_off;
 	bool finished;
 };
 

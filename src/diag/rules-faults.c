@@ -39,7 +39,8 @@ void rule_pcie_link_down(struct rule_ctx *ctx)
 
 	for_each_subject(ctx, s, i) {
 		const struct cat_stat *c = &s->cat[CAT_PCIEDOWN];
-		bool host = s->n_ev[EV_PCIE_HOST_FAIL] > 0;
+		/* a probe that failed because the link never trained is the link's fault */
+		bool host = s->n_ev[EV_PCIE_HOST_FAIL] && !s->n_ev[EV_PCIE_LINK_DOWN];
 		struct diag_finding *f;
 		const char *name;
 
