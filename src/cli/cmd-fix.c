@@ -1,5 +1,5 @@
-/* cmd-fix.c - `sbcdisk fix uas|pcie-gen|undo`: show the diff of a boot file edit (dry run by
- * default), write it with --apply, explain what happens at the next boot. */
+/* cmd-fix.c - `sbcdisk fix uas|pcie-gen|sd-cqe|nvme-apst|undo`: show the diff of a boot file
+ * edit (dry run by default), write it with --apply, explain what happens at the next boot. */
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -27,7 +27,8 @@ static int fail(struct fix_plan *p, int ret)
 
 static const char *kind_name(enum fix_kind k)
 {
-	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" : "undo";
+	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" : k == FIX_SD_CQE ? "sd-cqe" :
+	       k == FIX_NVME_APST ? "nvme-apst" : "undo";
 }
 
 struct now_result {
@@ -206,6 +207,10 @@ static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const stru
 			w.disk = arg;
 	} else if (p->kind == FIX_PCIE_GEN) {
 		str_fmt(change, sizeof(change), "dtparam=pciex1_gen=%s", arg);
+	} else if (p->kind == FIX_SD_CQE) {
+		str_copy(change, sizeof(change), "dtparam=sd_cqe=off");
+	} else if (p->kind == FIX_NVME_APST) {
+		str_copy(change, sizeof(change), "nvme_core.default_ps_max_latency_us=0");
 	} else {
 		str_fmt(change, sizeof(change), "restored %s", p->restore_from);
 	}
@@ -251,6 +256,8 @@ static int check(const char *cmd, int argc, char **argv);
 const struct cli_spec fix_spec = {
 	.usage = "Usage: sbcdisk fix uas DEVICE|VID:PID [--apply] [--now]\n"
 		 "       sbcdisk fix pcie-gen 2|3 [--apply]\n"
+		 "       sbcdisk fix sd-cqe [--apply]\n"
+		 "       sbcdisk fix nvme-apst [--apply]\n"
 		 "       sbcdisk fix undo [--apply]\n"
 		 "       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
 		 "\n"
@@ -261,6 +268,10 @@ const struct cli_spec fix_spec = {
 		 "            usb-storage drives the device instead of uas (DEVICE such as sda\n"
 		 "            is looked up in sysfs)\n"
 		 "  pcie-gen  set dtparam=pciex1_gen=N for the Raspberry Pi 5 in config.txt\n"
+		 "  sd-cqe    set dtparam=sd_cqe=off for the Raspberry Pi 5 in config.txt: no\n"
+		 "            command queueing on the SD card ('running CQE recovery')\n"
+		 "  nvme-apst add nvme_core.default_ps_max_latency_us=0 to cmdline.txt: the\n"
+		 "            kernel leaves NVMe power-saving states (APST) off\n"
 		 "  undo      put back the newest backup made by a fix (and remove that backup)\n"
 		 "  verify    the runs of the fixed drive before and after the newest fix,\n"
 		 "            compared\n",
@@ -303,6 +314,22 @@ static int plan_pcie_gen(struct cli_ctx *ctx, const char *arg, struct usb_id *id
 	return fix_plan_pcie_gen(ctx->sr, arg[0] - '0', plan);
 }
 
+static int plan_sd_cqe(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+		       struct fix_plan *plan)
+{
+	(void)arg;
+	(void)id;
+	return fix_plan_sd_cqe(ctx->sr, plan);
+}
+
+static int plan_nvme_apst(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+			  struct fix_plan *plan)
+{
+	(void)arg;
+	(void)id;
+	return fix_plan_nvme_apst(ctx->sr, plan);
+}
+
 static int plan_undo(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
 		     struct fix_plan *plan)
 {
@@ -326,6 +353,8 @@ static const struct fix_sub {
 } fix_subs[] = {
 	{ "uas", 1, "a DEVICE or VID:PID", O_EDIT | O(O_NOW), plan_uas },
 	{ "pcie-gen", 1, "2 or 3", O_EDIT, plan_pcie_gen },
+	{ "sd-cqe", 0, NULL, O_EDIT, plan_sd_cqe },
+	{ "nvme-apst", 0, NULL, O_EDIT, plan_nvme_apst },
 	{ "undo", 0, NULL, O_EDIT, plan_undo },
 	{ "verify", 0, NULL, O(O_DB) | O(O_DEVICE) | O(O_PROFILE) | O(O_LAST), NULL },
 	{ NULL, 0, NULL, 0, NULL },
@@ -340,11 +369,13 @@ static int check(const char *cmd, int argc, char **argv)
 	unsigned i;
 
 	if (argc < 2 && !opt.help)
-		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen' or 'undo'");
+		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen', 'sd-cqe', 'nvme-apst' "
+					    "or 'undo'");
 	for (sub = fix_subs; argc > 1 && sub->name && strcmp(sub->name, argv[1]); sub++)
 		;
 	if (argc > 1 && !sub->name)
-		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, undo, verify)",
+		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, sd-cqe, nvme-apst, "
+					    "undo, verify)",
 				       argv[1]);
 	if (opt.help) {
 		if (argc > 1 && !sub->plan)

@@ -133,13 +133,18 @@ void rule_nvme_apst(struct rule_ctx *ctx)
 			finding_explain(f, "This drive did have NVMe errors (nvme-errors): turn APST "
 					   "off.");
 		finding_evidence_cat(f, c);
-		finding_fix(f, board_has(ctx, "Raspberry Pi") ?
-				       "If the drive misbehaves, add "
-				       "nvme_core.default_ps_max_latency_us=0 to cmdline.txt and "
-				       "reboot: the kernel then leaves APST off." :
-				       "If the drive misbehaves, add "
+		if (board_has(ctx, "Raspberry Pi")) {
+			finding_fix(f, "If the drive misbehaves, add "
+				       "nvme_core.default_ps_max_latency_us=0 to cmdline.txt (the "
+				       "first command shows the change, the second writes it) and "
+				       "reboot: the kernel then leaves APST off.");
+			finding_fix_cmd(f, "sbcdisk fix nvme-apst");
+			finding_fix_cmd(f, "sbcdisk fix nvme-apst --apply");
+		} else {
+			finding_fix(f, "If the drive misbehaves, add "
 				       "nvme_core.default_ps_max_latency_us=0 to the kernel command "
 				       "line and reboot: the kernel then leaves APST off.");
+		}
 	}
 }
 

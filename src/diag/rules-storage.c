@@ -358,8 +358,11 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 		    (!strcmp(s->ctrl, "mmc0") || !strcmp(s->disk, "mmcblk0"))) {
 			finding_fix(f, "Turn command queueing off for the SD card: "
 				       "dtparam=sd_cqe=off in config.txt (the Raspberry Pi 5's "
-				       "known workaround), then reboot; if errors remain, replace the "
+				       "known workaround; the first command shows the change, the "
+				       "second writes it), then reboot; if errors remain, replace the "
 				       "card.");
+			finding_fix_cmd(f, "sbcdisk fix sd-cqe");
+			finding_fix_cmd(f, "sbcdisk fix sd-cqe --apply");
 			continue;
 		}
 		if (s->n_ev[EV_MMC_CQE_RECOVERY] && !io_after && !never_up) {

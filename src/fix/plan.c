@@ -72,6 +72,39 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
 	return 0;
 }
 
+int fix_plan_nvme_apst(struct sysroot *sr, struct fix_plan *p)
+{
+	struct cmdline cl = { 0 };
+	struct boot_loc loc;
+	int ret;
+
+	plan_init(p, FIX_NVME_APST);
+	ret = boot_locate(sr, &loc, &p->msgs);
+	if (ret)
+		return ret;
+	str_copy(p->file.path, sizeof(p->file.path), loc.cmdline);
+	ret = boot_file_read(sr, loc.cmdline, CMDLINE_FILE_MAX, &p->file, &p->msgs);
+	if (ret)
+		return refuse_file(p, ret);
+	ret = cmdline_parse(sbuf_str(&p->file.data), p->file.data.len, &cl);
+	if (!ret)
+		ret = cmdline_param_set(&cl, "nvme_core.default_ps_max_latency_us", "0", &p->msgs,
+					&p->changed);
+	if (!ret)
+		ret = cmdline_write(&cl, &p->after);
+	cmdline_release(&cl);
+	if (ret)
+		return refuse_file(p, ret);
+	str_copy(p->next_boot, sizeof(p->next_boot), p->changed ?
+		 "At the next boot the NVMe driver reads nvme_core.default_ps_max_latency_us=0 "
+		 "and leaves the drive's power-saving states (APST) off: no 'failed to set APST "
+		 "feature', and no drive that sleeps and never wakes; it draws a little more "
+		 "power when idle." :
+		 "Nothing to change: cmdline.txt already has "
+		 "nvme_core.default_ps_max_latency_us=0.");
+	return 0;
+}
+
 /*
  * Why the boot directories hold no config.txt that could be read, in the user's terms: a
  * symbolic link (Raspberry Pi OS never makes one, and the firmware reads the FAT boot
@@ -105,14 +138,18 @@ static int config_missing(struct sysroot *sr, const struct boot_loc *loc, struct
 			  "%s", loc->config, PATH_BOOT_FIRMWARE, PATH_BOOT);
 }
 
-int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
+/* A config.txt edit for the Raspberry Pi 5: read the file where the firmware finds it, edit
+ * the model with edit(cfg, arg), write it into p->after. */
+static int config_plan(struct sysroot *sr, enum fix_kind kind, int arg,
+		       int (*edit)(struct config *cfg, int arg, struct fix_msgs *m, bool *changed),
+		       struct fix_plan *p)
 {
 	struct config cfg = { 0 };
 	struct boot_loc loc;
 	char model[128];
 	int ret;
 
-	plan_init(p, FIX_PCIE_GEN);
+	plan_init(p, kind);
 	ret = boot_locate(sr, &loc, &p->msgs);
 	if (ret)
 		return ret;
@@ -129,7 +166,7 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 				   "takes effect on a Pi 5", model);
 	ret = config_parse(sbuf_str(&p->file.data), p->file.data.len, &cfg);
 	if (!ret)
-		ret = config_pcie_gen_set(&cfg, gen, &p->msgs, &p->changed);
+		ret = edit(&cfg, arg, &p->msgs, &p->changed);
 	if (!ret)
 		ret = config_write(&cfg, &p->after);
 	config_release(&cfg);
@@ -139,6 +176,26 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 				  CONFIG_LINES_MAX);
 	if (ret)
 		return refuse_file(p, ret);
+	return 0;
+}
+
+static int edit_pcie_gen(struct config *cfg, int gen, struct fix_msgs *m, bool *changed)
+{
+	return config_pcie_gen_set(cfg, gen, m, changed);
+}
+
+static int edit_sd_cqe(struct config *cfg, int unused, struct fix_msgs *m, bool *changed)
+{
+	(void)unused;
+	return config_sd_cqe_off(cfg, m, changed);
+}
+
+int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
+{
+	int ret = config_plan(sr, FIX_PCIE_GEN, gen, edit_pcie_gen, p);
+
+	if (ret)
+		return ret;
 	if (!p->changed)
 		str_fmt(p->next_boot, sizeof(p->next_boot),
 			"Nothing to change: a Raspberry Pi 5 already runs its PCIe connector at "
@@ -153,6 +210,20 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 		str_copy(p->next_boot, sizeof(p->next_boot),
 			 "At the next boot a Raspberry Pi 5 trains its PCIe connector at Gen 2 "
 			 "(5 GT/s), the speed it is certified for.");
+	return 0;
+}
+
+int fix_plan_sd_cqe(struct sysroot *sr, struct fix_plan *p)
+{
+	int ret = config_plan(sr, FIX_SD_CQE, 0, edit_sd_cqe, p);
+
+	if (ret)
+		return ret;
+	str_copy(p->next_boot, sizeof(p->next_boot), p->changed ?
+		 "At the next boot a Raspberry Pi 5 runs its SD card without command queueing "
+		 "(CQE): no more 'running CQE recovery'; A2 cards lose some random-I/O speed." :
+		 "Nothing to change: command queueing is already off for a Raspberry Pi 5's SD "
+		 "card with this config.txt.");
 	return 0;
 }
 

@@ -1,4 +1,4 @@
-/* plan.h - the three fixes as plans: what file, its bytes before and after, why; then
+/* plan.h - the fixes as plans: what file, its bytes before and after, why; then
  * fix_plan_apply() writes it (backup first) only when asked. */
 #ifndef SBCDISK_FIX_PLAN_H
 #define SBCDISK_FIX_PLAN_H
@@ -10,7 +10,7 @@
 #include "fix/msgs.h"
 #include "common/usbquirks.h"
 
-enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO };
+enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO, FIX_SD_CQE, FIX_NVME_APST };
 
 struct fix_plan {
 	enum fix_kind kind;
@@ -27,6 +27,10 @@ struct fix_plan {
 /* Plans fill p (fix_plan_release() in every case). 0 or -errno with p->msgs.why. */
 int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p);
 int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p);
+/* dtparam=sd_cqe=off for the Raspberry Pi 5 in config.txt: no command queueing on the SD card */
+int fix_plan_sd_cqe(struct sysroot *sr, struct fix_plan *p);
+/* nvme_core.default_ps_max_latency_us=0 in cmdline.txt: the kernel leaves NVMe APST off */
+int fix_plan_nvme_apst(struct sysroot *sr, struct fix_plan *p);
 /* The newest backup of cmdline.txt or config.txt, whichever was made last. -ENOENT when
  * there is none. */
 int fix_plan_undo(struct sysroot *sr, struct fix_plan *p);

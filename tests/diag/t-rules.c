@@ -547,6 +547,7 @@ static void test_faults(void)
 		"[  102.0] mmc0: cqhci: spurious TCN for tag 10\n", NULL, "mmc-errors");
 	T_CHECK(f && f->sev == DIAG_WARNING && strstr(f->explanation, "CQE"));
 	T_CHECK(f && strstr(f->fix_summary, "dtparam=sd_cqe=off"));
+	T_CHECK(f && has_cmd(f, "sbcdisk fix sd-cqe") && has_cmd(f, "sbcdisk fix sd-cqe --apply"));
 	/* with I/O errors after it, an error, and no Pi 5 advice on another board */
 	f = run("[    0.0] Machine model: Radxa ROCK 5B\n"
 		"[  100.0] mmc0: running CQE recovery\n"
@@ -579,6 +580,10 @@ static void test_faults(void)
 	f = run("[ 6.05] nvme nvme0: failed to set APST feature (4)\n", NULL, "nvme-apst-failed");
 	T_CHECK(f && f->sev == DIAG_WARNING &&
 		strstr(f->fix_summary, "nvme_core.default_ps_max_latency_us=0"));
+	T_CHECK(f && f->n_fix_cmds == 0); /* no cmdline.txt to edit on an unknown board */
+	f = run("[ 0.0] Machine model: Raspberry Pi 5 Model B Rev 1.0\n"
+		"[ 6.05] nvme nvme0: failed to set APST feature (4)\n", NULL, "nvme-apst-failed");
+	T_CHECK(f && has_cmd(f, "sbcdisk fix nvme-apst"));
 
 	f = run("[ 15.56] EXT4-fs (nvme0n1p1): ext4_check_descriptors: Block bitmap for group 0 "
 		"overlaps superblock\n"
