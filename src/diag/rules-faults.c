@@ -13,6 +13,17 @@ bool rule_overcurrent_seen(const struct rule_ctx *ctx)
 	return ctx->log && ctx->log->sys->cat[CAT_OVERCURRENT].count > 0;
 }
 
+/* Whether one of the kept lines of c says what. */
+static bool cat_says(const struct cat_stat *c, const char *what)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcasestr(c->ev[i].text, what))
+			return true;
+	return false;
+}
+
 /* The fix for a link that never trained, by board. */
 static void pcie_down_fix(struct rule_ctx *ctx, struct diag_finding *f)
 {
@@ -61,11 +72,17 @@ void rule_pcie_link_down(struct rule_ctx *ctx)
 					   "can appear. The kernel or the device tree of this image does "
 					   "not fit the board.");
 			finding_evidence_cat(f, c);
-			finding_fix(f, "Use the board vendor's current image or a kernel and device "
-				       "tree that support this controller (on a VisionFive 2: a "
-				       "device tree that gives each PCIe controller its "
-				       "linux,pci-domain); then check the drive as below if it still does "
-				       "not appear.");
+			if (cat_says(c, "clock"))
+				finding_fix(f, "Load the clock drivers before the PCIe driver (build "
+					       "them in, or put their modules into the initramfs), or "
+					       "use the board vendor's current image.");
+			else if (cat_says(c, "pcie domain"))
+				finding_fix(f, "Use a device tree that gives each PCIe controller its "
+					       "linux,pci-domain (the board vendor's current image has "
+					       "it), or the vendor's kernel.");
+			else
+				finding_fix(f, "Use the board vendor's current image, or a kernel and "
+					       "device tree that support this controller.");
 			continue;
 		}
 		finding_title(f, "%s: the PCIe link never came up", name);
