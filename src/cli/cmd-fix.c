@@ -1,5 +1,6 @@
-/* cmd-fix.c - `sbcdisk fix uas|pcie-gen|undo`: show the diff of a boot file edit (dry run by
- * default), write it with --apply, explain what happens at the next boot. */
+/* cmd-fix.c - `sbcdisk fix uas|pcie-gen|usb-current|sd-cqe|nvme-apst|undo`: show the diff of
+ * a boot file edit (dry run by default), write it with --apply, explain what happens at the
+ * next boot. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,8 @@ static int fail(struct fix_plan *p, int ret)
 static const char *kind_name(enum fix_kind k)
 {
 	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" :
-	       k == FIX_USB_CURRENT ? "usb-current" : "undo";
+	       k == FIX_USB_CURRENT ? "usb-current" : k == FIX_SD_CQE ? "sd-cqe" :
+	       k == FIX_NVME_APST ? "nvme-apst" : "undo";
 }
 
 struct now_result {
@@ -214,6 +216,10 @@ static void record_fix(struct cli_ctx *ctx, const struct fix_plan *p, const stru
 		str_fmt(change, sizeof(change), "dtparam=pciex1_gen=%s", arg);
 	} else if (p->kind == FIX_USB_CURRENT) {
 		str_copy(change, sizeof(change), "usb_max_current_enable=1");
+	} else if (p->kind == FIX_SD_CQE) {
+		str_copy(change, sizeof(change), "dtparam=sd_cqe=off");
+	} else if (p->kind == FIX_NVME_APST) {
+		str_copy(change, sizeof(change), "nvme_core.default_ps_max_latency_us=0");
 	} else {
 		str_fmt(change, sizeof(change), "restored %s", p->restore_from);
 	}
@@ -263,6 +269,8 @@ const struct cli_spec fix_spec = {
 	.usage = "Usage: sbcdisk fix uas DEVICE|VID:PID [--disk DISK] [--apply] [--now]\n"
 		 "       sbcdisk fix pcie-gen 2|3 [--disk DISK] [--apply]\n"
 		 "       sbcdisk fix usb-current [--disk DISK] [--apply]\n"
+		 "       sbcdisk fix sd-cqe [--apply]\n"
+		 "       sbcdisk fix nvme-apst [--apply]\n"
 		 "       sbcdisk fix undo [--disk DISK] [--apply]\n"
 		 "       sbcdisk fix verify [--device TEXT] [--profile NAME]\n"
 		 "\n"
@@ -276,6 +284,10 @@ const struct cli_spec fix_spec = {
 		 "  usb-current  set usb_max_current_enable=1 for the Raspberry Pi 5 in\n"
 		 "            config.txt: the USB ports may draw 1600 mA on a supply that did\n"
 		 "            not offer 5 A (only for a supply that delivers 5 A)\n"
+		 "  sd-cqe    set dtparam=sd_cqe=off for the Raspberry Pi 5 in config.txt: no\n"
+		 "            command queueing on the SD card ('running CQE recovery')\n"
+		 "  nvme-apst add nvme_core.default_ps_max_latency_us=0 to cmdline.txt: the\n"
+		 "            kernel leaves NVMe power-saving states (APST) off\n"
 		 "  undo      put back the newest backup made by a fix (and remove that backup)\n"
 		 "  verify    the runs of the fixed drive before and after the newest fix,\n"
 		 "            compared\n",
@@ -324,6 +336,22 @@ static int plan_usb_current(struct cli_ctx *ctx, const char *arg, struct usb_id 
 	(void)arg;
 	(void)id;
 	return fix_plan_usb_current(ctx->sr, plan);
+}
+
+static int plan_sd_cqe(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+		       struct fix_plan *plan)
+{
+	(void)arg;
+	(void)id;
+	return fix_plan_sd_cqe(ctx->sr, plan);
+}
+
+static int plan_nvme_apst(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
+			  struct fix_plan *plan)
+{
+	(void)arg;
+	(void)id;
+	return fix_plan_nvme_apst(ctx->sr, plan);
 }
 
 static int plan_undo(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
@@ -387,6 +415,9 @@ static const struct fix_sub {
 	{ "uas", 1, "a DEVICE or VID:PID", O_EDIT | O(O_NOW), plan_uas },
 	{ "pcie-gen", 1, "2 or 3", O_EDIT, plan_pcie_gen },
 	{ "usb-current", 0, NULL, O_EDIT, plan_usb_current },
+	/* the running system's boot files only: plan_on_disk() knows the kinds above */
+	{ "sd-cqe", 0, NULL, O_EDIT & ~O(O_DISK), plan_sd_cqe },
+	{ "nvme-apst", 0, NULL, O_EDIT & ~O(O_DISK), plan_nvme_apst },
 	{ "undo", 0, NULL, O_EDIT, plan_undo },
 	{ "verify", 0, NULL, O(O_DB) | O(O_DEVICE) | O(O_PROFILE) | O(O_LAST), NULL },
 	{ NULL, 0, NULL, 0, NULL },
@@ -401,13 +432,13 @@ static int check(const char *cmd, int argc, char **argv)
 	unsigned i;
 
 	if (argc < 2 && !opt.help)
-		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen', 'usb-current' or "
-					    "'undo'");
+		return cli_usage_error(cmd, "which fix: 'uas', 'pcie-gen', 'usb-current', 'sd-cqe', "
+					    "'nvme-apst' or 'undo'");
 	for (sub = fix_subs; argc > 1 && sub->name && strcmp(sub->name, argv[1]); sub++)
 		;
 	if (argc > 1 && !sub->name)
-		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, usb-current, undo, "
-					    "verify)",
+		return cli_usage_error(cmd, "unknown fix '%s' (uas, pcie-gen, usb-current, sd-cqe, "
+					    "nvme-apst, undo, verify)",
 				       argv[1]);
 	if (opt.help) {
 		if (argc > 1 && !sub->plan)

@@ -24,6 +24,8 @@ struct diag_evidence {
 	unsigned long line; /* 1-based line of the log; 0 for a fact from the system */
 	unsigned long last_line; /* the last line of a message wrapped over several, else 0 */
 	char text[DIAG_EVID_TEXT];
+	size_t msg_off; /* where the kernel's message starts in text, after its time and syslog
+			 * prefix (0 when none, or for a fact from the system) */
 };
 
 struct diag_finding {

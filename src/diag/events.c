@@ -183,7 +183,19 @@ static bool parse_usb(const char *p, struct diag_event *ev)
 {
 	const char *r;
 
-	p = take(p, PORT_CHARS, ev->usb_port, sizeof(ev->usb_port));
+	if (!strncmp(p, "usb", 3) && is_digit(p[3])) {
+		/* "usb usb5-port1: ..." is root hub 5's port 1: the device there is 5-1 */
+		char bus[8], num[8];
+
+		p = take(p + 3, "0123456789", bus, sizeof(bus));
+		if (strncmp(p, "-port", 5))
+			return false;
+		p = take(p + 5, "0123456789", num, sizeof(num));
+		if (!num[0] || str_fmt(ev->usb_port, sizeof(ev->usb_port), "%s-%s", bus, num))
+			return false;
+	} else {
+		p = take(p, PORT_CHARS, ev->usb_port, sizeof(ev->usb_port));
+	}
 	if (!strncmp(p, "port", 4) && ev->usb_port[0]) {
 		/* "usb 1-1-port2: ..." is hub 1-1's port 2: the device there is 1-1.2 */
 		size_t n = strlen(ev->usb_port);
@@ -240,6 +252,14 @@ static bool parse_usb(const char *p, struct diag_event *ev)
 		   strstr(p, "not responding to setup address")) {
 		ev->kind = EV_USB_ENUM_ERR;
 		ev->err = find_errno(p);
+	} else if (strstr(p, "Cannot set link state") || strstr(p, "cannot disable (err")) {
+		/* hub.c: the hub port itself no longer obeys; the device there is lost */
+		ev->kind = EV_USB_PORT_ERR;
+		ev->err = find_errno(p);
+	} else if (strstr(p, "over-current")) {
+		ev->kind = EV_USB_OVERCURRENT;
+	} else if (strstr(p, "device firmware changed")) {
+		ev->kind = EV_USB_FW_CHANGED;
 	} else if (strstr(p, "required by the UAS driver")) {
 		ev->kind = EV_UAS_UNSUPPORTED;
 	} else if (strstr(p, "not responding")) {
@@ -408,7 +428,14 @@ static bool parse_mmc(const char *name, const char *p, struct diag_event *ev)
 	} else {
 		str_copy(ev->ctrl, sizeof(ev->ctrl), name);
 	}
-	if (strstr(p, "whilst initialising") || strstr(p, "problem reading SD Status") ||
+	if (strstr(p, "running CQE recovery") ||
+	    (after(p, LIT("cqhci: ")) &&
+	     (strstr(p, "Failed to halt") || strstr(p, "spurious TCN") ||
+	      strstr(p, "timeout for tag") || strstr(p, "failed to clear tasks") ||
+	      strstr(p, "REGISTER DUMP")))) {
+		/* core/core.c, host/cqhci-core.c: the command queue stalled and was recovered */
+		ev->kind = EV_MMC_CQE_RECOVERY;
+	} else if (strstr(p, "whilst initialising") || strstr(p, "problem reading SD Status") ||
 	    strstr(p, "invalid bus width") || strstr(p, "error -110 whilst") ||
 	    strstr(p, "couldn't read switch") || strstr(p, "problem reading switch")) {
 		ev->kind = EV_MMC_INIT_ERR;
@@ -501,6 +528,59 @@ static bool pci_event(const char *p, struct diag_event *ev)
 	return false;
 }
 
+/* A PCIe host controller's driver by its name: brcm-pcie, mtk-pcie-gen3, pcie-starfive,
+ * rockchip-dw-pcie, rk-pcie, tegra194-pcie, dw-pcie, imx6q-pcie. */
+static bool pcie_driver(const char *name, size_t n)
+{
+	char drv[DIAG_NAME_MAX];
+
+	if (n >= sizeof(drv))
+		return false;
+	memcpy(drv, name, n);
+	drv[n] = '\0';
+	return strstr(drv, "pcie") && strcmp(drv, "pcieport");
+}
+
+/* "fe150000.pcie: ...": a PCIe controller's device, whatever driver speaks for it */
+static bool pcie_device(const char *p)
+{
+	size_t n = strcspn(p, ": ");
+
+	return n > 5 && n < DIAG_NAME_MAX && p[n] == ':' && !memcmp(p + n - 5, ".pcie", 5);
+}
+
+/* What a PCIe host controller says about itself: its link trained or never did, or the
+ * driver gave up before it (no PCI domain, no clocks, no PHY). */
+static bool parse_pcie_host(const char *p, struct diag_event *ev)
+{
+	const char *r;
+
+	p = take_ctrl(p, ev);
+	if (!ev->ctrl[0])
+		return false;
+	if (strcasestr(p, "link down") || strstr(p, "link never came up") ||
+	    strstr(p, "PCIe Link Fail") || strstr(p, "PCIe link training gen1 timeout")) {
+		/* pcie-brcmstb.c, pcie-mediatek-gen3.c, pcie-designware.c, pcie-rockchip-host.c */
+		ev->kind = EV_PCIE_LINK_DOWN;
+		return true;
+	}
+	if ((r = strcasestr(p, "link up"))) {
+		/* vendor drivers: "PCIe Link up, LTSSM is 0x130011" */
+		ev->kind = EV_PCIE_LINK_UP;
+		ev->gts = parse_gts(r + 9, &ev->width);
+		return true;
+	}
+	if (strstr(p, "failed to get valid pcie domain") ||
+	    (strcasestr(p, "failed to get") &&
+	     (strcasestr(p, "clock") || strcasestr(p, "phy") || strcasestr(p, "reset"))) ||
+	    strstr(p, "Failed to initialize host") || strstr(p, "deferred probe pending")) {
+		ev->kind = EV_PCIE_HOST_FAIL;
+		ev->err = find_errno(p);
+		return true;
+	}
+	return false;
+}
+
 /* "pcieport 0000:00:00.0: AER: ..." / "pci 0000:01:00.0: ... limited by ..." */
 static bool parse_pci(const char *p, struct diag_event *ev)
 {
@@ -527,6 +607,9 @@ static bool parse_nvme(const char *p, struct diag_event *ev)
 		ev->kind = EV_NVME_NOT_READY;
 	} else if (strstr(p, "faulty power saving mode")) {
 		ev->kind = EV_NVME_PS_HINT;
+	} else if (strstr(p, "failed to set APST feature")) {
+		ev->kind = EV_NVME_APST_FAIL;
+		ev->err = find_errno(p);
 	} else if ((r = after(p, LIT("pci function ")))) {
 		ev->kind = EV_NVME_PCI;
 		ev->arg = r;
@@ -556,6 +639,7 @@ static const struct {
 	{ "startup error -", EV_HOST_INIT_FAIL },
 	{ "can't setup: -", EV_HOST_INIT_FAIL },
 	{ "failed to initialize core", EV_HOST_INIT_FAIL }, /* dwc3/core.c */
+	{ "Cannot set link state", EV_USB_PORT_ERR }, /* xhci-hub.c */
 };
 
 /* A USB host controller's driver by its name: xhci-hcd, ehci-platform, dwc3, tegra-xusb. */
@@ -611,12 +695,29 @@ static bool parse_probe_failed(const char *p, struct diag_event *ev)
 		return false;
 	memcpy(drv, p, (size_t)(r - p));
 	drv[r - p] = '\0';
-	if (!host_driver(drv))
+	if (!host_driver(drv) && !pcie_driver(drv, strlen(drv)))
 		return false;
 	take(r + 11, NAME_CHARS ":", ev->ctrl, sizeof(ev->ctrl));
-	ev->kind = EV_HOST_INIT_FAIL;
+	ev->kind = host_driver(drv) ? EV_HOST_INIT_FAIL : EV_PCIE_HOST_FAIL;
 	ev->err = find_errno(r);
 	return ev->ctrl[0] != '\0';
+}
+
+/* The file system's own structures found damaged (at mount, mostly): fs/ext4/super.c,
+ * fs/f2fs/super.c, fs/btrfs/disk-io.c. A damaged tree found while running stays an fs-error. */
+static bool fs_corrupt_msg(const char *p)
+{
+	static const char *const msgs[] = {
+		"group descriptors corrupted", "ext4_check_descriptors", "error loading journal",
+		"Can't find valid F2FS filesystem", "Failed to get valid F2FS checkpoint",
+		"Magic Mismatch", "open_ctree failed",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(msgs); i++)
+		if (strstr(p, msgs[i]))
+			return true;
+	return false;
 }
 
 /* "EXT4-fs error (device sda1): ...", "EXT4-fs (sda1): I/O error ...", "XFS (sda1): ..." */
@@ -629,6 +730,11 @@ static bool parse_fs(const char *p, struct diag_event *ev)
 	d++;
 	if (!strncmp(d, "device ", 7))
 		d += 7;
+	if (fs_corrupt_msg(p)) {
+		set_disk(ev, d);
+		ev->kind = EV_FS_CORRUPT;
+		return true;
+	}
 	if (!(strstr(p, "error") || strstr(p, "critical") || strstr(p, "read-only") ||
 	      strstr(p, "Journal has aborted") || strstr(p, "aborted journal")))
 		return false;
@@ -719,7 +825,9 @@ static bool parse_other(const char *p, struct diag_event *ev)
 		ev->arg = r;
 		return true;
 	}
-	if ((r = after(p, LIT("Machine model: "))) || (r = after(p, LIT("OF: fdt: Machine model: ")))) {
+	if ((r = after(p, LIT("Machine model: "))) || (r = after(p, LIT("OF: fdt: Machine model: "))) ||
+	    (r = after(p, LIT("Hardware name: ")))) {
+		/* the last: a warning's stack dump names the board too */
 		ev->kind = EV_MODEL;
 		ev->arg = r;
 		return true;
@@ -784,6 +892,10 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 			ev->kind = EV_USB_HUB;
 			return ev->usb_port[0] != '\0';
 		}
+		if ((r = after(p, LIT("hub "))) && strstr(r, "over-current")) {
+			ev->kind = EV_USB_OVERCURRENT; /* hub.c before 3.x: "on port 1" */
+			return true;
+		}
 		if ((r = after(p, LIT("hwmon "))))
 			return parse_other(strchr(r, ' ') ? strchr(r, ' ') + 1 : r, ev);
 		break;
@@ -815,13 +927,19 @@ bool diag_event_parse(const char *msg, size_t len, struct diag_event *ev)
 		break;
 	case 'b':
 		if ((r = after(p, LIT("brcm-pcie "))))
-			return parse_pci(r, ev);
+			return parse_pci(r, ev) || parse_pcie_host(r, ev);
 		break;
 	default:
 		break;
 	}
 	r = strchr(p, ' ');
+	if (r && r - p < 32 && (pcie_driver(p, (size_t)(r - p)) || pcie_device(r + 1)) &&
+	    parse_pcie_host(r + 1, ev))
+		return true;
 	if (r && r - p < 32) {
+		memset(ev, 0, sizeof(*ev));
+		ev->scsi_host = -1;
+		ev->scsi_lun = -1;
 		/* any driver's device: "<driver> <device>: ..." */
 		if (parse_host(r + 1, ev))
 			return true;

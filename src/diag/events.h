@@ -66,6 +66,12 @@
 	X(XHCI_EP_DISABLED, "xhci-endpoint-disabled", USB, EVF_HOST) \
 	/* init 0000:01:00.0 fail, -14 / startup error -19 / probe of ... failed with error */ \
 	X(HOST_INIT_FAIL, "usb-host-init-failed", HOSTFAIL, EVF_HOST) \
+	/* usb usb5-port1: Cannot set link state / cannot disable (err = -32) / cannot reset */ \
+	X(USB_PORT_ERR, "usb-port-error", USB, 0) \
+	/* usb usb1-port6: over-current condition / over-current change #1 */ \
+	X(USB_OVERCURRENT, "usb-over-current", OVERCURRENT, EVF_SYSTEM) \
+	/* usb 1-1: device firmware changed (after a reset: a deliberate mode switch) */ \
+	X(USB_FW_CHANGED, "usb-firmware-changed", NONE, 0) \
 	/* block layer and file systems */ \
 	/* any "sd H:C:T:L: [sdX]" line: maps the SCSI address to a disk */ \
 	X(SD_MAP, "sd-map", NONE, 0) \
@@ -74,6 +80,8 @@
 	X(BUF_IO_ERROR, "buffer-io-error", IO, 0)               /* Buffer I/O error on dev sda1 */ \
 	/* EXT4-fs error, I/O error writing, journal aborted, read-only */ \
 	X(FS_ERROR, "fs-error", IO, 0) \
+	/* EXT4-fs (sda1): group descriptors corrupted! / error loading journal */ \
+	X(FS_CORRUPT, "fs-corrupt", FSCORRUPT, 0) \
 	/* critical target error, dev sda */ \
 	X(CRIT_TARGET, "critical-target-error", IO, 0) \
 	/* [sda] Read Capacity(10) failed */ \
@@ -97,6 +105,8 @@
 	X(MMC_ERR, "mmc-error", MMC, EVF_MMC) \
 	/* mmc0: error -84 whilst initialising SD card; invalid bus width */ \
 	X(MMC_INIT_ERR, "mmc-init-error", MMCINIT, EVF_MMC) \
+	/* mmc0: running CQE recovery / cqhci: Failed to halt / spurious TCN for tag 10 */ \
+	X(MMC_CQE_RECOVERY, "mmc-cqe-recovery", MMC, EVF_MMC) \
 	/* mmc0: new high speed SDHC card at address 59b4 */ \
 	X(MMC_CARD_NEW, "mmc-card-new", NONE, 0) \
 	/* mmcblk0: mmc0:59b4 00000 3.67 GiB */ \
@@ -113,6 +123,8 @@
 	X(NVME_NOT_READY, "nvme-not-ready", NOTREADY, 0) \
 	/* Does your device have a faulty power saving mode enabled? */ \
 	X(NVME_PS_HINT, "nvme-power-state-hint", NONE, 0) \
+	/* nvme nvme0: failed to set APST feature (2) */ \
+	X(NVME_APST_FAIL, "nvme-apst-failed", APST, 0) \
 	/* Removing after probe failure status: -19 */ \
 	X(NVME_REMOVED, "nvme-removed", NOTREADY, 0) \
 	/* nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc 0x71) */ \
@@ -125,7 +137,10 @@
 	X(PCIE_AER, "pcie-aer", NONE, 0) \
 	/* brcm-pcie fd500000.pcie: link up, 5.0 GT/s PCIe x1 (SSC) */ \
 	X(PCIE_LINK_UP, "pcie-link-up", NONE, 0) \
-	X(PCIE_LINK_DOWN, "pcie-link-down", PCIE, 0)            /* brcm-pcie ...: link down */ \
+	/* brcm-pcie ...: link down / mtk-pcie-gen3 ...: PCIe link down, current LTSSM state */ \
+	X(PCIE_LINK_DOWN, "pcie-link-down", PCIEDOWN, 0) \
+	/* pcie-starfive ...: failed to get valid pcie domain / Failed to get pcie clocks */ \
+	X(PCIE_HOST_FAIL, "pcie-host-failed", PCIEDOWN, 0) \
 	/* ... available PCIe bandwidth, limited by 5.0 GT/s PCIe x1 link */ \
 	X(PCIE_BW_LIMITED, "pcie-bandwidth-limited", NONE, 0) \
 	/* boot and configuration */ \

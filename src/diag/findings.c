@@ -170,6 +170,7 @@ void finding_evidence_fact(struct diag_finding *f, const char *fmt, ...)
 	e = &f->evidence[f->n_evidence];
 	e->line = 0;
 	e->last_line = 0;
+	e->msg_off = 0;
 	va_start(ap, fmt);
 	vsnprintf(e->text, sizeof(e->text), fmt, ap);
 	va_end(ap);

@@ -166,6 +166,8 @@ static void cat_add(const struct diag_log *log, struct cat_stat *c, unsigned lon
 			       log->cur_last_line : 0;
 	str_copy(e->text, sizeof(e->text), text);
 	str_sanitize(e->text);
+	e->msg_off = text == log->cur_text && log->cur_msg_off < strlen(e->text) ?
+			     log->cur_msg_off : 0;
 }
 
 static int ev_cmp(const void *a, const void *b)
@@ -498,6 +500,39 @@ static void on_usb_reset(struct diag_log *log, struct diag_subject *s, const cha
 		cat_add(log, &s->cat[CAT_USB], lineno, text);
 }
 
+/* "device firmware changed" right after a reset, and the port's next device has another id:
+ * the device switched its mode on purpose (a Wi-Fi adapter leaving its install disk), so
+ * that reset was no USB error. A failing drive can say the same and never come back as
+ * another device: its reset stays. */
+static void mode_switch_forgive(struct diag_log *log, struct diag_subject *s)
+{
+	struct cat_stat *c = &s->cat[CAT_USB];
+	const struct diag_subject *t = NULL;
+	size_t i;
+
+	if (!s->fw_changed_line || !c->n || !s->n_ev[EV_USB_RESET] ||
+	    c->ev[c->n - 1].line + 3 < s->fw_changed_line ||
+	    !strstr(c->ev[c->n - 1].text, "reset ") || s->cat[CAT_IO].count ||
+	    s->cat[CAT_NOTREADY].count || s->cat[CAT_UAS].count)
+		return;
+	for (i = 0; i < log->n_subj && !t; i++) {
+		const struct diag_subject *u = log->subj[i];
+
+		if (u != s && u->boot == s->boot && u->first_line > s->fw_changed_line &&
+		    !strcmp(u->usb_port, s->usb_port) && u->has_id &&
+		    (!s->has_id || u->vid != s->vid || u->pid != s->pid))
+			t = u;
+	}
+	if (!t)
+		return;
+	s->n_ev[EV_USB_RESET]--;
+	c->n--;
+	c->count--;
+	c->last_line = c->n ? c->ev[c->n - 1].line : 0;
+	if (!c->count)
+		memset(c, 0, sizeof(*c));
+}
+
 static void on_cmdline(struct diag_log *log, const struct diag_event *ev, const char *text,
 		       unsigned long lineno)
 {
@@ -660,6 +695,9 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 	case EV_USB_RESET:
 		on_usb_reset(log, s, text, lineno);
 		break;
+	case EV_USB_FW_CHANGED:
+		s->fw_changed_line = lineno;
+		break;
 	case EV_SCSI_HOST_UAS:
 		s->driver = USB_DRIVER_UAS;
 		break;
@@ -728,6 +766,11 @@ static bool note_event(struct diag_log *log, struct diag_subject *s, const struc
 		break;
 	case EV_PCIE_LINK_UP:
 	case EV_PCIE_BW_LIMITED:
+		if (ev->gts <= 0 && ev->kind == EV_PCIE_LINK_UP) {
+			/* a vendor driver's "PCIe Link up, LTSSM is 0x130011": no speed */
+			cat_add(log, &s->cat[CAT_PCIE], lineno, text);
+			break;
+		}
 		s->gts = ev->gts;
 		s->width = ev->width;
 		if (ev->cap_gts > 0) {
@@ -827,6 +870,9 @@ int logsum_add_line(void *arg, const struct kmsg_line *line)
 	log->cur_ts = line->ts;
 	log->cur_line = line->lineno;
 	log->cur_last_line = line->last_lineno;
+	log->cur_text = line->text;
+	log->cur_msg_off = line->msg >= line->text && line->msg <= line->text + strlen(line->text) ?
+				   (size_t)(line->msg - line->text) : 0;
 	if (line->ts >= 0) {
 		/* the time since boot went back to (near) zero: the machine booted again */
 		if (line->ts + 1.0 < log->last_ts && line->ts < 10.0)
@@ -881,6 +927,8 @@ void logsum_finish(struct diag_log *log)
 	if (log->finished)
 		return;
 	log->finished = true;
+	for (i = 0; i < log->n_subj; i++)
+		mode_switch_forgive(log, log->subj[i]);
 	for (i = 0; i < log->n_subj; i++) {
 		struct diag_subject *s = log->subj[i], *target;
 

@@ -27,6 +27,10 @@ enum diag_cat {
 	CAT_QUIRKS,   /* the quirks parameter rejected or malformed */
 	CAT_HOSTDEAD, /* the USB host controller died (HC died, Host System Error) */
 	CAT_HOSTFAIL, /* a USB host controller never started (init or probe failed) */
+	CAT_OVERCURRENT, /* a USB port reported over-current */
+	CAT_PCIEDOWN, /* a PCIe link that never trained, a PCIe host that never started */
+	CAT_APST,     /* an NVMe drive refused the power-state table (APST) */
+	CAT_FSCORRUPT, /* a file system found damaged at mount */
 	CAT__COUNT
 };
 
@@ -78,6 +82,7 @@ struct diag_subject {
 	int boot;                   /* 0-based boot of the log it was seen in */
 	unsigned long first_line;
 	unsigned long id_line;      /* the last "New USB device found" line */
+	unsigned long fw_changed_line; /* "device firmware changed" after a reset */
 	unsigned long n_ev[EV__COUNT];
 	struct cat_stat cat[CAT__COUNT];
 };
@@ -112,6 +117,8 @@ struct diag_log {
 	double last_ts;
 	double cur_ts;              /* the time since boot of the line being read, -1 unknown */
 	unsigned long cur_line, cur_last_line; /* its first and last input line */
+	const char *cur_text;       /* its text as shown, and where its message starts there */
+	size_t cur_msg_off;
 	bool finished;
 };
 

@@ -300,9 +300,12 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 		struct diag_finding *f;
 		const char *name;
 
+		/* only the command queue stalled and was recovered: slow, data intact */
+		bool cqe_only = run->count && run->count == s->n_ev[EV_MMC_CQE_RECOVERY];
+
 		if (!run->count && !init->count)
 			continue;
-		if (never_up || run->count >= 3 || io_after)
+		if (never_up || (run->count >= 3 && !cqe_only) || io_after)
 			sev = DIAG_ERROR;
 		else if (run->count)
 			sev = DIAG_WARNING;
@@ -334,7 +337,16 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 					   "completed, or the driver dumped its registers).");
 		if (s->mmc_recovery_failed)
 			finding_explain(f, "The kernel's recovery of the card failed.");
-		if (!never_up && run->count && (run->count >= 3 || io_after))
+		if (s->n_ev[EV_MMC_CQE_RECOVERY])
+			finding_explain(f, "The command queue (CQE) of the card and host stalled and "
+					   "was recovered (%lu line%s): every recovery stops all I/O "
+					   "for a while, and some cards' command queueing is broken.",
+					s->n_ev[EV_MMC_CQE_RECOVERY],
+					s->n_ev[EV_MMC_CQE_RECOVERY] == 1 ? "" : "s");
+		if (cqe_only && !io_after && !never_up)
+			finding_explain(f, "No I/O error followed: the system is slow, not losing "
+					   "data yet.");
+		else if (!never_up && run->count && (run->count >= 3 || io_after))
 			finding_explain(f, "Writes stall for seconds and data can be lost.");
 		else if (!never_up && run->count)
 			finding_explain(f, "With no I/O error and no failed recovery after %s, this "
@@ -342,6 +354,23 @@ void rule_mmc_errors(struct rule_ctx *ctx)
 					run->count == 1 ? "it" : "them");
 		finding_evidence_cat(f, init);
 		finding_evidence_cat(f, run);
+		if (s->n_ev[EV_MMC_CQE_RECOVERY] && board_is_pi5(ctx) &&
+		    (!strcmp(s->ctrl, "mmc0") || !strcmp(s->disk, "mmcblk0"))) {
+			finding_fix(f, "Turn command queueing off for the SD card: "
+				       "dtparam=sd_cqe=off in config.txt (the Raspberry Pi 5's "
+				       "known workaround; the first command shows the change, the "
+				       "second writes it), then reboot; if errors remain, replace the "
+				       "card.");
+			finding_fix_cmd(f, "sbcdisk fix sd-cqe");
+			finding_fix_cmd(f, "sbcdisk fix sd-cqe --apply");
+			continue;
+		}
+		if (s->n_ev[EV_MMC_CQE_RECOVERY] && !io_after && !never_up) {
+			finding_fix(f, "Update the kernel (command queueing fixes and card quirks "
+				       "keep coming); if it recurs, replace the card or eMMC module, "
+				       "or turn CQE off for it in the device tree.");
+			continue;
+		}
 		finding_fix(f, recovered && !run->count ?
 				       "Nothing urgent. If it recurs, clean the contacts or replace "
 				       "the card." :

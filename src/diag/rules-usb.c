@@ -577,12 +577,20 @@ void rule_usb_errors(struct rule_ctx *ctx)
 			finding_explain(f, "The device failed to enumerate (descriptor read or "
 					   "address errors, usually -71): a bad cable, a weak port or "
 					   "too little power.");
+		if (s->n_ev[EV_USB_PORT_ERR])
+			finding_explain(f, "The port itself no longer obeyed (it could not be "
+					   "enabled, disabled or put in a link state): the device there "
+					   "stopped answering, from a bad cable, a failing device or too "
+					   "little power.");
 		if (s->n_ev[EV_USB_RESET] && !s->n_ev[EV_XHCI_TRDEQ])
 			finding_explain(f, "The kernel reset the device %lu time%s; an occasional "
 					   "reset at plug-in is harmless, repeated ones are not.",
 					s->n_ev[EV_USB_RESET], s->n_ev[EV_USB_RESET] == 1 ? "" : "s");
 		if (rule_undervoltage_seen(ctx))
 			finding_explain(f, "The board also reported under-voltage, a common cause.");
+		if (rule_overcurrent_seen(ctx))
+			finding_explain(f, "A USB port also reported over-current (usb-over-current): "
+					   "fix the power first.");
 		finding_evidence_cat(f, c);
 		if (s->n_ev[EV_XHCI_TRDEQ])
 			finding_fix(f, "Update the kernel (sudo apt update && sudo apt full-upgrade) "

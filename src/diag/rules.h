@@ -63,6 +63,12 @@ void rule_mmc_errors(struct rule_ctx *ctx);
 void rule_io_errors(struct rule_ctx *ctx);
 void rule_device_not_ready(struct rule_ctx *ctx);
 void rule_undervoltage(struct rule_ctx *ctx);
+/* rules-faults.c */
+bool rule_overcurrent_seen(const struct rule_ctx *ctx);
+void rule_pcie_link_down(struct rule_ctx *ctx);
+void rule_usb_over_current(struct rule_ctx *ctx);
+void rule_nvme_apst(struct rule_ctx *ctx);
+void rule_fs_corrupt(struct rule_ctx *ctx);
 void rule_quirks_param_invalid(struct rule_ctx *ctx);
 void rule_root_on_sd(struct rule_ctx *ctx);
 /* rules-boot.c: boot-usb2, bootloader-old, boot-partuuid-duplicate, boot-order */

@@ -356,3 +356,44 @@ out:
 	sbuf_release(&param);
 	return ret;
 }
+
+int cmdline_param_set(struct cmdline *cl, const char *name, const char *value,
+		      struct fix_msgs *m, bool *changed)
+{
+	size_t i, at = cl->n, vlen;
+	const char *v;
+	bool quoted;
+	char p[160];
+	int ret;
+
+	*changed = false;
+	ret = cmdline_check(cl, m);
+	if (ret)
+		return ret;
+	if (str_fmt(p, sizeof(p), "%s=%s", name, value))
+		return fix_refuse(m, -EINVAL, "the parameter '%s' is too long", name);
+	for (i = 0; i < cl->n; i++)
+		if (cl->seg[i].param && kcmdline_param_is(cl->seg[i].s, cl->seg[i].len, name))
+			at = i; /* the kernel takes the last one */
+	if (at < cl->n) {
+		param_value(&cl->seg[at], &v, &vlen, &quoted);
+		if (vlen == strlen(value) && !memcmp(v, value, vlen)) {
+			fix_note(m, "'%s' is already set", p);
+			return 0;
+		}
+		ret = seg_replace(&cl->seg[at], p, strlen(p));
+		if (!ret)
+			fix_note(m, "sets the existing parameter to '%s' in place", p);
+	} else {
+		for (i = 0, at = 0; i < cl->n; i++)
+			if (cl->seg[i].param)
+				at = i + 1;
+		ret = seg_insert(cl, at, " ", 1, false);
+		if (!ret)
+			ret = seg_insert(cl, at + 1, p, strlen(p), true);
+		if (!ret)
+			fix_note(m, "adds the parameter '%s' at the end of the line", p);
+	}
+	*changed = !ret;
+	return ret;
+}

@@ -52,4 +52,9 @@ int cmdline_quirks_get(const struct cmdline *cl, struct sbuf *out);
 int cmdline_quirks_add(struct cmdline *cl, struct usb_id id, char flag, struct fix_msgs *m,
 		       bool *changed);
 
+/* Set name=value (the last occurrence of name, in place; else one parameter added at the
+ * end), every other byte unchanged. 0 or -EINVAL with m->why. */
+int cmdline_param_set(struct cmdline *cl, const char *name, const char *value,
+		      struct fix_msgs *m, bool *changed);
+
 #endif

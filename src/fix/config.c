@@ -1,5 +1,5 @@
-/* config.c - set dtparam=pciex1_gen or usb_max_current_enable in the section of config.txt a
- * Raspberry Pi 5 reads, through the config.txt model of common/bootcfg.c. */
+/* config.c - set dtparam=pciex1_gen, usb_max_current_enable or sd_cqe in the section of
+ * config.txt a Raspberry Pi 5 reads, through the config.txt model of common/bootcfg.c. */
 #include <ctype.h>
 
 #include "fix/config.h"
@@ -18,9 +18,10 @@ static int pi5_reads(const struct config_filter *f)
 	return (!f->model[0] || !strcmp(f->model, "pi5")) && !f->other && !f->included ? 2 : 1;
 }
 
-/* In a dtparam line's comma list, the offset and length of the pciex1_gen value; false when
+/* In a dtparam line's comma list, the offset and length of the value of name; false when
  * the line does not set it. */
-static bool dtparam_gen_find(const struct config_line *l, size_t *voff, size_t *vlen)
+static bool dtparam_find(const struct config_line *l, const char *name, size_t *voff,
+			 size_t *vlen)
 {
 	const char *s = l->s, *end = l->s + l->len, *p, *e, *eq;
 	size_t b = 0;
@@ -46,7 +47,7 @@ static bool dtparam_gen_find(const struct config_line *l, size_t *voff, size_t *
 				n++;
 			while (ne > n && (ne[-1] == ' ' || ne[-1] == '\t'))
 				ne--;
-			if (ne - n == 10 && !memcmp(n, "pciex1_gen", 10)) {
+			if ((size_t)(ne - n) == strlen(name) && !memcmp(n, name, strlen(name))) {
 				*voff = (size_t)(eq + 1 - s);
 				*vlen = (size_t)(e - eq - 1);
 				while (*vlen && (s[*voff + *vlen - 1] == ' ' || s[*voff + *vlen - 1] == '\t'))
@@ -149,7 +150,7 @@ int config_pcie_gen_set(struct config *cfg, int gen, struct fix_msgs *m, bool *c
 				    "there is not changed, and a later one wins", i + 1, t);
 			f.included = true;
 		}
-		if (!pi5_reads(&f) || !dtparam_gen_find(l, &off, &vlen))
+		if (!pi5_reads(&f) || !dtparam_find(l, "pciex1_gen", &off, &vlen))
 			continue;
 		unconditional = unconditional || pi5_reads(&f) == 2;
 		if (vlen == strlen(want) && !memcmp(l->s + off, want, vlen)) {
@@ -247,6 +248,52 @@ int config_usb_current_set(struct config *cfg, struct fix_msgs *m, bool *changed
 	if (ret || unconditional)
 		return ret;
 	ret = gen_append(cfg, "usb_max_current_enable=1", m);
+	*changed = !ret;
+	return ret;
+}
+
+int config_sd_cqe_off(struct config *cfg, struct fix_msgs *m, bool *changed)
+{
+	struct config_filter f = { 0 };
+	char t[256], name[64];
+	bool unconditional = false;
+	size_t i, off, vlen;
+	int ret = 0;
+
+	*changed = false;
+	for (i = 0; i < cfg->n && !ret; i++) {
+		struct config_line *l = &cfg->line[i];
+
+		if (memchr(l->s, '\0', l->len))
+			return fix_refuse(m, -EINVAL, "line %zu holds a NUL byte; repair the file "
+						      "by hand first", i + 1);
+		config_line_text(l, t, sizeof(t));
+		if (config_filter_name(t, name, sizeof(name))) {
+			config_filter_apply(&f, name);
+			continue;
+		}
+		if (config_line_is_include(t)) {
+			fix_note(m, "line %zu includes another file ('%s'); an sd_cqe setting "
+				    "there is not changed, and a later one wins", i + 1, t);
+			f.included = true;
+		}
+		if (!pi5_reads(&f) || !dtparam_find(l, "sd_cqe", &off, &vlen))
+			continue;
+		unconditional = unconditional || pi5_reads(&f) == 2;
+		if ((vlen == 3 && !memcmp(l->s + off, "off", 3)) ||
+		    (vlen == 1 && l->s[off] == '0')) {
+			if (pi5_reads(&f) == 2)
+				fix_note(m, "line %zu already turns sd_cqe off where a Pi 5 reads "
+					    "it", i + 1);
+			continue;
+		}
+		ret = line_value_replace(l, off, vlen, "off");
+		*changed = !ret;
+		fix_note(m, "line %zu: sets sd_cqe to off in place", i + 1);
+	}
+	if (ret || unconditional)
+		return ret;
+	ret = gen_append(cfg, "dtparam=sd_cqe=off", m);
 	*changed = !ret;
 	return ret;
 }

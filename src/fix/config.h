@@ -1,5 +1,5 @@
-/* config.h - the config.txt edits of `fix pcie-gen` and `fix usb-current`, over the model
- * of common/bootcfg.h. */
+/* config.h - the config.txt edits of `fix pcie-gen`, `fix usb-current` and `fix sd-cqe`,
+ * over the model of common/bootcfg.h. */
 #ifndef SBCDISK_FIX_CONFIG_H
 #define SBCDISK_FIX_CONFIG_H
 
@@ -16,5 +16,8 @@ int config_pcie_gen_set(struct config *cfg, int gen, struct fix_msgs *m, bool *c
 /* Set usb_max_current_enable=1 where a Raspberry Pi 5 reads it (a line that sets another
  * value is changed in place, else one is added as for pciex1_gen). 0 or -EINVAL with m->why. */
 int config_usb_current_set(struct config *cfg, struct fix_msgs *m, bool *changed);
+/* Turn the SD card's command queueing off for the Raspberry Pi 5 (dtparam=sd_cqe=off): the
+ * settings that apply to a Pi 5 set to off, else one line added where the Pi 5 reads it. */
+int config_sd_cqe_off(struct config *cfg, struct fix_msgs *m, bool *changed);
 
 #endif

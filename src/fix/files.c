@@ -214,6 +214,9 @@ int fix_files_plan(const struct fix_files *io, enum fix_kind kind, struct usb_id
 		return plan_config(io, kind, gen, p);
 	case FIX_UNDO:
 		return plan_undo(io, p);
+	case FIX_SD_CQE:
+	case FIX_NVME_APST: /* the running system's files only (cli/cmd-fix.c) */
+		break;
 	}
 	return -EINVAL;
 }

@@ -72,6 +72,39 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
 	return 0;
 }
 
+int fix_plan_nvme_apst(struct sysroot *sr, struct fix_plan *p)
+{
+	struct cmdline cl = { 0 };
+	struct boot_loc loc;
+	int ret;
+
+	plan_init(p, FIX_NVME_APST);
+	ret = boot_locate(sr, &loc, &p->msgs);
+	if (ret)
+		return ret;
+	str_copy(p->file.path, sizeof(p->file.path), loc.cmdline);
+	ret = boot_file_read(sr, loc.cmdline, CMDLINE_FILE_MAX, &p->file, &p->msgs);
+	if (ret)
+		return refuse_file(p, ret);
+	ret = cmdline_parse(sbuf_str(&p->file.data), p->file.data.len, &cl);
+	if (!ret)
+		ret = cmdline_param_set(&cl, "nvme_core.default_ps_max_latency_us", "0", &p->msgs,
+					&p->changed);
+	if (!ret)
+		ret = cmdline_write(&cl, &p->after);
+	cmdline_release(&cl);
+	if (ret)
+		return refuse_file(p, ret);
+	str_copy(p->next_boot, sizeof(p->next_boot), p->changed ?
+		 "At the next boot the NVMe driver reads nvme_core.default_ps_max_latency_us=0 "
+		 "and leaves the drive's power-saving states (APST) off: no 'failed to set APST "
+		 "feature', and no drive that sleeps and never wakes; it draws a little more "
+		 "power when idle." :
+		 "Nothing to change: cmdline.txt already has "
+		 "nvme_core.default_ps_max_latency_us=0.");
+	return 0;
+}
+
 /*
  * Why the boot directories hold no config.txt that could be read, in the user's terms: a
  * symbolic link (Raspberry Pi OS never makes one, and the firmware reads the FAT boot
@@ -196,6 +229,28 @@ int fix_plan_usb_current(struct sysroot *sr, struct fix_plan *p)
 			 "At the next boot a Raspberry Pi 5 sets its USB current limit high "
 			 "(1600 mA for all ports) whatever the supply reports. If the board then "
 			 "reports under-voltage, run 'sbcdisk fix undo --apply'.");
+	return 0;
+}
+
+static int edit_sd_cqe(struct config *cfg, int unused, struct fix_msgs *m, bool *changed)
+{
+	(void)unused;
+	return config_sd_cqe_off(cfg, m, changed);
+}
+
+int fix_plan_sd_cqe(struct sysroot *sr, struct fix_plan *p)
+{
+	int ret;
+
+	plan_init(p, FIX_SD_CQE);
+	ret = plan_config(sr, p, 0, edit_sd_cqe);
+	if (ret)
+		return ret;
+	str_copy(p->next_boot, sizeof(p->next_boot), p->changed ?
+		 "At the next boot a Raspberry Pi 5 runs its SD card without command queueing "
+		 "(CQE): no more 'running CQE recovery'; A2 cards lose some random-I/O speed." :
+		 "Nothing to change: command queueing is already off for a Raspberry Pi 5's SD "
+		 "card with this config.txt.");
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 #include "fix/msgs.h"
 #include "common/usbquirks.h"
 
-enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO, FIX_USB_CURRENT };
+enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO, FIX_USB_CURRENT, FIX_SD_CQE, FIX_NVME_APST };
 
 struct fix_plan {
 	enum fix_kind kind;
@@ -29,6 +29,10 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p);
 int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p);
 /* usb_max_current_enable=1 in config.txt for a Raspberry Pi 5, with the warning it needs. */
 int fix_plan_usb_current(struct sysroot *sr, struct fix_plan *p);
+/* dtparam=sd_cqe=off for the Raspberry Pi 5 in config.txt: no command queueing on the SD card */
+int fix_plan_sd_cqe(struct sysroot *sr, struct fix_plan *p);
+/* nvme_core.default_ps_max_latency_us=0 in cmdline.txt: the kernel leaves NVMe APST off */
+int fix_plan_nvme_apst(struct sysroot *sr, struct fix_plan *p);
 /* The newest backup of cmdline.txt or config.txt, whichever was made last. -ENOENT when
  * there is none. */
 int fix_plan_undo(struct sysroot *sr, struct fix_plan *p);

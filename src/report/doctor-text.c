@@ -52,12 +52,14 @@ static void finding_print(FILE *f, const struct diag_finding *x, bool color)
 	if (x->n_evidence) {
 		fprintf(f, "  Evidence:\n");
 		for (i = 0; i < x->n_evidence; i++) {
+			/* the kernel's message first: its time and syslog prefix stay in JSON */
+			const char *msg = x->evidence[i].text + x->evidence[i].msg_off;
+
 			if (x->evidence[i].last_line > x->evidence[i].line)
 				str_fmt(line, sizeof(line), "lines %lu-%lu: %s", x->evidence[i].line,
-					x->evidence[i].last_line, x->evidence[i].text);
+					x->evidence[i].last_line, msg);
 			else if (x->evidence[i].line)
-				str_fmt(line, sizeof(line), "line %lu: %s", x->evidence[i].line,
-					x->evidence[i].text);
+				str_fmt(line, sizeof(line), "line %lu: %s", x->evidence[i].line, msg);
 			else
 				str_fmt(line, sizeof(line), "%s", x->evidence[i].text);
 			/* a log line is cut on a terminal, never wrapped into the next */

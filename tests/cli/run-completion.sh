@@ -68,7 +68,7 @@ exactly "doctor --fail-on w<tab>" warning
 
 # subcommands from the usage lines, then devices from the sysroot's /sys/block
 comp fix ""
-exactly "fix <tab>" uas pcie-gen usb-current undo verify
+exactly "fix <tab>" uas pcie-gen usb-current sd-cqe nvme-apst undo verify
 comp boot ""
 exactly "boot <tab>" check order time
 python3 "$src/tools/mksysroot" "$src/tests/sysroots/pi4-jms567-usb3-uas.desc" "$tmp/root" ||

@@ -80,4 +80,26 @@ doctor_case "no-kmsg.txt" 0 --sysroot "$tmp/empty" doctor
 doctor_case "extra-arg.txt" 2 --sysroot "$tmp/empty" doctor foo
 doctor_case "kmsg-no-value.txt" 2 --sysroot "$tmp/empty" doctor --kmsg
 doctor_case "unknown-option.txt" 2 --sysroot "$tmp/empty" doctor --bogus
+# on an 80-column terminal the evidence shows the line number and the kernel's message, its
+# syslog prefix left out (JSON keeps it), cut to the width: a syslog paste of a drive gone
+if command -v script >/dev/null; then
+	log=tests/diag/klog/f03_merlin379_syslog_offlined_after_resets.log
+	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+	COLUMNS=80 script -qec "$run $bin --sysroot $tmp/empty doctor --kmsg $log" /dev/null |
+		tr -d '\r' >"$tmp/tty.txt"
+	grep -qx '    line 9: sd 0:0:0:0: Device offlined - not ready after error recovery' \
+		"$tmp/tty.txt" && ok || fail "80 columns: line 9 is not its kernel message"
+	grep -q '^    line [0-9]*: Nov ' "$tmp/tty.txt" &&
+		fail "80 columns: an evidence line starts with its syslog prefix" || ok
+	python3 -c '
+import re, sys
+for l in open(sys.argv[1], encoding="utf-8"):
+    assert len(re.sub("\x1b\\[[0-9;]*m", "", l.rstrip("\n"))) <= 80, l' "$tmp/tty.txt" && ok ||
+		fail "80 columns: a line is wider than the terminal"
+	grep -q '"text": "Nov 18 10:34:27 kernel: sd 0:0:0:0: Device offlined' \
+		"$golden/f03_merlin379_syslog_offlined_after_resets.json" && ok ||
+		fail "JSON: the evidence lost its prefix"
+else
+	echo "NOTE: script (util-linux) is not installed: the 80-column evidence is not checked"
+fi
 finish

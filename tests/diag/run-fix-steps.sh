@@ -84,6 +84,9 @@ case_ pi4-sd-jms567-usb2
 case_ pi4-jms567-usb3-uas tests/diag/klog/seed000-jms567-uas-resets-usb3.log
 case_ pi5-usb-asm-sandisk
 case_ visionfive2-sd-nvme
+# a Pi 5's SD card in command-queue recovery: fix sd-cqe; a drive that refused APST: fix nvme-apst
+case_ pi5-usb-asm-sandisk tests/diag/klog/m09_rpi6561_pi5_samsung_pro_plus_cqe_bare.log
+case_ pi5-nvme-gen2 tests/diag/klog/m15_tkg953_kingston_a1000_apst_failed.log
 
 # the order of the steps: uas trouble with no stored run measures first, verifies last
 sb --sysroot "$tmp/pi4-jms567-usb3-uas" --json doctor \

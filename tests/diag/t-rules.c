@@ -593,6 +593,80 @@ static void test_power_rules(void)
 	T_CHECK(!find("usb-current-limited"));
 }
 
+/* The faults of issue 36: CQE recovery, a root port that no longer obeys, over-current, a
+ * link that never trained, APST refused, a damaged file system, and a mode switch. */
+static void test_faults(void)
+{
+	const struct diag_finding *f;
+
+	f = run("[    0.0] Machine model: Raspberry Pi 5 Model B Rev 1.0\n"
+		"[  100.0] mmc0: running CQE recovery\n"
+		"[  101.0] mmc0: running CQE recovery\n"
+		"[  102.0] mmc0: cqhci: spurious TCN for tag 10\n", NULL, "mmc-errors");
+	T_CHECK(f && f->sev == DIAG_WARNING && strstr(f->explanation, "CQE"));
+	T_CHECK(f && strstr(f->fix_summary, "dtparam=sd_cqe=off"));
+	T_CHECK(f && has_cmd(f, "sbcdisk fix sd-cqe") && has_cmd(f, "sbcdisk fix sd-cqe --apply"));
+	/* with I/O errors after it, an error, and no Pi 5 advice on another board */
+	f = run("[    0.0] Machine model: Radxa ROCK 5B\n"
+		"[  100.0] mmc0: running CQE recovery\n"
+		"[  100.1] mmcblk0: mmc0:0001 A3A551 115 GiB\n"
+		"[  101.0] I/O error, dev mmcblk0, sector 8 op 0x1:(WRITE) flags 0x800 phys_seg 1\n",
+		NULL, "mmc-errors");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strstr(f->fix_summary, "sd_cqe"));
+
+	f = run("[ 134.5] usb usb3-port1: Cannot enable. Maybe the USB cable is bad?\n"
+		"[ 136.2] usb usb3-port1: Cannot enable. Maybe the USB cable is bad?\n"
+		"[ 137.4] usb usb3-port1: cannot disable (err = -32)\n", NULL, "usb-errors");
+	T_CHECK(f && f->sev == DIAG_WARNING && strstr(f->title, "3-1") &&
+		strstr(f->explanation, "port itself"));
+
+	f = run("[ 865.2] usb usb3-port1: over-current condition\n"
+		"[ 865.4] usb usb4-port2: over-current condition\n", NULL, "usb-over-current");
+	T_CHECK(f && f->sev == DIAG_ERROR && strstr(f->fix_summary, "power"));
+
+	f = run("[ 1.95] brcm-pcie fd500000.pcie: link down\n", NULL, "pcie-link-down");
+	T_CHECK(f && f->sev == DIAG_WARNING && !strcmp(f->device, "fd500000.pcie"));
+	/* a link that came up later (another driver took the controller) is no fault */
+	run("[ 7.62] dw-pcie fe190000.pcie: Failed to initialize host\n"
+	    "[ 7.62] dw-pcie: probe of fe190000.pcie failed with error -22\n"
+	    "[ 7.91] rk-pcie fe190000.pcie: PCIe Link up, LTSSM is 0x130011\n", NULL, "pcie-link-down");
+	T_CHECK(!has_id("pcie-link-down"));
+	f = run("[ 1.2] pcie-starfive 940000000.pcie: error -ENODEV: failed to get valid pcie "
+		"domain\n", NULL, "pcie-link-down");
+	T_CHECK(f && f->sev == DIAG_ERROR && strstr(f->title, "never started"));
+
+	f = run("[ 6.05] nvme nvme0: failed to set APST feature (4)\n", NULL, "nvme-apst-failed");
+	T_CHECK(f && f->sev == DIAG_WARNING &&
+		strstr(f->fix_summary, "nvme_core.default_ps_max_latency_us=0"));
+	T_CHECK(f && f->n_fix_cmds == 0); /* no cmdline.txt to edit on an unknown board */
+	f = run("[ 0.0] Machine model: Raspberry Pi 5 Model B Rev 1.0\n"
+		"[ 6.05] nvme nvme0: failed to set APST feature (4)\n", NULL, "nvme-apst-failed");
+	T_CHECK(f && has_cmd(f, "sbcdisk fix nvme-apst"));
+
+	f = run("[ 15.56] EXT4-fs (nvme0n1p1): ext4_check_descriptors: Block bitmap for group 0 "
+		"overlaps superblock\n"
+		"[ 15.57] EXT4-fs (nvme0n1p1): group descriptors corrupted!\n", NULL, "fs-corrupt");
+	T_CHECK(f && f->sev == DIAG_ERROR && !strcmp(f->device, "nvme0n1") &&
+		strstr(f->fix_summary, "fsck"));
+	T_CHECK(!has_id("io-errors"));
+
+	/* a reset, "device firmware changed", and the port's next device is another: a mode
+	 * switch, not a USB error */
+	run("[ 5.0] usb 1-1.2: new high-speed USB device number 4 using dwc_otg\n"
+	    "[ 5.1] usb 1-1.2: New USB device found, idVendor=0bda, idProduct=1a2b\n"
+	    "[ 9.0] usb 1-1.2: reset high-speed USB device number 4 using dwc_otg\n"
+	    "[ 9.1] usb 1-1.2: device firmware changed\n"
+	    "[ 9.1] usb 1-1.2: USB disconnect, device number 4\n"
+	    "[ 9.5] usb 1-1.2: new high-speed USB device number 5 using dwc_otg\n"
+	    "[ 9.6] usb 1-1.2: New USB device found, idVendor=0bda, idProduct=c811\n", NULL, "usb-errors");
+	T_CHECK(!has_id("usb-errors"));
+	/* the same words from a drive that never comes back stay a reset */
+	run("[ 9.0] usb 1-1.2: reset high-speed USB device number 7 using dwc_otg\n"
+	    "[ 9.1] usb 1-1.2: device firmware changed\n"
+	    "[ 9.1] usb 1-1.2: USB disconnect, device number 7\n", NULL, "usb-errors");
+	T_CHECK(has_id("usb-errors"));
+}
+
 int main(void)
 {
 	const struct diag_rule_info *r;
@@ -605,9 +679,10 @@ int main(void)
 	/* the table has exactly the fixed ids */
 	for (i = 0; (r = diag_rule_get(i)); i++)
 		T_CHECK(r->id && r->summary);
-	T_EQ_INT(i, 27); /* 21, the four boot findings (rules-boot.c), the two power ones */
+	T_EQ_INT(i, 31); /* 25, the four boot findings (rules-boot.c), the two power ones */
 	diag_findings_release(&fs);
 	test_linkage();
+	test_faults();
 	test_uas_coldplug();
 	test_host_died();
 	return t_done();

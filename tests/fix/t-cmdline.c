@@ -310,8 +310,39 @@ static void test_ids(void)
 	T_EQ_INT(usbq_list_has("152d:0578:m,152d:0578:u", 23, jms567, 'u'), 0);
 }
 
+static void param_set(const char *in, const char *want, bool want_changed)
+{
+	struct sbuf out = SBUF_INIT(1 << 20);
+	struct cmdline cl;
+	struct fix_msgs m = { 0 };
+	bool changed;
+
+	T_EQ_INT(cmdline_parse(in, strlen(in), &cl), 0);
+	T_EQ_INT(cmdline_param_set(&cl, "nvme_core.default_ps_max_latency_us", "0", &m, &changed),
+		 0);
+	T_EQ_INT(cmdline_write(&cl, &out), 0);
+	T_EQ_STR(sbuf_str(&out), want);
+	T_EQ_INT(changed, want_changed);
+	cmdline_release(&cl);
+	sbuf_release(&out);
+}
+
+/* fix nvme-apst: one parameter set, every other byte kept */
+static void test_param_set(void)
+{
+	param_set("console=tty1 root=/dev/mmcblk0p2 rootwait\n",
+		  "console=tty1 root=/dev/mmcblk0p2 rootwait "
+		  "nvme_core.default_ps_max_latency_us=0\n", true);
+	param_set("root=/dev/sda2  nvme_core.default_ps_max_latency_us=5500 quiet\n",
+		  "root=/dev/sda2  nvme_core.default_ps_max_latency_us=0 quiet\n", true);
+	/* the kernel's '-' and '_' are one: the existing spelling is replaced, not doubled */
+	param_set("root=/dev/sda2 nvme-core.default-ps-max-latency-us=0\n",
+		  "root=/dev/sda2 nvme-core.default-ps-max-latency-us=0\n", false);
+}
+
 int main(void)
 {
+	test_param_set();
 	test_real_files();
 	test_hostile_round_trip();
 	test_merge();

@@ -177,8 +177,38 @@ static void test_refusal_and_get(void)
 	sbuf_release(&out);
 }
 
+static void sd_cqe(const char *in, const char *want, bool want_changed)
+{
+	struct sbuf out = SBUF_INIT(1 << 20);
+	struct config cfg;
+	struct fix_msgs m = { 0 };
+	bool changed;
+
+	T_EQ_INT(config_parse(in, strlen(in), &cfg), 0);
+	T_EQ_INT(config_sd_cqe_off(&cfg, &m, &changed), 0);
+	T_EQ_INT(config_write(&cfg, &out), 0);
+	T_EQ_STR(sbuf_str(&out), want);
+	T_EQ_INT(changed, want_changed);
+	T_CHECK(m.n > 0);
+	config_release(&cfg);
+	sbuf_release(&out);
+}
+
+/* fix sd-cqe: dtparam=sd_cqe=off where a Pi 5 reads it, once */
+static void test_sd_cqe(void)
+{
+	sd_cqe("dtparam=audio=on\n", "dtparam=audio=on\ndtparam=sd_cqe=off\n", true);
+	sd_cqe("dtparam=audio=on,sd_cqe=on\n", "dtparam=audio=on,sd_cqe=off\n", true);
+	sd_cqe("[pi5]\ndtparam=sd_cqe=1\n", "[pi5]\ndtparam=sd_cqe=off\n", true);
+	sd_cqe("dtparam=sd_cqe=off\n", "dtparam=sd_cqe=off\n", false);
+	/* a [pi4] line is not the Pi 5's: the setting goes to [all] */
+	sd_cqe("[pi4]\ndtparam=sd_cqe=on\n",
+	       "[pi4]\ndtparam=sd_cqe=on\n[all]\ndtparam=sd_cqe=off\n", true);
+}
+
 int main(void)
 {
+	test_sd_cqe();
 	test_round_trip();
 	test_placement();
 	test_replace();
