@@ -387,5 +387,10 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc == EXIT_OK)
 		print_reboot(&p, trial);
 	probe_inventory_free(inv);
+	if (rc == EXIT_OK && move_signal) {
+		/* it came during the record (a busy database) */
+		log_error("move: stopped by a signal");
+		return 128 + move_signal;
+	}
 	return rc == EXIT_OK ? rec : rc;
 }

@@ -44,4 +44,29 @@ moves=$(python3 -c 'import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute("SELECT src_name || \" \" || dst_name || \" \" ||"
       " length(moved_at) FROM moves").fetchall())' "$tmp/db" 2>&1)
 check "the move in the store ($moves)" test "$moves" = "[('${src_dev#/dev/} ${dst_dev#/dev/} 20',)]"
+# a signal after the clone step stops the move (the clone's own handler is not left to
+# swallow it): the database is held locked so that the move is still running when it comes
+truncate -s 400m "$tmp/dst2.img"
+loop_attach "$tmp/dst2.img"; dst2_dev=$loopdev
+python3 - "$tmp/db2" <<'PY' &
+import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[1] + ".locked", "w").close()
+while not os.path.exists(sys.argv[1] + ".done"):
+    time.sleep(0.05)
+PY
+locker=$!
+while [ ! -e "$tmp/db2.locked" ] && kill -0 "$locker" 2>/dev/null; do sleep 0.05; done
+$run "$bin" move "$src_dev" "$dst2_dev" --apply --no-bench --db "$tmp/db2" >"$tmp/out" 2>"$tmp/err" &
+mover=$!
+until grep -q "^== 3\. will the copy boot" "$tmp/out" || ! kill -0 "$mover" 2>/dev/null; do
+	sleep 0.05
+done
+kill -TERM "$mover" 2>/dev/null
+wait "$mover"; rc=$?
+touch "$tmp/db2.done"; wait "$locker"
+expect_rc 143 "TERM after the clone step"
+grep -q "move: stopped by a signal" "$tmp/err" || fail "TERM: said: $(cat "$tmp/err")"
+! grep -q "^== 5\." "$tmp/out" || fail "TERM: the move went on to step 5"
 finish
