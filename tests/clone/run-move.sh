@@ -1,8 +1,9 @@
 #!/bin/bash
 # run-move.sh - sbcdisk move on a loop-device source and target: the dry run benches both
 # (not stored), shows clone's plan and writes nothing to the target (its checksum is the same);
-# a refusal is clone's; --apply copies, checks the copy with boot check and says what to
-# change on a board that is not a Pi. About 30 s.
+# a new image target is not benched; a refusal is clone's; --apply through a symlink to the
+# target copies, checks the copy with boot check and says what to change on a board that is
+# not a Pi; TERM after the clone step stops the move. About 60 s.
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -26,14 +27,22 @@ check "dry run: the source is unchanged" test "$(sum_of "$src_dev")" = "$src_sum
 # the dry run measures and stores nothing: no database made
 check "dry run: no bench stored" test ! -e "$tmp/db"
 
+# a new image TARGET is no block device: not measured (the dry run made no image either)
+sbc move "$src_dev" "$tmp/new.img" --time 200ms
+expect_rc 0 "move to a new image"
+grep_out "^TARGET '$tmp/new.img' is no block device: not measured\.$" out "the image not benched"
+check "dry run: no image made" test ! -e "$tmp/new.img"
+
 # a refusal is clone's own: the target is the source
 sbc move "$src_dev" "$src_dev" --no-bench
 expect_rc 1 "move onto its own source"
 grep -q "clone: target '$src_dev' is the source" "$tmp/err" && ok ||
 	fail "the refusal is clone's: $(cat "$tmp/err")"
 
-# --apply: the copy, boot check of it
-sbc move "$src_dev" "$dst_dev" --apply --no-bench --db "$tmp/db"
+# --apply through a symlink to the target (as a udev link is): the copy, boot check of it,
+# each step on the device it names
+ln -s "$dst_dev" "$tmp/dst-link"
+sbc move "$src_dev" "$tmp/dst-link" --apply --no-bench --db "$tmp/db"
 expect_rc 0 "move --apply"
 grep_out "^== 3\. will the copy boot" out "the boot check step"
 check "--apply: the target was written" test "$(sum_of "$dst_dev")" != "$dst_sum"
