@@ -218,7 +218,7 @@ static int step_trial(struct cli_ctx *ctx, const struct move_opts *o,
 static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
 		      const struct flow_move_plan *p)
 {
-	const struct flow_disk *d[] = { &p->source, &p->target };
+	const struct probe_ref *d[] = { &p->source, &p->target };
 	int i, rc = EXIT_OK;
 
 	heading(p->store_benches ?
@@ -256,7 +256,7 @@ static int step_clone(struct cli_ctx *ctx, const struct move_opts *o,
 	int n = 1;
 
 	heading(o->apply ? "2. the clone" : "2. the clone's plan and checks");
-	if (p->source.kind != FLOW_DISK_NONE)
+	if (p->source.kind != PROBE_REF_NONE)
 		args[n++] = p->source.path;
 	args[n++] = p->target.path;
 	if (o->apply)
@@ -356,7 +356,7 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 		probe_inventory_free(inv);
 		return EXIT_FAIL;
 	}
-	printf("sbcdisk move: %s -> %s (%s)\n", p.source.kind != FLOW_DISK_NONE ?
+	printf("sbcdisk move: %s -> %s (%s)\n", p.source.kind != PROBE_REF_NONE ?
 	       p.source.path : "the running system's disk", p.target.path,
 	       !o.apply ? "dry run: nothing is written" :
 	       o.no_copy ? "--apply: this sets up the first boot from the target" :

@@ -9,6 +9,7 @@
 #include "common/sbuf.h"
 #include "common/sysroot.h"
 #include "probe/probe.h"
+#include "probe/ref.h"
 #include "store/store.h"
 
 /*
@@ -24,44 +25,20 @@ const char *flow_move_media(const struct blkdev *target);
  * "USB mass storage"); NULL when it gives NULL. */
 const char *flow_move_media_words(const struct blkdev *target);
 
-/* What the user named for a step, resolved once: every later step and question takes this,
- * never the string again. (The one resolver of probe/ takes this place when it lands.) */
-enum flow_disk_kind {
-	FLOW_DISK_NONE = 0, /* nothing named (no SOURCE and the running disk not known) */
-	FLOW_DISK_DEVICE,   /* a block device of the inventory */
-	FLOW_DISK_FILE,	    /* a regular file, or a name that does not exist yet (an image) */
-	FLOW_DISK_DIR,	    /* a directory: no disk, no image */
-};
-
-struct flow_disk {
-	enum flow_disk_kind kind;
-	const struct blkdev *dev; /* FLOW_DISK_DEVICE: the device of the inventory */
-	char path[PATH_MAX];	  /* "/dev/KNAME" of a device, else the path as named */
-};
-
-/*
- * Resolve named: a bare kernel name the inventory has ("mmcblk0"), a /dev path or link
- * (/dev/disk/by-id/..., followed inside the sysroot), or a path of this system: a block
- * device (also through a symlink), a directory, a regular file or a new name. 0; -ENAMETOOLONG
- * for a name that does not fit (never cut to another path).
- */
-int flow_disk_resolve(struct sysroot *sr, const struct inventory *inv, const char *named,
-		      struct flow_disk *out);
-
-/* "mmcblk0" of a device, the path of a file. */
-const char *flow_disk_name(const struct flow_disk *d);
-
 struct flow_move_opts {
 	bool apply, no_bench, no_tryboot, no_copy;
 };
 
 /* The journey's decisions before any step runs: a document the steps and cli/ read. */
 struct flow_move_plan {
-	struct flow_disk source, target;
+	/* SOURCE and TARGET resolved once by probe/ref.h: every step and question takes these,
+	 * never the strings again (source.kind PROBE_REF_NONE: no SOURCE, the running disk not
+	 * known) */
+	struct probe_ref source, target;
 	bool live;	/* the running system, not a captured tree */
 	bool pi;	/* a Raspberry Pi: its bootloader, tryboot and boot order */
-	bool running;	/* source is the disk that holds the running root (by device) */
-	bool bench[2];	/* step 1 measures source [0], target [1]: block devices, live only */
+	bool running;	/* source is the disk that holds the running root (probe_ref's answer) */
+	bool bench[2];	/* step 1 measures source [0], target [1]: known block devices, live */
 	bool store_benches; /* with --apply: the dry run measures, it does not store */
 	unsigned root_partn; /* the partition number of the running root, 0 unknown */
 	const char *media;   /* flow_move_media() of the target, NULL: no boot order */
@@ -69,9 +46,10 @@ struct flow_move_plan {
 };
 
 /*
- * Resolve source (NULL: the disk of the running root) and target, and decide the steps.
- * 0; -EISDIR when either is a directory (why says which: a move copies to a disk or an image
- * file, and a directory is never measured), -ENAMETOOLONG.
+ * Resolve source (NULL: the disk of the running root) and target (an image file may be new),
+ * and decide the steps. 0; -EISDIR when either is a directory (why says which: a move copies
+ * to a disk or an image file, and a directory is never measured); what probe_ref_resolve()
+ * refuses (an ambiguous bare name, a name too long ...), with its why.
  */
 int flow_move_plan_make(struct sysroot *sr, const struct inventory *inv,
 			const struct flow_move_opts *o, const char *source, const char *target,
