@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "common/sbuf.h"
+#include "common/bootcfg-eval.h"
 #include "common/sysroot.h"
 #include "probe/probe.h"
 
@@ -288,6 +289,7 @@ struct boot_disk_access {
 	bool (*exists)(void *arg, const struct blkdev *part, const char *name);
 	void *arg;
 	const char *name; /* where the files are, for the checks' texts ("the copy") */
+	const struct config_board *board; /* whose config.txt sections count; NULL: this one */
 };
 int boot_check_disk_with(struct sysroot *sr, const struct inventory *inv,
 			 const struct boot_facts *f, const struct blkdev *disk,

@@ -11,8 +11,7 @@
 #include <strings.h>
 
 #include "boot/boot.h"
-#include "common/bootcfg.h"
-#include "common/bootloc.h"
+#include "common/bootcfg-eval.h"
 #include "common/paths.h"
 #include "common/rootspec.h"
 #include "common/sbuf.h"
@@ -158,10 +157,11 @@ struct disk_view {
 	const char *boot_mnt; /* where p1's files are (its mount point), NULL: not readable */
 	bool has_config, has_cmdline;
 	int cmdline_err; /* why it was not read: -ENOENT, -EISDIR, -EINVAL, -EFBIG ... */
-	struct config cfg;
+	struct config_board board; /* the board config.txt is read for: this one */
 	struct sbuf cmdline;
 	char cmdline_name[160]; /* as config.txt names it, prefix applied */
 	char prefix[128];
+	char cfg_why[256]; /* why the command line file is not known (-EAGAIN, -ELOOP ...) */
 };
 
 static const struct blkdev *disk_part(const struct blkdev *disk, unsigned n)
@@ -229,10 +229,34 @@ static bool part_has(const struct disk_view *v, const struct blkdev *p, const ch
 	       !sysroot_stat(v->sr, path, &st, true) && S_ISREG(st.st_mode);
 }
 
+/* config.txt and its includes, read from the view's first partition */
+static int view_src_read(void *arg, const char *name, size_t cap, struct sbuf *out)
+{
+	const struct disk_view *v = arg;
+
+	return part_read(v, v->p1, name, cap, out);
+}
+
+/* A setting of config.txt for this board (common/bootcfg-eval.h); 0 when one applies. */
+static int view_get(const struct disk_view *v, const char *key, char *out, size_t cap)
+{
+	struct config_source src = { .read = view_src_read, .arg = (void *)v };
+	struct config_value val;
+	int ret;
+
+	if (!v->has_config)
+		return -ENOENT;
+	ret = config_eval_get(&src, &v->board, key, &val, NULL, 0);
+	if (!ret)
+		ret = str_copy(out, cap, val.value);
+	return ret;
+}
+
 static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 		     const struct blkdev *disk, struct disk_view *v)
 {
-	struct sbuf buf;
+	struct config_source src = { .read = view_src_read, .arg = v };
+	struct config_eval *ev;
 	int ret;
 
 	memset(v, 0, sizeof(*v));
@@ -244,28 +268,33 @@ static int view_load(struct sysroot *sr, const struct boot_disk_access *acc,
 	v->boot_mnt = part_where(v, v->p1);
 	if (!v->boot_mnt)
 		return 0;
-	ret = part_read(v, v->p1, "config.txt", CONFIG_FILE_MAX, &buf);
-	if (ret == -ENOMEM)
+	if (acc && acc->board)
+		v->board = *acc->board;
+	else
+		config_board_read(sr, &v->board);
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	/* the command line file: config.txt read with the firmware's rules for this board */
+	ret = config_eval(&src, &v->board, ev);
+	v->has_config = ev->has_config;
+	str_copy(v->prefix, sizeof(v->prefix), ev->os_prefix.value);
+	if (ret == -ENOMEM) {
+		free(ev);
 		return ret;
-	if (!ret) {
-		ret = config_parse(sbuf_str(&buf), buf.len, &v->cfg);
-		v->has_config = !ret;
-		/* the command line file: common/bootloc.c's rule, os_prefix and cmdline= */
-		if (v->has_config && boot_loc_cmdline_name(sbuf_str(&buf), buf.len,
-							   v->cmdline_name,
-							   sizeof(v->cmdline_name))) {
-			str_copy(v->cmdline_name, sizeof(v->cmdline_name),
-				 "the command line file");
-			v->cmdline_err = -EXDEV;
-		}
-		sbuf_release(&buf);
-		if (ret == -ENOMEM)
-			return ret;
 	}
-	if (!v->has_config || config_get(&v->cfg, "os_prefix", v->prefix, sizeof(v->prefix)))
-		v->prefix[0] = '\0';
-	if (!v->has_config)
-		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "cmdline.txt");
+	if (ret) {
+		config_eval_explain(ev, ret, v->cfg_why, sizeof(v->cfg_why));
+		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "the command line file");
+		v->cmdline_err = ret == -EXDEV ? -EXDEV : ret == -EAGAIN ? -EAGAIN : -ELOOP;
+		free(ev);
+		return 0;
+	}
+	if (str_copy(v->cmdline_name, sizeof(v->cmdline_name), ev->cmdline_file)) {
+		str_copy(v->cmdline_name, sizeof(v->cmdline_name), "the command line file");
+		v->cmdline_err = -EXDEV;
+	}
+	free(ev);
 	if (v->cmdline_err)
 		return 0;
 	ret = part_read(v, v->p1, v->cmdline_name, CMDLINE_MAX, &v->cmdline);
@@ -289,6 +318,9 @@ static const char *cmdline_trouble(const struct disk_view *v)
 		return "is too large for a kernel command line (over 4 KiB)";
 	case -EXDEV:
 		return "is named outside the boot partition (config.txt's cmdline= or os_prefix)";
+	case -EAGAIN:
+	case -ELOOP:
+		return v->cfg_why;
 	case -ENOENT:
 	case 0:
 		return "is missing";
@@ -299,8 +331,6 @@ static const char *cmdline_trouble(const struct disk_view *v)
 
 static void view_release(struct disk_view *v)
 {
-	if (v->has_config)
-		config_release(&v->cfg);
 	sbuf_release(&v->cmdline);
 }
 
@@ -381,7 +411,7 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 		MISSING(v->cmdline_name);
 	/* the kernel config.txt names, else the firmware's default for the SoC (config_txt
 	 * boot.adoc "kernel") */
-	if (v->has_config && !config_get(&v->cfg, "kernel", kernel, sizeof(kernel))) {
+	if (!view_get(v, "kernel", kernel, sizeof(kernel))) {
 		str_fmt(name, sizeof(name), "%s%s", v->prefix, kernel);
 		if (!part_has(v, v->p1, name))
 			MISSING(name);
@@ -391,8 +421,7 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 		static const char *const k2711[] = { "kernel8.img", "kernel7l.img", NULL };
 		const char *const *ks = f->soc == BOOT_SOC_2712 ? k2712 : k2711;
 
-		if (f->soc == BOOT_SOC_2711 && v->has_config &&
-		    !config_get(&v->cfg, "arm_64bit", a64, sizeof(a64)) && !strcmp(a64, "1"))
+		if (f->soc == BOOT_SOC_2711 && !view_get(v, "arm_64bit", a64, sizeof(a64)) && !strcmp(a64, "1"))
 			ks = k2711_64;
 		for (found = false, i = 0; ks[i] && !found; i++)
 			found = !str_fmt(name, sizeof(name), "%s%s", v->prefix, ks[i]) &&
@@ -402,7 +431,7 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 			MISSING(name);
 		}
 	}
-	if (v->has_config && !config_get(&v->cfg, "device_tree", dtb, sizeof(dtb))) {
+	if (!view_get(v, "device_tree", dtb, sizeof(dtb))) {
 		str_fmt(name, sizeof(name), "%s%s", v->prefix, dtb);
 		if (!part_has(v, v->p1, name))
 			MISSING(name);
@@ -423,6 +452,13 @@ static int check_files(const struct boot_facts *f, struct boot_checks *c,
 			MISSING("fixup4.dat");
 	}
 #undef MISSING
+	if (v->cmdline_err == -EAGAIN || v->cmdline_err == -ELOOP)
+		/* not known here, which is not the same as broken: said, not guessed */
+		return add(c, v->disk, "boot-files", v->cmdline_err == -EAGAIN ? BOOT_WARN :
+			   BOOT_FAIL, v->cmdline_err == -EAGAIN ? "set cmdline= outside that "
+			   "section, or run 'sbcdisk boot check' on the board itself" : "remove the "
+			   "include loop from config.txt", "%s (%s): %s%s%s", v->p1->kname,
+			   v->boot_mnt, v->cfg_why, off ? "; it lacks " : "", off ? missing : "");
 	if (!v->has_cmdline && v->cmdline_err && v->cmdline_err != -ENOENT)
 		return add(c, v->disk, "boot-files", BOOT_FAIL,
 			   "replace it with a one-line text file holding the kernel command line",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "common/bootcfg.h"
 #include "common/rootspec.h"
 #include "common/util.h"
 
@@ -26,6 +27,23 @@ bool boot_tryboot_offered(const struct boot_facts *f, char *why, size_t cap)
 	return !no;
 }
 
+/* Whether a filter (or what an include may leave open) is in force at the end of config:
+ * then the trial's cmdline= needs an [all] before it to hold for every board; a second [all]
+ * right after one is noise (issue 34). */
+static bool filter_open(const char *config, size_t clen)
+{
+	struct config_filter f;
+	struct config cfg;
+	bool open = true;
+
+	if (!config_parse(config, clen, &cfg)) {
+		config_filter_at(&cfg, cfg.n ? cfg.n - 1 : 0, &f);
+		open = f.model[0] || f.none || f.other || f.included;
+	}
+	config_release(&cfg);
+	return open;
+}
+
 /* Append text[0..n) to out with a bare "rootwait" word made "rootwait=wait_s" (wait_s > 0). */
 static int add_rootwait(struct sbuf *out, const char *text, size_t n, unsigned wait_s)
 {
@@ -44,32 +62,6 @@ static int add_rootwait(struct sbuf *out, const char *text, size_t n, unsigned w
 		i = w + 1;
 	}
 	return ret;
-}
-
-/* Whether a line added at the end of config applies to every board: the last section header
- * is [all] (or there is none), and no include after it could change the section in force. */
-static bool ends_in_all(const char *config, size_t clen)
-{
-	bool all = true;
-	size_t i = 0;
-
-	while (i < clen) {
-		const char *l = config + i, *nl = memchr(l, '\n', clen - i);
-		size_t n = nl ? (size_t)(nl - l) : clen - i;
-
-		while (n && (*l == ' ' || *l == '\t')) {
-			l++;
-			n--;
-		}
-		while (n && (l[n - 1] == '\r' || l[n - 1] == ' ' || l[n - 1] == '\t'))
-			n--;
-		if (n && *l == '[')
-			all = n == 5 && !memcmp(l, "[all]", 5);
-		else if (n >= 8 && !memcmp(l, "include", 7) && (l[7] == ' ' || l[7] == '\t'))
-			all = false;
-		i = nl ? (size_t)(nl - config) + 1 : clen;
-	}
-	return all;
 }
 
 int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size_t clen,
@@ -113,11 +105,9 @@ int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size
 		ret = sbuf_add(tryboot, config, clen);
 	if (!ret && clen && config[clen - 1] != '\n')
 		ret = sbuf_addch(tryboot, '\n');
-	/* a second [all] right after config.txt's own would be one too many */
-	if (!ret && !ends_in_all(config, clen))
-		ret = sbuf_adds(tryboot, "[all]\n");
 	if (!ret)
-		ret = sbuf_addf(tryboot, "cmdline=%s\n", BOOT_TRYBOOT_CMDLINE);
+		ret = sbuf_addf(tryboot, "%scmdline=%s\n", filter_open(config, clen) ? "[all]\n" : "",
+				BOOT_TRYBOOT_CMDLINE);
 	return ret;
 }
 

@@ -55,6 +55,17 @@ static int opt_verify(const char *cmd, void *value, const char *arg)
 	return 0;
 }
 
+static int opt_board(const char *cmd, void *value, const char *arg)
+{
+	struct clone_opts *o = value;
+
+	if (config_board_parse(arg, &o->board))
+		return cli_usage_error(cmd, "bad --board '%s': a model filter of config.txt (pi4, "
+				       "pi400, cm4, pi5, pi500, cm5 ...) or a board type (0x17)", arg);
+	o->has_board = true;
+	return 0;
+}
+
 static const struct cli_option options[] = {
 	OPT_BOOL(0, "apply", &co.apply, "do it (the table is written last; a stop wipes it)"),
 	OPT_CALLBACK(0, "root-size", "SIZE", &co, opt_root_size,
@@ -66,6 +77,9 @@ static const struct cli_option options[] = {
 		 "the copy then shares every id with the source"),
 	OPT_BOOL(0, "allow-live-blocks", &co.allow_live_blocks,
 		 "copy a file system mounted read-write block by block anyway"),
+	OPT_CALLBACK(0, "board", "MODEL", &co, opt_board,
+		     "read config.txt's [pi5], [cm4] ... for the board the copy is\n"
+		     "for (pi4, pi5, cm5, 0x17 ...; default: this board)"),
 	OPT_DB(&opt_db, "the result database whose last bench of each disk gives the\n"
 	       "expected time (without one the source's read is measured)"),
 	OPT_HELP(),

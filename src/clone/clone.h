@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bootcfg-eval.h"
 #include "common/sysroot.h"
 #include "probe/ref.h"
 
@@ -107,6 +108,8 @@ struct clone_opts {
 	uint64_t root_size;
 	bool verify_full;    /* checksum every file, not a sample */
 	bool allow_live_blocks; /* the user's say-so for a block copy of a mounted rw fs */
+	struct config_board board; /* with has_board: the board the copy is for, whose */
+	bool has_board;            /* config.txt sections are read (else this board) */
 };
 
 struct clone_plan {
@@ -172,6 +175,7 @@ struct clone_plan {
 	bool t_kparts; /* the kernel has the target's partitions as devices (t_dev) */
 
 	struct sysroot *sr; /* clone_plan_make()'s, for the boot check */
+	struct config_board board; /* whose config.txt sections are read: --board, or this one */
 	/* the block devices as the plan read them (the dry run's stored speeds look the disks
 	 * up here); freed by clone_plan_release() */
 	struct inventory *inv;

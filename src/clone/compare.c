@@ -732,7 +732,7 @@ static void check_boot(struct clone_plan *p)
 {
 	struct target_view *tv = calloc(1, sizeof(*tv));
 	struct boot_disk_access acc = { .read = target_read, .exists = target_exists,
-					.arg = tv, .name = "the copy" };
+					.arg = tv, .name = "the copy", .board = &p->board };
 	struct boot_checks bc = { 0 };
 	struct inventory *inv = NULL;
 	struct boot_facts f = { 0 }, fv;

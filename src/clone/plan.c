@@ -18,6 +18,7 @@
 #include "boot/boot.h"
 #include "clone/fs.h"
 #include "common/banned.h"
+#include "common/bootcfg-eval.h"
 #include "common/bootloc.h"
 #include "common/kcmdline.h"
 #include "common/paths.h"
@@ -738,6 +739,20 @@ static int plan_file_at(struct clone_plan *p, const struct clone_part *cp, const
 	return ret;
 }
 
+/* config.txt and its includes, read from the source's boot partition */
+struct boot_src {
+	const struct clone_plan *p;
+	const struct clone_part *cp;
+};
+
+static int boot_src_read(void *arg, const char *name, size_t cap, struct sbuf *out)
+{
+	const struct boot_src *bs = arg;
+
+	sbuf_init(out, cap);
+	return bs->cp->fs->read_file(bs->p->src_path, bs->cp->start, name, cap, out);
+}
+
 /* The boot files and fstab of the source, and their rewrites for the target. */
 static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 {
@@ -748,17 +763,21 @@ static int plan_rewrites(struct clone_plan *p, char *why, size_t whycap)
 	int ret = 0;
 
 	if (boot) {
-		/* the file the firmware reads: config.txt's os_prefix and cmdline= applied */
-		ret = boot->fs->read_file(p->src_path, boot->start, "config.txt", CLONE_TEXT_MAX,
-					  &cmd);
+		/* the file the firmware reads: config.txt (and its includes) read for this
+		 * board with the firmware's rules, os_prefix and cmdline= applied */
+		struct boot_src bs = { .p = p, .cp = boot };
+		struct config_source src = { .read = boot_src_read, .arg = &bs };
+		char cwhy[256];
+
+		ret = boot_loc_cmdline_name(&src, &p->board, p->cmdline_file,
+					    sizeof(p->cmdline_file), cwhy, sizeof(cwhy));
 		if (ret == -ENOMEM)
 			goto out;
-		ret = boot_loc_cmdline_name(ret ? NULL : sbuf_str(&cmd), ret ? 0 : cmd.len,
-					    p->cmdline_file, sizeof(p->cmdline_file));
 		if (ret) {
-			str_fmt(why, whycap, "source '%s': the command line file config.txt names "
-				"(cmdline=, os_prefix) is outside the boot partition: not understood",
-				p->src_path);
+			str_fmt(why, whycap, "source '%s': which command line file the firmware "
+				"reads is not known: %s%s", p->src_path, cwhy, ret == -EAGAIN &&
+				!p->board.has_type ? " (name the board the copy is for with "
+				"--board)" : "");
 			goto out;
 		}
 		sbuf_reset(&cmd);
@@ -863,6 +882,10 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 
 	memset(p, 0, sizeof(*p));
 	p->sr = sr;
+	if (o->has_board)
+		p->board = o->board;
+	else
+		config_board_read(sr, &p->board);
 	p->dst_fd = -1;
 	p->root = p->boot = p->extlinux_part = -1;
 	ret = probe_inventory_load(sr, &inv);

@@ -1,11 +1,31 @@
 /* bootloc.c - the one answer to "where are cmdline.txt and config.txt": probe shows it, fix
  * edits there. Every read goes through the sysroot. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/bootloc.h"
 #include "common/bootcfg.h"
 #include "common/paths.h"
 #include "common/util.h"
+
+/* config.txt read for board b through src: the names into loc, the message into why. */
+static int config_names(const struct config_source *src, const struct config_board *b,
+			struct boot_loc *loc, char *why, size_t wcap)
+{
+	struct config_eval *ev = calloc(1, sizeof(*ev));
+	int ret;
+
+	if (!ev)
+		return -ENOMEM;
+	ret = config_eval(src, b, ev);
+	loc->has_config = ev->has_config;
+	str_copy(loc->prefix, sizeof(loc->prefix), ev->os_prefix.value);
+	str_copy(loc->cmdline_set, sizeof(loc->cmdline_set), ev->cmdline.value);
+	if (ret)
+		config_eval_explain(ev, ret, why, wcap);
+	free(ev);
+	return ret == -EXDEV ? -EINVAL : ret;
+}
 
 /* A file name from configuration (os_prefix, cmdline=) that stays in the boot directory. */
 static bool name_is_safe(const char *s)
@@ -20,32 +40,6 @@ static bool name_is_safe(const char *s)
 	return true;
 }
 
-/* os_prefix and cmdline= as config.txt's text sets them for every board. */
-static void config_names(const char *text, size_t len, struct boot_loc *loc)
-{
-	struct config cfg = { 0 };
-	char v[128];
-
-	if (!config_parse(text, len, &cfg)) {
-		if (!config_get(&cfg, "os_prefix", v, sizeof(v)))
-			str_copy(loc->prefix, sizeof(loc->prefix), v);
-		if (!config_get(&cfg, "cmdline", v, sizeof(v)) && v[0])
-			str_copy(loc->cmdline_set, sizeof(loc->cmdline_set), v);
-	}
-	config_release(&cfg);
-}
-
-static void config_read(struct sysroot *sr, struct boot_loc *loc)
-{
-	struct sbuf raw;
-
-	if (sysroot_read_file(sr, loc->config, CONFIG_FILE_MAX, &raw))
-		return;
-	loc->has_config = true;
-	config_names(raw.buf ? raw.buf : "", raw.len, loc);
-	sbuf_release(&raw);
-}
-
 /* The command line file's name in the firmware directory: prefix and name applied. */
 static int cmdline_join(const struct boot_loc *loc, const char *dir, char *out, size_t cap)
 {
@@ -58,19 +52,28 @@ static int cmdline_join(const struct boot_loc *loc, const char *dir, char *out, 
 	return 0;
 }
 
-int boot_loc_cmdline_name(const char *config, size_t len, char *name, size_t cap)
+int boot_loc_cmdline_name(const struct config_source *src, const struct config_board *b,
+			  char *name, size_t cap, char *why, size_t wcap)
 {
 	struct boot_loc loc = { 0 };
+	int ret;
 
-	if (config)
-		config_names(config, len, &loc);
-	return cmdline_join(&loc, "", name, cap);
+	why[0] = '\0';
+	ret = config_names(src, b, &loc, why, wcap);
+	if (!ret)
+		ret = cmdline_join(&loc, "", name, cap);
+	if (ret == -EINVAL && !why[0])
+		str_copy(why, wcap, "config.txt names a command line file outside the boot "
+			 "partition (cmdline=, os_prefix)");
+	return ret;
 }
 
 int boot_loc_find(struct sysroot *sr, struct boot_loc *loc)
 {
+	struct config_source_dir dir;
+	struct config_source src;
 	char v[128];
-	int ret;
+	int ret, err;
 
 	*loc = (struct boot_loc){ 0 };
 	/* raspi-config's rule: /boot/firmware when it has config.txt (Bookworm and later; the
@@ -78,10 +81,19 @@ int boot_loc_find(struct sysroot *sr, struct boot_loc *loc)
 	str_copy(loc->fw_dir, sizeof(loc->fw_dir),
 		 sysroot_exists(sr, PATH_BOOT_FW_CONFIG) ? PATH_BOOT_FIRMWARE : PATH_BOOT);
 	str_fmt(loc->config, sizeof(loc->config), "%s/config.txt", loc->fw_dir);
-	config_read(sr, loc);
+	config_board_read(sr, &loc->board);
+	config_source_dir_init(&src, &dir, sr, loc->fw_dir);
+	err = config_names(&src, &loc->board, loc, loc->why, sizeof(loc->why));
 	/* what the firmware actually used wins over what config.txt says */
 	ret = sysroot_read_dt_string(sr, PATH_DT_OS_PREFIX, v, sizeof(v));
 	if (!ret || ret == -ENODATA) /* published empty: the firmware used no prefix */
 		str_copy(loc->prefix, sizeof(loc->prefix), v);
-	return cmdline_join(loc, loc->fw_dir, loc->cmdline, sizeof(loc->cmdline));
+	if (err && err != -EINVAL)
+		return err;
+	ret = cmdline_join(loc, loc->fw_dir, loc->cmdline, sizeof(loc->cmdline));
+	if (ret == -EINVAL)
+		str_fmt(loc->why, sizeof(loc->why), "the command line file '%s%s' (os_prefix, "
+			"cmdline=) does not stay inside %s", loc->prefix,
+			loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt", loc->fw_dir);
+	return ret ? ret : err;
 }

@@ -18,6 +18,8 @@
  * file named to mtools or debugfs without parsing its path) */
 #define PATH_PROC_SELF_FD    "/proc/self/fd"
 #define PATH_PROC_DT_MODEL   "/proc/device-tree/model"
+#define PATH_DT_REVISION     "/proc/device-tree/system/linux,revision"
+#define PATH_DT_SERIAL       "/proc/device-tree/serial-number"
 #define PATH_UDEV_DATA       "/run/udev/data"
 #define PATH_DEV             "/dev"
 #define PATH_DEV_KMSG        "/dev/kmsg"

@@ -200,12 +200,17 @@ int rootspec_cmdline_root(const char *text, size_t len, size_t *voff, size_t *vl
 	const char *v;
 	bool quoted, found = false;
 
+	/* the kernel's part: the first line (docs/config-txt.md), up to "--" (what follows
+	 * is init's) */
+	len = kcmdline_first_line(text, len);
 	while (i < len) {
 		if (kcmdline_is_space(text[i])) {
 			i++;
 			continue;
 		}
 		alen = kcmdline_arg_len(text + i, len - i);
+		if (alen == 2 && !memcmp(text + i, "--", 2))
+			break;
 		if (kcmdline_param_is(text + i, alen, "root")) {
 			kcmdline_param_value(text + i, alen, &v, vlen, &quoted);
 			*voff = (size_t)(v - text);

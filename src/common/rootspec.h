@@ -49,8 +49,9 @@ const char *rootspec_kind_name(enum rootspec_kind kind);
 bool rootspec_matches(const struct rootspec *rs, const struct rootspec_part *p);
 
 /* The root= that the kernel takes from a command line (the last one: root_dev_setup()
- * copies each over the one before): its value [*voff, *voff + *vlen) in text, without the
- * quotes of root="...". 0; -ENOENT when there is none. */
+ * copies each over the one before; only the first line, before any "--"): its value
+ * [*voff, *voff + *vlen) in text, without the quotes of root="...". 0; -ENOENT when there
+ * is none. */
 int rootspec_cmdline_root(const char *text, size_t len, size_t *voff, size_t *vlen);
 
 /* One entry of an fstab text, as util-linux's parser reads it. */

@@ -19,13 +19,10 @@ int boot_locate(struct sysroot *sr, struct boot_loc *loc, struct fix_msgs *m)
 	if (loc->prefix[0])
 		fix_note(m, "os_prefix is '%s': the firmware reads %s%s", loc->prefix, loc->prefix,
 			 loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt");
-	if (ret == -EINVAL)
-		return fix_refuse(m, ret, "the command line file '%s%s' (os_prefix, cmdline=) "
-					  "does not stay inside %s", loc->prefix,
-				  loc->cmdline_set[0] ? loc->cmdline_set : "cmdline.txt",
-				  loc->fw_dir);
-	if (ret)
+	if (ret == -ENAMETOOLONG)
 		return fix_refuse(m, ret, "the command line file name is too long");
+	if (ret)
+		return fix_refuse(m, ret, "%s", loc->why);
 	return 0;
 }
 

@@ -109,26 +109,48 @@ static void param_show(const struct cmdline_seg *seg, char *out, size_t cap)
 		memcpy(out + n - 3, "...", 3);
 }
 
+size_t cmdline_line1_end(const struct cmdline *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++)
+		if (!cl->seg[i].param && memchr(cl->seg[i].s, '\n', cl->seg[i].len))
+			return i;
+	return cl->n;
+}
+
+size_t cmdline_kernel_end(const struct cmdline *cl)
+{
+	size_t i, end = cmdline_line1_end(cl);
+
+	for (i = 0; i < end; i++)
+		if (cl->seg[i].param && cl->seg[i].len == 2 && !memcmp(cl->seg[i].s, "--", 2))
+			return i;
+	return end;
+}
+
 int cmdline_check(const struct cmdline *cl, struct fix_msgs *m)
 {
-	size_t i, k, line = 1, params = 0;
+	size_t i, k, end = cmdline_line1_end(cl), params = 0, later = 0;
 	char show[48];
 
-	for (i = 0; i < cl->n; i++) {
+	for (i = end; i < cl->n; i++)
+		later += cl->seg[i].param;
+	if (later) {
+		for (i = end; !cl->seg[i].param; i++)
+			;
+		param_show(&cl->seg[i], show, sizeof(show));
+		fix_note(m, "only the first line is the command line: the %zu parameter%s after "
+			    "it (from '%s') are not read and stay as they are", later,
+			 later == 1 ? "" : "s", show);
+	}
+	for (i = 0; i < end; i++) {
 		const struct cmdline_seg *s = &cl->seg[i];
 
-		if (!s->param) {
-			for (k = 0; k < s->len; k++)
-				line += s->s[k] == '\n';
+		if (!s->param)
 			continue;
-		}
 		params++;
 		param_show(s, show, sizeof(show));
-		if (line > 1)
-			return fix_refuse(m, -EINVAL,
-					  "it is not one line: line %zu holds '%s'. The kernel command "
-					  "line must be a single line; join the lines by hand, then "
-					  "run this again", line, show);
 		if (memchr(s->s, '\0', s->len))
 			return fix_refuse(m, -EINVAL,
 					  "it holds a NUL byte (in '%s'), so what the firmware passes "
@@ -146,8 +168,9 @@ int cmdline_check(const struct cmdline *cl, struct fix_msgs *m)
 		}
 	}
 	if (!params)
-		return fix_refuse(m, -EINVAL, "it holds no kernel parameters (a working "
-					      "cmdline.txt has at least root=...); refusing to guess");
+		return fix_refuse(m, -EINVAL, "%s holds no kernel parameters (a working "
+					      "cmdline.txt has at least root=...); refusing to guess",
+				  later ? "its first line" : "it");
 	return 0;
 }
 
@@ -162,12 +185,13 @@ static void param_value(const struct cmdline_seg *s, const char **v, size_t *vle
 	kcmdline_param_value(s->s, s->len, v, vlen, quoted);
 }
 
+/* The last quirks parameter the kernel reads (first line, before "--"); cl->n for none. */
 static size_t last_quirks(const struct cmdline *cl, size_t *count)
 {
-	size_t i, last = cl->n;
+	size_t i, last = cl->n, end = cmdline_kernel_end(cl);
 
 	*count = 0;
-	for (i = 0; i < cl->n; i++)
+	for (i = 0; i < end; i++)
 		if (is_quirks_param(&cl->seg[i])) {
 			last = i;
 			(*count)++;
@@ -208,21 +232,32 @@ static void param_remove(struct cmdline *cl, size_t i)
 	}
 }
 
+/* After the kernel's last parameter: before a "--" (what follows it goes to init) and
+ * before the end of the first line (the only one read). */
 static int quirks_append(struct cmdline *cl, struct usb_id id, char flag, struct fix_msgs *m)
 {
-	size_t i, at = 0;
+	size_t i, at = 0, end = cmdline_kernel_end(cl);
+	bool dashes = end < cl->n && cl->seg[end].param;
 	char p[64];
 	int ret;
 
-	for (i = 0; i < cl->n; i++)
+	for (i = 0; i < end; i++)
 		if (cl->seg[i].param)
 			at = i + 1;
 	str_fmt(p, sizeof(p), "usb-storage.quirks=%04x:%04x:%c", id.vid, id.pid, flag);
-	ret = seg_insert(cl, at, " ", 1, false);
+	if (!at && dashes) { /* "-- ..." alone: the parameter goes first */
+		ret = seg_insert(cl, 0, p, strlen(p), true);
+		if (!ret)
+			ret = seg_insert(cl, 1, " ", 1, false);
+	} else {
+		ret = seg_insert(cl, at, " ", 1, false);
+		if (!ret)
+			ret = seg_insert(cl, at + 1, p, strlen(p), true);
+	}
 	if (!ret)
-		ret = seg_insert(cl, at + 1, p, strlen(p), true);
-	if (!ret)
-		fix_note(m, "adds the parameter '%s' at the end of the line", p);
+		fix_note(m, "adds the parameter '%s' %s", p,
+			 dashes ? "before '--' (what follows it is handed to init, not read by "
+				  "the kernel)" : "at the end of the line");
 	return ret;
 }
 

@@ -31,8 +31,16 @@ void cmdline_release(struct cmdline *cl);
 /* The bytes of the model into out (reset first). 0, -ENOMEM or -E2BIG. */
 int cmdline_write(const struct cmdline *cl, struct sbuf *out);
 
-/* 0 when the file is something we can edit safely: one line, parameters in it, no NUL
- * bytes, balanced quotes. Otherwise -EINVAL and m->why says what is wrong. */
+/* The first segment after the first line (the firmware passes on only that line; see
+ * docs/config-txt.md), cl->n for a file of one line. */
+size_t cmdline_line1_end(const struct cmdline *cl);
+/* Where the kernel's parameters end: a "--" in the first line (what follows goes to init),
+ * else cmdline_line1_end(). */
+size_t cmdline_kernel_end(const struct cmdline *cl);
+
+/* 0 when the first line is something we can edit safely: parameters in it, no NUL bytes,
+ * balanced quotes (later lines are noted, left alone). Otherwise -EINVAL and m->why says
+ * what is wrong. */
 int cmdline_check(const struct cmdline *cl, struct fix_msgs *m);
 
 /* The value of the effective (last) usb-storage.quirks / usb_storage.quirks, quotes

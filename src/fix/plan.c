@@ -113,9 +113,9 @@ int fix_plan_pcie_gen(struct sysroot *sr, int gen, struct fix_plan *p)
 	int ret;
 
 	plan_init(p, FIX_PCIE_GEN);
-	ret = boot_locate(sr, &loc, &p->msgs);
-	if (ret)
-		return ret;
+	/* only config.txt's place matters here: which command line file config.txt names (or
+	 * why that is not known) does not, and config.txt's own faults are said below */
+	boot_loc_find(sr, &loc);
 	str_copy(p->file.path, sizeof(p->file.path), loc.config);
 	if (!loc.has_config)
 		return config_missing(sr, &loc, p);

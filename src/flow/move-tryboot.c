@@ -98,9 +98,11 @@ int flow_move_trial_make(struct sysroot *sr, const char *kernel, const char *roo
 		str_copy(why, cap, m.why);
 		goto out;
 	}
-	if (loc.prefix[0] || loc.cmdline_set[0]) {
-		/* the trial's cmdline= would meet them: not worked out here */
-		str_fmt(why, cap, "config.txt sets %s", loc.prefix[0] ? "os_prefix" : "cmdline=");
+	/* loc.cmdline is the file the firmware reads on this board (config.txt's filters and
+	 * includes followed); the trial's cmdline=, last and under [all], overrides a cmdline=
+	 * of config.txt, but an os_prefix would move the trial file: not worked out here */
+	if (loc.prefix[0]) {
+		str_copy(why, cap, "config.txt sets os_prefix");
 		ret = -EINVAL;
 		goto out;
 	}

@@ -39,9 +39,10 @@ has "^Written: /boot/firmware/cmdline-sbcdisk-trial.txt and /boot/firmware/trybo
 		"# after reboot '0 tryboot'; any later boot reads config.txt again." \
 		"# Below: config.txt as it was, then the trial's command line."
 	cat "$fw/config.txt"
-	# config.txt ends in its own [all]: the trial's line follows it without a second one
+	# config.txt ends in [all] already: no second one (issue 34 item 10)
 	printf '%s\n' "cmdline=cmdline-sbcdisk-trial.txt"
 } >"$tmp/want"
+[ "$(grep -v '^$' "$fw/config.txt" | tail -1)" = "[all]" ] || fail "the tree's config.txt ends in [all]"
 cmp -s "$tmp/want" "$fw/tryboot.txt" || fail "tryboot.txt: $(cat "$fw/tryboot.txt")"
 # the tree's kernel is 6.6: rootwait=30 gives up on a root that never comes
 want_cmd="$(sed -e 's/root=PARTUUID=[^ ]*/root=PARTUUID=6d1f3ab2-02/' -e 's/ rootwait / rootwait=30 /' \
@@ -71,4 +72,16 @@ has "^No trial boot (the firmware's tryboot): the bootloader's capabilities lack
 	"no tryboot bit: why"
 has "^== 4\. the boot order that tries the target first$" "no tryboot bit: the boot order"
 [ ! -e "$fw/tryboot.txt" ] || fail "no tryboot bit: tryboot.txt written"
+
+# cmdline= under [pi5] in an included file (issue 34 item 2): the trial line is built from the
+# file the firmware reads on this Pi 5, not from cmdline.txt
+printf '\000\000\000\177' >"$caps"
+rm -f "$fw"/tryboot.txt* "$fw/cmdline-sbcdisk-trial.txt"
+printf 'include extra.txt\n[all]\n' >>"$fw/config.txt"
+printf '[pi4]\ncmdline=cmdline-pi4.txt\n[pi5]\ncmdline=cmdline-pi5.txt\n' >"$fw/extra.txt"
+echo "console=tty1 root=PARTUUID=2f0a1c77-02 rootwait quiet pi5only" >"$fw/cmdline-pi5.txt"
+sb move /dev/sda --no-copy
+[ "$rc" = 0 ] || fail "[pi5] cmdline=: dry run: exit $rc: $(cat "$tmp/err")"
+has "^+console=tty1 root=PARTUUID=6d1f3ab2-02 rootwait=30 quiet pi5only panic=10$" \
+	"[pi5] cmdline=: the trial line comes from cmdline-pi5.txt"
 finish

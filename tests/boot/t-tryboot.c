@@ -64,6 +64,18 @@ static void test_files(void)
 				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
 	T_CHECK(strstr(sbuf_str(&t), "[all]") == NULL);
 	T_CHECK(strstr(sbuf_str(&t), "include") == NULL);
+	/* one [all]: none added after Raspberry Pi OS's closing [all] (issue 34 item 10) */
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "[cm5]\nx=1\n\n[all]\n", 17,
+				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
+	T_CHECK(strstr(sbuf_str(&t), "[all]\n[all]") == NULL);
+	T_CHECK(strstr(sbuf_str(&t), "\n[all]\ncmdline=" BOOT_TRYBOOT_CMDLINE "\n") != NULL);
+	/* a section left open, or an include that may leave one open: [all] first */
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "[all]\n[pi5]\nx=1\n", 16,
+				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
+	T_CHECK(strstr(sbuf_str(&t), "x=1\n[all]\ncmdline=") != NULL);
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "include extra.txt\n", 18,
+				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
+	T_CHECK(strstr(sbuf_str(&t), "extra.txt\n[all]\ncmdline=") != NULL);
 	/* the kernel takes the last root=; a panic= of the user's is kept */
 	T_EQ_INT(boot_tryboot_files(quoted, strlen(quoted), "", 0, "PARTUUID=bb-02", 0, &t, &c), 0);
 	T_EQ_STR(sbuf_str(&c), "root=/dev/mmcblk0p2 panic=5 root=PARTUUID=bb-02\n");

@@ -59,6 +59,32 @@ fat "$tmp/cl-dst.img" cmdline.txt >"$tmp/unused.after"
 check "cmdline=: the unused cmdline.txt left as it was" cmp -s "$tmp/unused.before" "$tmp/unused.after"
 rm -f "$tmp/cl.img" "$tmp/cl-dst.img"
 
+# --- cmdline= under [pi5] in an included file (issue 34 item 2) -----------------------------
+cp "$tmp/src.img" "$tmp/p5.img"
+printf '[all]\nkernel=kernel8.img\narm_64bit=1\ninclude extra.txt\n[all]\n' >"$tmp/config.txt"
+printf '[pi4]\ncmdline=args4.txt\n[pi5]\ncmdline=args5.txt\n' >"$tmp/extra.txt"
+printf 'console=tty1 root=PARTUUID=0badc0de-02 rootwait\n' >"$tmp/args5.txt"
+mcopy -o -i "$tmp/p5.img@@$p1off" "$tmp/config.txt" "$tmp/extra.txt" "$tmp/args5.txt" :: ||
+	fail "mcopy"
+# this machine is no Raspberry Pi: which section holds is not known, and not guessed
+sbc clone "$tmp/p5.img" "$tmp/p5-dst.img"
+expect_rc 1 "[pi5] cmdline=, no --board"
+grep_out "cmdline= under \[pi4\]\|cmdline= under \[pi5\]" err "[pi5] cmdline=: the filter named"
+grep_out "with --board" err "[pi5] cmdline=: --board suggested"
+# a dry run (the --apply path is the cmdline= case above): the plan rewrites args5.txt for a
+# Pi 5, the base cmdline.txt for a Pi 3 (no section of extra.txt holds there)
+sbc --json clone "$tmp/p5.img" "$tmp/p5-dst.img" --board pi5
+expect_rc 0 "[pi5] cmdline=, --board pi5"; [ -s "$tmp/err" ] && cat "$tmp/err"
+json "[r['file'] for r in d['rewrites']][:1] == ['args5.txt']" "[pi5] cmdline=: args5.txt rewritten"
+sbc --json clone "$tmp/p5.img" "$tmp/p5-dst.img" --board pi3
+expect_rc 0 "[pi5] cmdline=, --board pi3"; [ -s "$tmp/err" ] && cat "$tmp/err"
+json "[r['file'] for r in d['rewrites']][:1] == ['cmdline.txt']" "[pi5] cmdline=: a Pi 3 reads cmdline.txt"
+sbc clone "$tmp/p5.img" "$tmp/p5-dst.img" --board pi9
+expect_rc 2 "--board pi9"
+grep_out "bad --board 'pi9'" err "--board pi9: said"
+check "[pi5] cmdline=: no target written" test ! -e "$tmp/p5-dst.img"
+rm -f "$tmp/p5.img"
+
 # --- root=/dev/mmcblk0p2: an image and a loop device over it, one rule ----------------------
 mkimage "$tmp/mmc.img" dos 200 /dev/mmcblk0p2 || { fail "mkimage mmc"; finish; }
 sbc --json clone "$tmp/mmc.img" "$tmp/x.img"

@@ -103,6 +103,16 @@ static void test_cmdline(void)
 	c = "rootfstype=ext4 noroot=1 root=";
 	T_EQ_INT(rootspec_cmdline_root(c, strlen(c), &off, &len), 0);
 	T_EQ_INT(len, 0);
+	/* the firmware passes the first line only: a root= on line 2 is not the kernel's */
+	c = "root=/dev/mmcblk0p2 rootwait\nroot=/dev/sda2\n";
+	T_EQ_INT(rootspec_cmdline_root(c, strlen(c), &off, &len), 0);
+	T_CHECK(len == 14 && memcmp(c + off, "/dev/mmcblk0p2", len) == 0);
+	c = "console=tty1\nroot=/dev/sda2\n";
+	T_EQ_INT(rootspec_cmdline_root(c, strlen(c), &off, &len), -ENOENT);
+	/* after "--" the words are init's */
+	c = "root=/dev/sda2 -- root=/dev/sdb2";
+	T_EQ_INT(rootspec_cmdline_root(c, strlen(c), &off, &len), 0);
+	T_CHECK(len == 9 && memcmp(c + off, "/dev/sda2", len) == 0);
 }
 
 static void test_fstab(void)

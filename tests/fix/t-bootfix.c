@@ -89,9 +89,13 @@ static void test_locate(void)
 	bookworm_tree();
 	T_EQ_INT(locate(c, sizeof(c)), 0);
 	T_EQ_STR(c, "/boot/firmware/cmdline.txt");
-	/* os_prefix and cmdline= from config.txt, unfiltered only */
+	/* os_prefix and cmdline= from config.txt, read for this board: no model published,
+	 * [pi4] cannot be decided and nothing is guessed */
 	t_tree_put("boot/firmware/config.txt", "os_prefix=v8-\n[pi4]\nos_prefix=no/\n[all]\n"
 					  "cmdline=cmd2.txt\n");
+	T_EQ_INT(locate(c, sizeof(c)), -EAGAIN);
+	t_tree_mkdirs("proc/device-tree");
+	t_tree_put_n("proc/device-tree/model", "Raspberry Pi 5 Model B Rev 1.0\0", 31);
 	T_EQ_INT(locate(c, sizeof(c)), 0);
 	T_EQ_STR(c, "/boot/firmware/v8-cmd2.txt");
 	/* the firmware's own os_prefix wins */
@@ -302,9 +306,9 @@ static void test_refusals(void)
 	T_EQ_STR(slurp("boot/firmware/real.txt", buf, sizeof(buf)), pi4_line);
 	T_EQ_INT(entries("boot/firmware"), 3);
 
-	/* two lines: refused, nothing written */
+	/* a first line without parameters: refused, nothing written */
 	unlink(p1);
-	t_tree_put("boot/firmware/cmdline.txt", "root=x\nrootwait\n");
+	t_tree_put("boot/firmware/cmdline.txt", "\nroot=x rootwait\n");
 	T_EQ_INT(plan_uas_apply(&p), -EINVAL);
 	T_CHECK(strstr(p.msgs.why, "cannot edit '/boot/firmware/cmdline.txt'") != NULL);
 	fix_plan_release(&p);

@@ -263,8 +263,20 @@ static void test_refusals(void)
 {
 	char nul[] = "root=x\0y rootwait\n";
 
-	expect_refusal("root=x rootwait\nquiet splash\n", 29, -EINVAL, "line 2 holds 'quiet'");
-	expect_refusal("root=x\r\n\r\nusb-storage.quirks=1:1:u\r\n", 35, -EINVAL, "line 3");
+	/* more than one line: the first is the command line; the edit goes there and the rest
+	 * stays as it is (a quirks parameter on line 3 is not the kernel's) */
+	expect_edit("root=x rootwait\nquiet splash\n",
+		    "root=x rootwait usb-storage.quirks=152d:0578:u\nquiet splash\n", true);
+	expect_edit("root=x\r\n\r\nusb-storage.quirks=1:1:u\r\n",
+		    "root=x usb-storage.quirks=152d:0578:u\r\n\r\nusb-storage.quirks=1:1:u\r\n", true);
+	expect_refusal("\nroot=x\n", 8, -EINVAL, "its first line holds no kernel parameters");
+	/* after "--" the kernel hands the words to init: the quirk goes before it */
+	expect_edit("root=x rootwait -- single\n",
+		    "root=x rootwait usb-storage.quirks=152d:0578:u -- single\n", true);
+	expect_edit("-- single\n", "usb-storage.quirks=152d:0578:u -- single\n", true);
+	expect_edit("root=x -- usb-storage.quirks=152d:0578:u\n",
+		    "root=x usb-storage.quirks=152d:0578:u -- usb-storage.quirks=152d:0578:u\n",
+		    true);
 	expect_refusal("", 0, -EINVAL, "no kernel parameters");
 	expect_refusal(" \n \n", 4, -EINVAL, "no kernel parameters");
 	expect_refusal(nul, sizeof(nul) - 1, -EINVAL, "NUL byte");

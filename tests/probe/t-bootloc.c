@@ -37,11 +37,28 @@ int main(void)
 	t_tree_put("boot/firmware/config.txt", "arm_64bit=1\n");
 	t_tree_put("boot/firmware/cmdline.txt", "root=/dev/mmcblk0p2\n");
 	check("/boot/firmware/cmdline.txt", "/boot/firmware/cmdline.txt");
-	/* cmdline= and os_prefix in config.txt, for every board */
+	/* cmdline= and os_prefix in config.txt, read for this board (a Pi 5) */
 	t_tree_put("boot/firmware/config.txt", "os_prefix=next/\n[pi4]\nos_prefix=pi4/\n[all]\n"
 					       "cmdline=cl.txt\n");
 	t_tree_put("boot/firmware/next/cl.txt", "root=/dev/sda2\n");
+	/* no model published: whether [pi4] holds is not known, and nothing is guessed */
+	T_EQ_INT(sysroot_open(t_root, &sr), 0);
+	if (sr) {
+		T_EQ_INT(boot_loc_find(sr, &loc), -EAGAIN);
+		T_CHECK(strstr(loc.why, "[pi4]") != NULL);
+		sysroot_free(sr);
+	}
+	t_tree_put_n("proc/device-tree/model", "Raspberry Pi 4 Model B Rev 1.4\0", 31);
+	check("/boot/firmware/pi4/cl.txt", "/boot/firmware/pi4/cl.txt");
+	t_tree_put_n("proc/device-tree/model", "Raspberry Pi 5 Model B Rev 1.0\0", 31);
 	check("/boot/firmware/next/cl.txt", "/boot/firmware/next/cl.txt");
+	/* cmdline= under [pi5] in an included file (issue 34 item 2) */
+	t_tree_put("boot/firmware/config.txt", "include extra.txt\n[all]\n");
+	t_tree_put("boot/firmware/extra.txt", "[pi4]\ncmdline=four.txt\n[pi5]\ncmdline=five.txt\n");
+	t_tree_put("boot/firmware/five.txt", "root=/dev/nvme0n1p2\n");
+	check("/boot/firmware/five.txt", "/boot/firmware/five.txt");
+	t_tree_put("boot/firmware/config.txt", "os_prefix=next/\n[pi4]\nos_prefix=pi4/\n[all]\n"
+					       "cmdline=cl.txt\n");
 	/* the firmware's published os_prefix wins over config.txt */
 	t_tree_put_n("proc/device-tree/chosen/os_prefix", "alt/\0", 5);
 	check("/boot/firmware/alt/cl.txt", "/boot/firmware/alt/cl.txt");
