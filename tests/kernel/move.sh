@@ -7,7 +7,8 @@
 # exit 1, nothing written, nothing in the store; --apply gives the kernel's new partitions at
 # once, a clean e2fsck, new PARTUUIDs named by cmdline.txt and fstab, `boot check` of the
 # copy, the boot order only said (not a Pi), one row in the store's moves, the card
-# unchanged. No bench (--no-bench). One boot, about 1 to 3 minutes.
+# unchanged. The dry run names the disks by bare kernel names, resolved to the same devices
+# (the plan and the first line name /dev/...). One boot, about 1 to 3 minutes.
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 kernel_card
@@ -63,7 +64,8 @@ echo "time: $SECONDS s, the disks read"
 watchdog=$!
 
 # --- the dry run -----------------------------------------------------------------------------
-mv "/dev/$card" "/dev/$u" >"$K/m1.out" 2>"$K/m1.err"
+# by bare kernel names, as clone's help spells disks: resolved to the same devices
+mv "$card" "$u" >"$K/m1.out" 2>"$K/m1.err"
 rc=$?
 echo "time: $SECONDS s, the dry run"
 t "dry run: exit 0 (got $rc: $(head -c 300 "$K/m1.err"))" test $rc = 0
