@@ -351,7 +351,13 @@ static int plan_contents(struct prepare_plan *p)
 	} else if (!p->old_table[0]) {
 		struct prepare_found f = { .size = p->size };
 
+		struct clone_extinfo ei;
+
 		found_probe(fd, 0, p->size, &f);
+		if (str_starts(f.fstype, "ext") && clone_ext_info(p->path, 0, &ei) == 0) {
+			f.has_used = true;
+			f.used = ei.used;
+		}
 		if (f.fstype[0]) {
 			str_copy(f.what, sizeof(f.what), "the whole disk");
 			p->found[p->n_found++] = f;
