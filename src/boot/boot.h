@@ -215,6 +215,11 @@ struct boot_facts {
 int boot_facts_read(struct sysroot *sr, const struct inventory *inv, struct boot_facts *f);
 void boot_facts_release(struct boot_facts *f);
 
+/* Whether BOOT_ORDER=value is what the board has already: the EEPROM configuration was read
+ * and its BOOT_ORDER (or the default when it has none) is value. Then there is nothing to
+ * hand to rpi-eeprom-config. false when the configuration is not known. */
+bool boot_order_unchanged(const struct boot_facts *f, uint32_t value);
+
 /* The date (UTC, "2023-01-11") of a bootloader timestamp. */
 void boot_date(uint64_t t, char *buf, size_t cap);
 

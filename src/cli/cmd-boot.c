@@ -206,6 +206,13 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 		}
 		goto out;
 	}
+	if (boot_order_unchanged(f, bo.value)) {
+		/* rpi-eeprom-config --apply would stage an identical image for the next boot */
+		if (!ctx->json)
+			printf("Unchanged: BOOT_ORDER is 0x%x already; nothing to apply.\n",
+			       (unsigned)bo.value);
+		goto out;
+	}
 	if (!f->has_eeprom) {
 		log_error("boot order: the EEPROM configuration cannot be read here, and "
 			  "rpi-eeprom-config --apply replaces all of it: not applied");
