@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "probe/ref.h"
 #include "report/boot-report.h"
 #include "report/list.h"
 
@@ -113,9 +114,22 @@ static int print_doc(const struct boot_facts *f, const struct boot_checks *c)
 	return ret;
 }
 
-/* The device a DISK argument names: "sda" or "/dev/sda". */
-static struct blkdev *named_device(const struct inventory *inv, const char *name)
+/* The device a DISK argument names, resolved (probe/ref.h): "sda", "/dev/sda", a
+ * /dev/disk/by-id/ link or any other link to it, inside the sysroot for a captured tree;
+ * else a shown name ("vg-root"). */
+static struct blkdev *named_device(struct sysroot *sr, const struct inventory *inv,
+				   const char *name)
 {
+	struct probe_ref *ref = malloc(sizeof(*ref));
+	struct blkdev *d = NULL;
+	char why[128];
+
+	if (ref && !probe_ref_resolve(sr, inv, name, 0, ref, why, sizeof(why)) &&
+	    ref->kind == PROBE_REF_BLOCK)
+		d = (struct blkdev *)ref->dev;
+	free(ref);
+	if (d)
+		return d;
 	if (str_starts(name, PATH_DEV_PREFIX))
 		name += strlen(PATH_DEV_PREFIX);
 	return probe_inventory_find(inv, name);
@@ -129,7 +143,7 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	size_t j;
 
 	for (i = 0; i < n; i++) {
-		struct blkdev *d = named_device(inv, names[i]);
+		struct blkdev *d = named_device(ctx->sr, inv, names[i]);
 
 		if (!d || d->is_partition) {
 			log_error("boot check: '%s' is %s", names[i], d ? "a partition: name its "
@@ -140,7 +154,7 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	}
 	if (n) {
 		for (i = 0; i < n && !ret; i++)
-			ret = boot_check_disk(ctx->sr, inv, f, named_device(inv, names[i]), &c);
+			ret = boot_check_disk(ctx->sr, inv, f, named_device(ctx->sr, inv, names[i]), &c);
 	} else {
 		for (j = 0; j < inv->n_top && !ret; j++)
 			if (boot_disk_is_candidate(inv->top[j]))

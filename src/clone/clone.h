@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "common/sysroot.h"
+#include "probe/ref.h"
 
 #define CLONE_PARTS_MAX	   16
 #define CLONE_REWRITES_MAX 32
@@ -109,6 +110,9 @@ struct clone_opts {
 };
 
 struct clone_plan {
+	/* SOURCE and TARGET resolved once (probe/ref.h): every step and every comparison
+	 * takes these, never the names again; src_path and dst_path are their paths */
+	struct probe_ref src_ref, dst_ref;
 	char src_path[PATH_MAX], dst_path[PATH_MAX];
 	char src_disk[64], dst_disk[64]; /* kernel names when disks, else "" */
 	char src_own_disk[64]; /* the disk name the source's system gives its root (root=
@@ -155,6 +159,10 @@ struct clone_plan {
 	 * made by the plan (dst_created); removed again after a failure or a stop */
 	bool dst_held, dst_created, dst_removed;
 	int dst_fd;
+	/* a loop device target over an image file: that file locked as an image target is
+	 * (one clone per image, by whichever name) while dst_locked */
+	bool dst_locked;
+	int dst_lock_fd;
 	/* what the image is opened by while held: /proc/self/fd/N, the file opened, not what
 	 * its name may point at by then (clone_dst()) */
 	char dst_io[32];
