@@ -1,5 +1,5 @@
-/* cmd-prepare.c - `sbcdisk prepare DISK [MOUNTPOINT]` and `prepare undo`: a new data disk's
- * plan shown (dry run), or done: table and file system (clone/), fstab (fix/), bench, store. */
+/* cmd-prepare.c - `sbcdisk prepare DISK [MOUNTPOINT]` and `prepare undo`: the plan shown (dry
+ * run), or done through flow/prepare.c (disk, fstab, mount, record), then the bench step. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "common/paths.h"
 #include "common/util.h"
 #include "fix/plan.h"
+#include "flow/prepare.h"
 #include "probe/probe.h"
 #include "report/list.h"
 #include "store/store.h"
@@ -174,54 +175,8 @@ static int bench_new(struct cli_ctx *ctx, const struct prepare_cli *c, const cha
 	return step(ctx, args);
 }
 
-/* The prepare kept in the result store, as fixes are: what, where, which drive. */
-static int record(const struct prepare_cli *c, const struct prepare_plan *p, const char *kind,
-		  const char *change)
-{
-	struct json_object *dev = p && p->disk ? list_device_to_json(p->disk) : NULL;
-	struct store_fix f = { .uas_resets = -1 };
-	struct store *st = NULL;
-	int ret;
-
-	str_copy(f.kind, sizeof(f.kind), kind);
-	str_copy_cut(f.change, sizeof(f.change), change, true);
-	str_copy(f.file, sizeof(f.file), PATH_ETC_FSTAB);
-	if (dev)
-		store_fix_set_device(&f, dev);
-	json_object_put(dev);
-	ret = cli_store_open("prepare: it was not recorded", c->db, STORE_WRITE, false, &st);
-	if (ret)
-		return ret;
-	ret = store_fix_add(st, &f);
-	if (ret)
-		cli_store_error("prepare: it was not recorded", st);
-	else
-		printf("Recorded as #%lld in the result store.\n", (long long)f.id);
-	store_close(st);
-	return ret;
-}
-
-static int fstab_write(struct cli_ctx *ctx, const struct prepare_plan *p, char *backup,
-		       size_t cap)
-{
-	struct fix_plan fp;
-	char comment[200];
-	int ret;
-
-	str_fmt(comment, sizeof(comment), "%s '%s' on %s", p->fs->name, p->label, p->kname);
-	ret = fix_plan_fstab(ctx->sr, p->fstab_line, comment, &fp);
-	if (!ret)
-		ret = fix_plan_apply(ctx->sr, &fp);
-	if (ret)
-		log_error("prepare: %s", fp.msgs.why[0] ? fp.msgs.why : strerror(-ret));
-	else
-		str_copy(backup, cap, fp.backup);
-	fix_plan_release(&fp);
-	return ret;
-}
-
 /* What a failed --apply left on the disk, after its reason. */
-static const char *failed_state(const struct prepare_plan *p)
+static const char *failed_state(const struct prepare_plan *p, const struct flow_prepare *r)
 {
 	if (!p->touched)
 		return "; nothing was written";
@@ -229,54 +184,63 @@ static const char *failed_state(const struct prepare_plan *p)
 		return "; the disk's old table is wiped, it has no new one";
 	if (!p->fs_made)
 		return "; the disk has its new table but no file system";
-	return "; the disk has its new table and file system, /etc/fstab is unchanged";
+	if (r->step == FLOW_PREPARE_FSTAB)
+		return "; the disk has its new table and file system, " PATH_ETC_FSTAB
+		       " is unchanged";
+	return "";
 }
 
 static int run_apply(struct cli_ctx *ctx, const struct prepare_cli *c, struct prepare_plan *p)
 {
-	char why[512] = "", backup[300] = "", change[256];
+	struct json_object *dev = list_device_to_json(p->disk);
+	struct store *st = NULL;
+	struct flow_prepare r;
 	int ret, rc = EXIT_OK;
 
-	ret = prepare_apply_disk(p, why, sizeof(why));
-	if (ret) {
-		str_sanitize(why);
-		log_error("prepare: %s%s", why[0] ? why : strerror(-ret), failed_state(p));
+	if (cli_store_open("prepare: it will not be recorded", c->db, STORE_WRITE, false, &st))
+		rc = EXIT_FAIL;
+	ret = flow_prepare_apply(ctx->sr, p, st, dev, &r);
+	json_object_put(dev);
+	if (st)
+		store_close(st);
+	if (r.step <= FLOW_PREPARE_FSTAB) {
+		str_sanitize(r.why);
+		log_error("prepare: %s%s", r.why, failed_state(p, &r));
 		return EXIT_FAIL;
 	}
 	printf("Wrote the GPT table and made %s '%s' on %s%s.\n", p->fs->name, p->label,
 	       p->part_dev, p->part_is_loop ? " (a loop device over the partition: this kernel "
 	       "gives the disk no partition devices)" : "");
-	if (fstab_write(ctx, p, backup, sizeof(backup))) {
-		log_error("prepare: the disk is ready but %s was not changed", PATH_ETC_FSTAB);
+	printf("Added to %s: %s\n", PATH_ETC_FSTAB, p->fstab_line);
+	if (r.backup[0])
+		printf("Its old contents are kept as %s beside it; 'sbcdisk prepare undo --apply' "
+		       "puts them back.\n", r.backup);
+	if (p->mounted)
+		printf("Mounted %s on %s.\n", p->part_dev, p->mountpoint);
+	if (r.record_id)
+		printf("Recorded as #%lld in the result store.\n", (long long)r.record_id);
+	if (ret) {
+		str_sanitize(r.why);
+		log_error("prepare: %s", r.why);
 		return EXIT_FAIL;
 	}
-	printf("Added to %s: %s\n", PATH_ETC_FSTAB, p->fstab_line);
-	if (backup[0])
-		printf("Its old contents are kept as %s beside it; 'sbcdisk prepare undo --apply' "
-		       "puts them back.\n", backup);
-	ret = prepare_mount(p, why, sizeof(why));
-	if (ret) {
-		str_sanitize(why);
-		log_error("prepare: %s", why);
-		rc = EXIT_FAIL;
-	} else {
-		printf("Mounted %s on %s.\n", p->part_dev, p->mountpoint);
-	}
-	str_fmt(change, sizeof(change), "%s '%s' UUID=%s on %s at %s", p->fs->name, p->label,
-		p->fs_uuid, p->kname, p->mountpoint);
-	if (record(c, p, "prepare", change))
-		rc = EXIT_FAIL;
-	if (rc == EXIT_OK && !c->no_bench && bench_new(ctx, c, p->part_dev) != EXIT_OK)
+	if (!c->no_bench && bench_new(ctx, c, p->part_dev) != EXIT_OK)
 		rc = EXIT_FAIL;
 	return rc;
 }
 
 static int run_undo(struct cli_ctx *ctx, const struct prepare_cli *c)
 {
+	struct store *st = NULL;
 	struct fix_plan fp;
 	int ret, rc = EXIT_OK;
 
-	ret = fix_plan_fstab_undo(ctx->sr, &fp);
+	if (c->o.apply &&
+	    cli_store_open("prepare: undo will not be recorded", c->db, STORE_WRITE, false, &st))
+		rc = EXIT_FAIL;
+	ret = flow_prepare_undo(ctx->sr, c->o.apply, st, &fp);
+	if (st)
+		store_close(st);
 	if (ret) {
 		log_error("prepare: undo: %s", fp.msgs.why[0] ? fp.msgs.why : strerror(-ret));
 		fix_plan_release(&fp);
@@ -284,19 +248,13 @@ static int run_undo(struct cli_ctx *ctx, const struct prepare_cli *c)
 	}
 	for (size_t i = 0; i < fp.msgs.n; i++)
 		printf("note: %s\n", fp.msgs.note[i]);
-	if (!c->o.apply) {
+	if (!c->o.apply)
 		printf("dry run: nothing written; --apply to put %s/%s back as %s\n", fp.file.dir,
 		       fp.restore_from, fp.file.path);
-	} else if (fix_plan_apply(ctx->sr, &fp)) {
-		log_error("prepare: undo: %s", fp.msgs.why);
-		rc = EXIT_FAIL;
-	} else {
+	else
 		printf("Restored %s from %s/%s (that backup is removed). The disk keeps its file "
 		       "system and stays mounted until it is unmounted.\n", fp.file.path,
 		       fp.file.dir, fp.restore_from);
-		if (record(c, NULL, "undo", "prepare undo: " PATH_ETC_FSTAB " put back"))
-			rc = EXIT_FAIL;
-	}
 	fix_plan_release(&fp);
 	return rc;
 }

@@ -133,6 +133,12 @@ int prepare_apply_disk(struct prepare_plan *p, char *why, size_t whycap)
 			ret == -EBUSY ? "it is in use" : strerror(-ret));
 		return ret;
 	}
+	/* the node still is the disk the plan resolved (not a name made to point elsewhere) */
+	ret = probe_ref_check_fd(&p->ref, dfd);
+	if (ret) {
+		str_fmt(why, whycap, "'%s' is no longer the disk the plan read", p->ref.shown);
+		goto out;
+	}
 	p->touched = true;
 	ret = clone_target_wipe(p->path);
 	if (ret) {

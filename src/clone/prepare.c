@@ -21,6 +21,7 @@
 #include "common/rootspec.h"
 #include "common/util.h"
 #include "probe/probe.h"
+#include "probe/ref.h"
 
 #define MIB		 (1ULL << 20)
 #define PREPARE_ALIGN_MAX (16 * MIB) /* a larger optimal transfer size is not followed */
@@ -97,74 +98,63 @@ static void disks_list(const struct inventory *inv, char *buf, size_t cap)
 	}
 }
 
-/* What the user named, resolved once: a block device of the inventory, a whole disk. */
+/* What the user named, resolved once (probe/ref.h): a whole disk of the inventory. Every
+ * later question takes the object, never the name again. */
 static int plan_disk(struct prepare_plan *p, const char *arg, char *why, size_t whycap)
 {
-	const struct blkdev *d;
+	const struct probe_ref *r = &p->ref;
 	char list[256];
-	struct stat st;
+	int ret;
 
-	if (!strchr(arg, '/') && !str_fmt(p->path, sizeof(p->path), "%s%s", PATH_DEV_PREFIX,
-					  arg) && access(p->path, F_OK) == 0)
-		;
-	else
-		str_copy(p->path, sizeof(p->path), arg);
-	if (stat(p->path, &st)) {
-		int e = errno;
-
+	ret = probe_ref_resolve(p->sr, p->inv, arg, 0, &p->ref, why, whycap);
+	if (ret == -ENOENT) {
 		disks_list(p->inv, list, sizeof(list));
-		if (e == ENOENT)
-			str_fmt(why, whycap, "'%s': no such disk (the disks here: %s)", arg,
-				list[0] ? list : "none");
-		else
-			str_fmt(why, whycap, "'%s': %s", arg, strerror(e));
-		return -e;
+		str_fmt(why, whycap, "'%s': no such disk (the disks here: %s)", r->shown,
+			list[0] ? list : "none");
 	}
-	if (!S_ISBLK(st.st_mode)) {
-		str_fmt(why, whycap, "'%s' is not a disk (a block device such as /dev/sda)", arg);
+	if (ret)
+		return ret;
+	if (r->kind != PROBE_REF_BLOCK) {
+		str_fmt(why, whycap, "'%s' is not a disk (a block device such as /dev/sda)",
+			r->shown);
 		return -EINVAL;
 	}
-	d = probe_inventory_find_devno(p->inv, major(st.st_rdev), minor(st.st_rdev));
-	if (!d) {
+	if (!r->dev) {
 		str_fmt(why, whycap, "'%s': cannot tell whether it is in use: not writing to it",
-			arg);
+			r->shown);
 		return -EINVAL;
 	}
-	if (d->is_partition) {
-		str_fmt(why, whycap, "'%s' is a partition: name the whole disk ('%s')", arg,
-			d->disk ? d->disk->kname : "?");
+	if (r->is_partition) {
+		str_fmt(why, whycap, "'%s' is a partition: name the whole disk ('%s')", r->shown,
+			r->disk ? r->disk->kname : "?");
 		return -EINVAL;
 	}
-	p->disk = d;
-	str_copy(p->kname, sizeof(p->kname), d->kname);
+	p->disk = r->dev;
+	str_copy(p->path, sizeof(p->path), r->path);
+	str_copy(p->kname, sizeof(p->kname), r->dev->kname);
 	return 0;
 }
 
-/* The running system, a mounted, swapped or held partition: the one oracle of probe/. */
-static int plan_unused(struct prepare_plan *p, const char *arg, char *why, size_t whycap)
+/* The running system, a mounted, swapped or held partition, anything that reaches its
+ * bytes: the one oracle of probe/ (clone asks the same). */
+static int plan_unused(struct prepare_plan *p, char *why, size_t whycap)
 {
-	struct probe_inuse use;
+	char what[400];
+	int ret;
 
-	if (!probe_blkdev_in_use(p->inv, p->disk, &use))
-		return 0;
-	switch (use.what) {
-	case PROBE_INUSE_ROOT:
-		str_fmt(why, whycap, "'%s' holds the running system (%s is mounted on /)", arg,
-			use.dev->kname);
-		break;
-	case PROBE_INUSE_SWAP:
-		str_fmt(why, whycap, "'%s' is in use: %s is swap", arg, use.dev->kname);
-		break;
-	case PROBE_INUSE_MOUNTED:
-		str_fmt(why, whycap, "'%s' is in use: %s is mounted on %s", arg, use.dev->kname,
-			use.mountpoint);
-		break;
-	case PROBE_INUSE_NONE:
-	case PROBE_INUSE_HELD:
-		str_fmt(why, whycap, "'%s' is in use: %s is held by %s", arg, use.dev->kname,
-			use.holder->name);
-		break;
+	if (probe_ref_is_running_disk(p->inv, &p->ref)) {
+		str_fmt(why, whycap, "'%s' holds the running system", p->ref.shown);
+		return -EINVAL;
 	}
+	ret = probe_ref_in_use(p->sr, p->inv, &p->ref, what, sizeof(what));
+	if (!ret)
+		return 0;
+	if (ret == -EBUSY && str_starts(what, "it holds"))
+		str_fmt(why, whycap, "'%s' %s", p->ref.shown, what + 3);
+	else if (ret == -EBUSY)
+		str_fmt(why, whycap, "'%s' is in use: %s", p->ref.shown, what);
+	else
+		str_fmt(why, whycap, "'%s': %s", p->ref.shown, what);
 	return -EINVAL;
 }
 
@@ -545,7 +535,7 @@ int prepare_plan_make(struct sysroot *sr, const struct prepare_opts *o, struct p
 	}
 	ret = plan_disk(p, o->disk, why, whycap);
 	if (!ret)
-		ret = plan_unused(p, o->disk, why, whycap);
+		ret = plan_unused(p, why, whycap);
 	if (!ret)
 		ret = plan_geometry(p, o->disk, why, whycap);
 	if (!ret)

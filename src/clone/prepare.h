@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/sysroot.h"
+#include "probe/ref.h"
 
 #define PREPARE_FOUND_MAX 16
 #define PREPARE_NOTES_MAX 6
@@ -55,6 +56,7 @@ struct prepare_found {
 struct prepare_plan {
 	struct sysroot *sr;
 	struct inventory *inv;
+	struct probe_ref ref;  /* the disk as the user named it, resolved once */
 	const struct blkdev *disk;
 	char path[PATH_MAX];   /* the disk's node ("/dev/sdb") */
 	char kname[64];
