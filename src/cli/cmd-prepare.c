@@ -131,8 +131,8 @@ static void print_plan(const struct prepare_plan *p)
 	printf("partition:   1 from %s (byte %llu) to the end: %s (%llu bytes), aligned to %llu "
 	       "bytes, PARTUUID %s\n", a, (unsigned long long)p->start, b,
 	       (unsigned long long)p->part_size, (unsigned long long)p->align, p->part_uuid);
-	printf("file system: %s, label '%s', UUID %s (%s)\n", p->fs->name, p->label, p->fs_uuid,
-	       p->fs->mkfs);
+	printf("file system: %s, label '%s', UUID %s (%s)\n", p->fs->name, p->label,
+	       p->fs_uuid[0] ? p->fs_uuid : "chosen by mkfs", p->fs->mkfs);
 	print_fs_choice(p);
 	printf("mount point: %s\n", p->mountpoint);
 	printf("fstab:       %s\n", p->fstab_line);

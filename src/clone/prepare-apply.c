@@ -2,12 +2,14 @@
 /* prepare-apply.c - a prepare plan done on the disk: the old table wiped, the GPT written
  * through clone's libfdisk writer, the partition reached as clone reaches one (the kernel's
  * device, else a loop device over its bytes), the file system made, the mount point mounted. */
+#include <blkid/blkid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -51,7 +53,7 @@ static void as_clone_plan(const struct prepare_plan *pp, struct clone_plan *c)
 static int make_fs(struct prepare_plan *p, char *why, size_t whycap)
 {
 	const char *dev = p->part_dev, *fs = p->fs->name, *l = p->label, *u = p->fs_uuid;
-	char uuidopt[64], serial[16];
+	char uuidopt[64];
 
 	if (!strcmp(fs, "ext4")) {
 		const char *a[] = { "mkfs.ext4", "-F", "-q", "-L", l, "-U", u, "-E",
@@ -73,11 +75,39 @@ static int make_fs(struct prepare_plan *p, char *why, size_t whycap)
 		return clone_run_tool("mkfs.xfs", a, 0, why, whycap);
 	}
 	{
-		const char *a[] = { "mkfs.exfat", "-L", l, "-i", serial, dev, NULL };
+		const char *a[] = { "mkfs.exfat", "-L", l, dev, NULL };
 
-		str_fmt(serial, sizeof(serial), "0x%08x", p->exfat_serial);
 		return clone_run_tool("mkfs.exfat", a, 0, why, whycap);
 	}
+}
+
+/* The UUID the new file system has, read back: the fstab line names what is there (exfat's
+ * own serial; a mkfs that ignored -U is caught). */
+static int fs_uuid_check(struct prepare_plan *p, char *why, size_t whycap)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(p->part_dev);
+	const char *v = NULL;
+	int ret = -EIO;
+
+	if (!pr) {
+		str_fmt(why, whycap, "cannot read the new file system on %s", p->part_dev);
+		return -EIO;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID);
+	if (blkid_do_safeprobe(pr) || blkid_probe_lookup_value(pr, "UUID", &v, NULL) || !v) {
+		str_fmt(why, whycap, "%s made no file system with a UUID on %s", p->fs->mkfs,
+			p->part_dev);
+	} else if (p->fs_uuid[0] && strcasecmp(v, p->fs_uuid)) {
+		str_fmt(why, whycap, "%s made UUID %s, not the planned %s", p->fs->mkfs, v,
+			p->fs_uuid);
+	} else {
+		str_copy(p->fs_uuid, sizeof(p->fs_uuid), v);
+		prepare_fstab_line(p);
+		ret = 0;
+	}
+	blkid_free_probe(pr);
+	return ret;
 }
 
 /* After the table: the kernel's partition device (given with BLKPG where the kernel parses
@@ -155,6 +185,8 @@ int prepare_apply_disk(struct prepare_plan *p, char *why, size_t whycap)
 	if (!ret)
 		ret = make_fs(p, why, whycap);
 	p->fs_made = !ret;
+	if (!ret)
+		ret = fs_uuid_check(p, why, whycap);
 out:
 	if (dfd >= 0)
 		close(dfd);

@@ -508,15 +508,18 @@ static void plan_ids(struct prepare_plan *p)
 {
 	clone_uuid_new(p->disk_guid, sizeof(p->disk_guid));
 	clone_uuid_new(p->part_uuid, sizeof(p->part_uuid));
-	if (!strcmp(p->fs->name, "exfat")) {
-		clone_random(&p->exfat_serial, sizeof(p->exfat_serial));
-		str_fmt(p->fs_uuid, sizeof(p->fs_uuid), "%04X-%04X", p->exfat_serial >> 16,
-			p->exfat_serial & 0xffff);
-	} else {
+	/* mkfs.exfat (exfatprogs 1.2.0, Debian 12) takes no volume serial: its own, read back
+	 * after mkfs */
+	if (strcmp(p->fs->name, "exfat"))
 		clone_uuid_new(p->fs_uuid, sizeof(p->fs_uuid));
-	}
-	str_fmt(p->fstab_line, sizeof(p->fstab_line), "UUID=%s %s %s %s 0 %u", p->fs_uuid,
-		p->mountpoint, p->fs->name, PREPARE_FSTAB_OPTS, p->fs->pass);
+	prepare_fstab_line(p);
+}
+
+void prepare_fstab_line(struct prepare_plan *p)
+{
+	str_fmt(p->fstab_line, sizeof(p->fstab_line), "UUID=%s %s %s %s 0 %u",
+		p->fs_uuid[0] ? p->fs_uuid : "<set-by-mkfs>", p->mountpoint, p->fs->name,
+		PREPARE_FSTAB_OPTS, p->fs->pass);
 }
 
 int prepare_plan_make(struct sysroot *sr, const struct prepare_opts *o, struct prepare_plan *p,

@@ -73,8 +73,8 @@ struct prepare_plan {
 	char mountpoint[PATH_MAX];    /* as the running system sees it */
 	char mountpoint_at[PATH_MAX]; /* where it is here (inside --sysroot) */
 	char disk_guid[40], part_uuid[40];
-	char fs_uuid[40];      /* what the fstab line names: UUID=fs_uuid */
-	uint32_t exfat_serial;
+	char fs_uuid[40];      /* what the fstab line names: UUID=fs_uuid ("" until mkfs
+				* for exfat, whose mkfs takes none) */
 	char fstab_line[PATH_MAX + 160];
 	char notes[PREPARE_NOTES_MAX][240];
 	size_t n_notes;
@@ -95,6 +95,8 @@ struct prepare_plan {
 int prepare_plan_make(struct sysroot *sr, const struct prepare_opts *o, struct prepare_plan *p,
 		      char *why, size_t whycap);
 void prepare_plan_release(struct prepare_plan *p);
+/* p->fstab_line from the plan's UUID, mount point and file system. */
+void prepare_fstab_line(struct prepare_plan *p);
 /* What the new table erases, in words ("" for an empty disk). */
 void prepare_plan_lost(const struct prepare_plan *p, char *buf, size_t cap);
 

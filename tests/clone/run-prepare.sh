@@ -177,4 +177,25 @@ check "undo: the fstab as it was" test "$(sha256sum <"$tree/etc/fstab")" = "$fst
 check "undo: the backup is used up" test -z "$(ls "$tree"/etc/fstab.sbcdisk-* 2>/dev/null)"
 prep undo
 one_line "undo with nothing to put back" "there is no backup to put back"
+# --- the other file systems, where their mkfs is installed ----------------------------------
+# each made with its label and the UUID its fstab line names; a kernel without the file
+# system (a container's) cannot mount it: then that is the one error
+truncate -s 400M "$tmp/o.img"
+o=$(losetup -f --show "$tmp/o.img") || fail "losetup o"
+at_exit "loop_detach '$o'"
+at_exit "delpart '$o' 1 2>/dev/null"
+for fs in f2fs btrfs xfs exfat; do
+	command -v "mkfs.$fs" >/dev/null || { echo "note: no mkfs.$fs: --fs $fs untested"; continue; }
+	prep "$o" "/srv/$fs" --fs "$fs" --label "L$fs" --wipe --apply --no-bench --db "$tmp/db"
+	if [ "$rc" -ne 0 ] && ! grep -q "cannot mount .* on /srv/$fs: No such device" "$tmp/err"; then
+		fail "--fs $fs: exit $rc"; cat "$tmp/err"
+	fi
+	p=$(in_tree blkid -p -o export "${o}p1"; cat "$tmp/out")
+	u=$(sed -n 's/^UUID=//p' <<<"$p")
+	check "--fs $fs: made ($p)" grep -q "^TYPE=$fs\$" <<<"$p"
+	check "--fs $fs: its label" grep -q "^LABEL=L$fs\$" <<<"$p"
+	check "--fs $fs: the fstab names its UUID ($u)" \
+		grep -q "^UUID=$u /srv/$fs $fs defaults,nofail,x-systemd.device-timeout=10s 0 [02]\$" \
+		"$tree/etc/fstab"
+done
 finish
