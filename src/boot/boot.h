@@ -330,6 +330,10 @@ struct boot_time {
  * has not finished yet; -ENOMEM. Only for the running system. */
 int boot_time_read(struct boot_time *bt);
 
+/* When this boot began (seconds since 1970): the kernel's btime line of /proc/stat. 0;
+ * -ENOENT (-ENODATA) when the file (the line) is not there, -EINVAL when it is no number. */
+int boot_started_read(struct sysroot *sr, int64_t *t);
+
 /*
  * The firmware's tryboot for a move (raspberrypi/documentation: config_txt "tryboot.txt" and
  * the [tryboot] filter, raspberry-pi bootflow-2711 "Fail-safe OS updates (TRYBOOT)"): after

@@ -46,6 +46,32 @@ static int add_rootwait(struct sbuf *out, const char *text, size_t n, unsigned w
 	return ret;
 }
 
+/* Whether a line added at the end of config applies to every board: the last section header
+ * is [all] (or there is none), and no include after it could change the section in force. */
+static bool ends_in_all(const char *config, size_t clen)
+{
+	bool all = true;
+	size_t i = 0;
+
+	while (i < clen) {
+		const char *l = config + i, *nl = memchr(l, '\n', clen - i);
+		size_t n = nl ? (size_t)(nl - l) : clen - i;
+
+		while (n && (*l == ' ' || *l == '\t')) {
+			l++;
+			n--;
+		}
+		while (n && (l[n - 1] == '\r' || l[n - 1] == ' ' || l[n - 1] == '\t'))
+			n--;
+		if (n && *l == '[')
+			all = n == 5 && !memcmp(l, "[all]", 5);
+		else if (n >= 8 && !memcmp(l, "include", 7) && (l[7] == ' ' || l[7] == '\t'))
+			all = false;
+		i = nl ? (size_t)(nl - config) + 1 : clen;
+	}
+	return all;
+}
+
 int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size_t clen,
 		       const char *root, unsigned wait_s, struct sbuf *tryboot, struct sbuf *trial)
 {
@@ -87,8 +113,11 @@ int boot_tryboot_files(const char *cmdline, size_t len, const char *config, size
 		ret = sbuf_add(tryboot, config, clen);
 	if (!ret && clen && config[clen - 1] != '\n')
 		ret = sbuf_addch(tryboot, '\n');
+	/* a second [all] right after config.txt's own would be one too many */
+	if (!ret && !ends_in_all(config, clen))
+		ret = sbuf_adds(tryboot, "[all]\n");
 	if (!ret)
-		ret = sbuf_addf(tryboot, "[all]\ncmdline=%s\n", BOOT_TRYBOOT_CMDLINE);
+		ret = sbuf_addf(tryboot, "cmdline=%s\n", BOOT_TRYBOOT_CMDLINE);
 	return ret;
 }
 

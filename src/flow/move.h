@@ -3,9 +3,13 @@
 #ifndef SBCDISK_FLOW_MOVE_H
 #define SBCDISK_FLOW_MOVE_H
 
+#include <limits.h>
 #include <stdbool.h>
 
+#include "common/sbuf.h"
+#include "common/sysroot.h"
 #include "probe/probe.h"
+#include "store/store.h"
 
 /*
  * The Raspberry Pi boot media that try target first, as `boot order` takes them: "sd,usb"
@@ -19,5 +23,104 @@ const char *flow_move_media(const struct blkdev *target);
 /* The medium flow_move_media() puts first, in words ("the SD card or eMMC", "NVMe",
  * "USB mass storage"); NULL when it gives NULL. */
 const char *flow_move_media_words(const struct blkdev *target);
+
+/* What the user named for a step, resolved once: every later step and question takes this,
+ * never the string again. (The one resolver of probe/ takes this place when it lands.) */
+enum flow_disk_kind {
+	FLOW_DISK_NONE = 0, /* nothing named (no SOURCE and the running disk not known) */
+	FLOW_DISK_DEVICE,   /* a block device of the inventory */
+	FLOW_DISK_FILE,	    /* a regular file, or a name that does not exist yet (an image) */
+	FLOW_DISK_DIR,	    /* a directory: no disk, no image */
+};
+
+struct flow_disk {
+	enum flow_disk_kind kind;
+	const struct blkdev *dev; /* FLOW_DISK_DEVICE: the device of the inventory */
+	char path[PATH_MAX];	  /* "/dev/KNAME" of a device, else the path as named */
+};
+
+/*
+ * Resolve named: a bare kernel name the inventory has ("mmcblk0"), a /dev path or link
+ * (/dev/disk/by-id/..., followed inside the sysroot), or a path of this system: a block
+ * device (also through a symlink), a directory, a regular file or a new name. 0; -ENAMETOOLONG
+ * for a name that does not fit (never cut to another path).
+ */
+int flow_disk_resolve(struct sysroot *sr, const struct inventory *inv, const char *named,
+		      struct flow_disk *out);
+
+/* "mmcblk0" of a device, the path of a file. */
+const char *flow_disk_name(const struct flow_disk *d);
+
+struct flow_move_opts {
+	bool apply, no_bench, no_tryboot, no_copy;
+};
+
+/* The journey's decisions before any step runs: a document the steps and cli/ read. */
+struct flow_move_plan {
+	struct flow_disk source, target;
+	bool live;	/* the running system, not a captured tree */
+	bool pi;	/* a Raspberry Pi: its bootloader, tryboot and boot order */
+	bool running;	/* source is the disk that holds the running root (by device) */
+	bool bench[2];	/* step 1 measures source [0], target [1]: block devices, live only */
+	bool store_benches; /* with --apply: the dry run measures, it does not store */
+	unsigned root_partn; /* the partition number of the running root, 0 unknown */
+	const char *media;   /* flow_move_media() of the target, NULL: no boot order */
+	const char *media_words;
+};
+
+/*
+ * Resolve source (NULL: the disk of the running root) and target, and decide the steps.
+ * 0; -EISDIR when either is a directory (why says which: a move copies to a disk or an image
+ * file, and a directory is never measured), -ENAMETOOLONG.
+ */
+int flow_move_plan_make(struct sysroot *sr, const struct inventory *inv,
+			const struct flow_move_opts *o, const char *source, const char *target,
+			struct flow_move_plan *p, char *why, size_t cap);
+
+/*
+ * Whether step 4 can be the firmware's trial boot: a Pi whose bootloader offers tryboot,
+ * moving the running system's disk. false with why in words (then the boot order is step 4).
+ */
+bool flow_move_trial_possible(struct sysroot *sr, const struct inventory *inv,
+			      const struct flow_move_plan *p, char *why, size_t cap);
+
+/* "PARTUUID=..." of partition partn of the target in a fresh read of the block devices (the
+ * copy's new ids), into buf; -ENOENT when it has none. */
+int flow_move_copy_root(struct sysroot *sr, const struct flow_move_plan *p, char *buf,
+			size_t cap);
+
+/* The trial boot's two files beside config.txt: the diff of each, and with apply what was
+ * written and the backups made. */
+struct flow_move_trial {
+	struct sbuf diff;     /* the unified diffs of both files */
+	char fw_dir[PATH_MAX];
+	char backup[2][256];  /* the backup names made, "" none: the trial cmdline, tryboot.txt */
+	bool written;
+};
+
+/*
+ * Work out (and with apply write) the trial with root (the copy's root=) for the running
+ * kernel (its osrelease). 0; -EINVAL when config.txt sets what the trial's cmdline= would meet
+ * (os_prefix, cmdline=): no trial; another -errno when it cannot. why says it in words. t is
+ * initialised here; the caller releases it with flow_move_trial_release().
+ */
+int flow_move_trial_make(struct sysroot *sr, const char *kernel, const char *root, bool apply,
+			 struct flow_move_trial *t, char *why, size_t cap);
+void flow_move_trial_release(struct flow_move_trial *t);
+
+/* The DEVICE object of a disk for the store (cli/ hands report's list_device_to_json: flow
+ * and report do not use each other). The caller puts the object. */
+typedef struct json_object *(*flow_device_json_fn)(const struct blkdev *d);
+
+/*
+ * Record the move in st (opened for writing) for the health check after the reboot: m gets
+ * the row. 0 or -errno (store_strerror(st) says why).
+ */
+int flow_move_record(struct store *st, const struct flow_move_plan *p, bool tryboot,
+		     flow_device_json_fn device_json, struct store_move *m);
+
+/* Where the move is recorded without --db: the running system's default store, or the one a
+ * captured tree keeps below the sysroot (where the health check of the tree looks). */
+int flow_move_store_path(struct sysroot *sr, char *buf, size_t cap);
 
 #endif

@@ -39,7 +39,8 @@ has "^Written: /boot/firmware/cmdline-sbcdisk-trial.txt and /boot/firmware/trybo
 		"# after reboot '0 tryboot'; any later boot reads config.txt again." \
 		"# Below: config.txt as it was, then the trial's command line."
 	cat "$fw/config.txt"
-	printf '%s\n' "[all]" "cmdline=cmdline-sbcdisk-trial.txt"
+	# config.txt ends in its own [all]: the trial's line follows it without a second one
+	printf '%s\n' "cmdline=cmdline-sbcdisk-trial.txt"
 } >"$tmp/want"
 cmp -s "$tmp/want" "$fw/tryboot.txt" || fail "tryboot.txt: $(cat "$fw/tryboot.txt")"
 # the tree's kernel is 6.6: rootwait=30 gives up on a root that never comes
