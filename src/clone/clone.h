@@ -120,7 +120,8 @@ struct clone_plan {
 				* device's own names */
 	bool src_is_file, dst_is_file, dst_exists;
 	uint64_t src_size, dst_size;
-	unsigned sector;
+	unsigned sector;     /* the source's logical sector size */
+	unsigned dst_sector; /* a disk target's (0: an image, 512) */
 	char src_label[8], dst_label[8]; /* "dos", "gpt" */
 	bool label_changed;		 /* DOS source, GPT target over 2 TiB */
 	char src_id[40], dst_id[40];	 /* disk identifier / GUID */

@@ -4,10 +4,12 @@
 #include <blkid/blkid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -360,6 +362,50 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 	return 0;
 }
 
+/* A disk target the copy can be written to and mounted from: not read-only, and with the
+ * source's logical sector size (a 4Kn disk, as some USB bridges present, cannot mount the
+ * FAT of 512-byte sectors or the ext4 of 1 KiB blocks of the usual images: refused here, in
+ * the dry run, never after the copy). */
+static int target_geometry(struct clone_plan *p, const char *shown, char *why, size_t whycap)
+{
+	int fd = open(p->dst_path, O_RDONLY | O_CLOEXEC), ro = 0, ssz = 512;
+	unsigned src;
+
+	if (fd < 0) {
+		str_fmt(why, whycap, "target '%s': %s", shown, strerror(errno));
+		return -EINVAL;
+	}
+	if (ioctl(fd, BLKROGET, &ro))
+		ro = 0;
+	if (ioctl(fd, BLKSSZGET, &ssz) || ssz < 512)
+		ssz = 512;
+	close(fd);
+	if (ro) {
+		str_fmt(why, whycap, "target '%s' is read-only (a write-protect switch, or the "
+			"kernel set it so): nothing was written", shown);
+		return -EROFS;
+	}
+	p->dst_sector = (unsigned)ssz;
+	if (!p->sector && !p->src_is_file) { /* --whole: the source disk's own */
+		fd = open(p->src_path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && (ioctl(fd, BLKSSZGET, &ssz) || ssz < 512))
+			ssz = 512;
+		if (fd >= 0)
+			close(fd);
+		src = (unsigned)ssz;
+	} else {
+		src = p->sector ? p->sector : 512;
+	}
+	if (p->dst_sector != src) {
+		str_fmt(why, whycap, "target '%s' has %u-byte logical sectors, the source %u: its "
+			"partition table and file systems would not fit them (nothing was "
+			"written); use a disk or a USB bridge with %u-byte sectors", shown,
+			p->dst_sector, src, src);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int plan_target(struct sysroot *sr, const struct inventory *inv,
 		       const struct clone_opts *o, struct clone_plan *p, char *why, size_t whycap)
 {
@@ -401,6 +447,9 @@ static int plan_target(struct sysroot *sr, const struct inventory *inv,
 			return -EINVAL;
 		}
 		str_copy(p->dst_disk, sizeof(p->dst_disk), t->dev->kname);
+		ret = target_geometry(p, o->target, why, whycap);
+		if (ret)
+			return ret;
 	}
 	/* a disk, or an image file, that something uses: through its partitions, holders,
 	 * loop devices over it or over the same file and bytes, wherever they are mounted */

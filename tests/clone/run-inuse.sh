@@ -64,4 +64,38 @@ fi
 # nothing uses it now: the same target is planned
 sbc clone "$tmp/src.img" "$whole"
 expect_rc 0 "the loop device, the image no longer mounted: planned"
+
+# an image source named by a relative path or a symbolic link, its root mounted read-write
+# through a loop device over the file (issue 34, 6): found mounted by the file's identity,
+# so the root is copied by files, not block by block under a live file system
+p2off=$((139264 * 512))
+if part=$(losetup -f --show -o $p2off "$tmp/src.img") && at_exit "loop_detach '$part'" &&
+	mkdir -p "$tmp/live" && mount "$part" "$tmp/live"; then
+	at_exit "umount '$tmp/live' 2>/dev/null"
+	ln -s src.img "$tmp/srclink.img"
+	for name in src.img ./src.img srclink.img "$tmp/srclink.img"; do
+		(cd "$tmp" && sbc --json clone "$name" "$tmp/copy.img")
+		expect_rc 0 "source '$name', its root mounted read-write: planned"
+		json "d['partitions'][1]['mounted'] and d['partitions'][1]['method'] == 'files'" \
+			"source '$name': its mounted root is copied by files"
+	done
+	# an overlay whose upper directory is on the source: an image in it would be copied
+	# into itself
+	mkdir -p "$tmp/live/upper" "$tmp/live/work" "$tmp/lower" "$tmp/ov"
+	if mount -t overlay overlay -o "lowerdir=$tmp/lower,upperdir=$tmp/live/upper,workdir=$tmp/live/work" \
+		"$tmp/ov" 2>/dev/null; then
+		at_exit "umount '$tmp/ov' 2>/dev/null"
+		sbc clone "$tmp/src.img" "$tmp/ov/backup.img" --apply
+		expect_rc 1 "an image target on an overlay whose upper directory is on the source"
+		grep_out "is on a file system of the source" err "overlay: the reason"
+		check "overlay: no image made" test ! -e "$tmp/ov/backup.img"
+		check "overlay: nothing in the upper directory" test ! -e "$tmp/live/upper/backup.img"
+		umount "$tmp/ov"
+	else
+		echo "note: the overlay case skipped (no overlayfs)"
+	fi
+	umount "$tmp/live"
+else
+	fail "cannot mount the source's root through a loop device"
+fi
 finish
