@@ -1,6 +1,7 @@
 /* cmd-prepare.c - `sbcdisk prepare DISK [MOUNTPOINT]` and `prepare undo`: the plan shown (dry
  * run), or done through flow/prepare.c (disk, fstab, mount, record), then the bench step. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "common/paths.h"
 #include "common/util.h"
 #include "fix/plan.h"
+#include "flow/move.h"
 #include "flow/prepare.h"
 #include "probe/probe.h"
 #include "report/list.h"
@@ -263,11 +265,15 @@ int cmd_prepare(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct prepare_cli c = pc;
 	static struct prepare_plan plan;
+	static char db[PATH_MAX];
 	char why[1024] = "";
 	int ret, rc = EXIT_OK;
 
 	(void)argc;
 	(void)argv;
+	/* without --db: the running system's store, or under --sysroot the tree's (as move) */
+	if (!c.db && !flow_move_store_path(ctx->sr, db, sizeof(db)))
+		c.db = db;
 	if (c.undo)
 		return run_undo(ctx, &c);
 	ret = prepare_plan_make(ctx->sr, &c.o, &plan, why, sizeof(why));
