@@ -104,7 +104,7 @@ _sbcdisk()
 	compare | report)
 		mapfile -t words < <("$sb" __complete runs "$db" 2>/dev/null)
 		mapfile -t COMPREPLY < <(compgen -W "${words[*]}" -- "$cur") ;;
-	bench | verify | move)
+	bench | verify | move | prepare)
 		compopt -o filenames 2>/dev/null
 		mapfile -t words < <("$sb" "${glob[@]}" __complete devices 2>/dev/null)
 		mapfile -t COMPREPLY < <({ compgen -W "${words[*]/#//dev/}" -- "$cur"

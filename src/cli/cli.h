@@ -87,12 +87,14 @@ int cmd_metrics(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_boot(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_move(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_prepare(struct cli_ctx *ctx, int argc, char **argv);
 
 /* Their help and option tables (cli/options.h). */
 extern const struct cli_spec list_spec, doctor_spec, compare_spec, report_spec, metrics_spec,
 	history_spec, bench_spec, verify_spec, clone_spec,
 	boot_spec, fix_spec, health_spec,
 	complete_spec, move_spec;
+extern const struct cli_spec prepare_spec;
 
 /* "sbcdisk: 'CMD': <usage problem>; try 'sbcdisk CMD --help'" and EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

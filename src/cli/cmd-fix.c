@@ -34,7 +34,7 @@ static const char *kind_name(enum fix_kind k)
 {
 	return k == FIX_UAS ? "uas" : k == FIX_PCIE_GEN ? "pcie-gen" :
 	       k == FIX_USB_CURRENT ? "usb-current" : k == FIX_SD_CQE ? "sd-cqe" :
-	       k == FIX_NVME_APST ? "nvme-apst" : "undo";
+	       k == FIX_NVME_APST ? "nvme-apst" : k == FIX_FSTAB ? "prepare" : "undo";
 }
 
 struct now_result {

@@ -46,6 +46,8 @@ const struct cli_command cli_commands[] = {
 	  CLI_NEED_SYSROOT | CLI_JSON, &clone_spec },
 	{ "move", cmd_move, "clone to a faster disk and boot from it (dry run by default)",
 	  CLI_NEED_SYSROOT, &move_spec },
+	{ "prepare", cmd_prepare, "a new data drive: table, file system, fstab by UUID, mounted",
+	  CLI_NEED_SYSROOT, &prepare_spec },
 	{ "boot", cmd_boot, "where the board boots from, will a disk boot, the boot order",
 	  CLI_NEED_SYSROOT | CLI_JSON, &boot_spec },
 	{ "metrics", cmd_metrics, "Prometheus text for node_exporter's textfile collector",

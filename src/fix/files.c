@@ -216,6 +216,7 @@ int fix_files_plan(const struct fix_files *io, enum fix_kind kind, struct usb_id
 		return plan_undo(io, p);
 	case FIX_SD_CQE:
 	case FIX_NVME_APST: /* the running system's files only (cli/cmd-fix.c) */
+	case FIX_FSTAB:     /* prepare's fstab edit: fix/fstab.c */
 		break;
 	}
 	return -EINVAL;

@@ -10,7 +10,8 @@
 #include "fix/msgs.h"
 #include "common/usbquirks.h"
 
-enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO, FIX_USB_CURRENT, FIX_SD_CQE, FIX_NVME_APST };
+enum fix_kind { FIX_UAS, FIX_PCIE_GEN, FIX_UNDO, FIX_USB_CURRENT, FIX_SD_CQE, FIX_NVME_APST,
+		FIX_FSTAB };
 
 struct fix_plan {
 	enum fix_kind kind;
@@ -36,6 +37,16 @@ int fix_plan_nvme_apst(struct sysroot *sr, struct fix_plan *p);
 /* The newest backup of cmdline.txt or config.txt, whichever was made last. -ENOENT when
  * there is none. */
 int fix_plan_undo(struct sysroot *sr, struct fix_plan *p);
+
+/* The comment line that precedes each fstab line prepare adds (fstab.c). */
+#define FIX_FSTAB_TAG "# added by sbcdisk prepare: "
+/* /etc/fstab with line appended after FIX_FSTAB_TAG comment (fix_plan_apply() writes it with
+ * a dated backup). 0 or -errno with p->msgs.why. */
+int fix_plan_fstab(struct sysroot *sr, const char *line, const char *comment,
+		   struct fix_plan *p);
+/* /etc/fstab's newest backup put back (kind FIX_UNDO; the current file kept as a backup when
+ * it holds more than prepare's lines). -ENOENT when there is none. */
+int fix_plan_fstab_undo(struct sysroot *sr, struct fix_plan *p);
 
 /* Write the plan under the directory's lock, if the file is still what the plan read: the
  * replacement with a dated backup of the file (undo: only when keep_current); undo then
