@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "common/util.h"
+#include "bench/stable.h"
 #include "report/bench-report.h"
 #include "report/text.h"
 
@@ -249,7 +250,10 @@ static void print_footer(const struct bench_run *run, FILE *f)
 		mixed_time |= run->tests[i].test.time_ns && run->tests[i].test.time_ns != run->time_ns;
 	}
 	fprintf(f, "Profile: %s  Test: %s ", run->profile_name, size);
-	if (mixed_runs)
+	if (run->early_stop)
+		fprintf(f, "(each until known to +/-%.0f %%, x%u at most) ", BENCH_EARLY_CI * 100,
+			run->runs);
+	else if (mixed_runs)
 		fprintf(f, "(runs per test) ");
 	else
 		fprintf(f, "(x%u) ", run->runs);
