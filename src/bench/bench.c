@@ -208,7 +208,8 @@ struct tick_ctx {
 	unsigned runi;
 	bool until_known;        /* the run ends when its figure is known (early stop) */
 	bool known;              /* ... and it was */
-	double band;             /* the last band of the progress around its straight line */
+	double rate;             /* bytes/s: the slope of the progress since the warm-up */
+	double band;             /* how far the slopes of its two halves differ, relative */
 	uint64_t ramp_ns;
 	unsigned npts;           /* progress points after the warm-up: (time, bytes) */
 	uint64_t pt_ns[BENCH_EARLY_POINTS], pt_bytes[BENCH_EARLY_POINTS];
@@ -291,11 +292,13 @@ static bool sample_add(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
 }
 
 /* The early stop's rule on one run's progress from the end of its warm-up: its figure is
- * known when bench_progress_error() is within BENCH_EARLY_CI. */
+ * known when bench_progress_rate()'s two halves agree within BENCH_EARLY_CI. */
 static bool early_point(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
 {
 	uint64_t t;
 
+	if (c->known)
+		return true; /* the I/O in flight is ending: the figure was judged already */
 	if (elapsed_ns < c->ramp_ns)
 		return false;
 	if (c->npts < BENCH_EARLY_POINTS) {
@@ -308,8 +311,8 @@ static bool early_point(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
 	t = c->pt_ns[c->npts - 1] - c->pt_ns[0];
 	if (c->npts < 3 || t < BENCH_EARLY_MIN_NS)
 		return false;
-	c->band = bench_progress_error(c->pt_ns, c->pt_bytes, c->npts);
-	return c->band <= BENCH_EARLY_CI;
+	c->rate = bench_progress_rate(c->pt_ns, c->pt_bytes, c->npts, &c->band);
+	return c->rate > 0 && c->band <= BENCH_EARLY_CI;
 }
 
 /* After a run of a test that stops early: the rate of each second of the run tells a drift;
@@ -321,9 +324,10 @@ static void early_after_run(struct bench_test_result *r, const struct tick_ctx *
 
 	if (!r->drift)
 		r->drift = bench_runs_drift(sec, n, &r->drift_change);
-	if (c->known && !r->drift) {
+	if (c->known && !r->drift && r->runs_done) {
 		r->stopped_early = true;
 		r->bw_ci = c->band;
+		r->run_bw[r->runs_done - 1] = c->rate; /* the figure whose error was judged */
 	}
 }
 
@@ -578,7 +582,7 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 	};
 	struct tick_ctx c = { .run = run, .r = r, .phase = tt->name };
 	bool one_pass;
-	unsigned i;
+	unsigned i, max_runs;
 	int ret = 0;
 
 	if (!jr)
@@ -615,7 +619,14 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 		   tt->time_ns > BENCH_EARLY_MIN_NS && !r->has_series;
 	c.until_known = r->early;
 	c.ramp_ns = job.ramp_ns;
-	for (i = 0; i < tt->runs && !run_stopped(run); i++) {
+	max_runs = tt->runs;
+	if (r->early) {
+		/* one run as long as the fixed schedule's runs together, which ends when its
+		 * figure is known: a run that goes on learns more than a new one that starts over */
+		job.time_ns = tt->runs * tt->time_ns;
+		max_runs = 1;
+	}
+	for (i = 0; i < max_runs && !run_stopped(run); i++) {
 		c.runi = i;
 		c.known = false;
 		c.npts = 0;

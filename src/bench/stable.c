@@ -101,34 +101,51 @@ int bench_runs_drift(const double *bw, unsigned n, double *change)
 	return slope < 0 ? -1 : 1;
 }
 
-/*
- * The figure of a run is the slope of the straight line from its first progress point to
- * its last, and its error is what the two ends stray from a steady rate. With d the rms
- * distance of the points from that line, the error is +/-1.96 * sqrt(2) * d of the bytes at
- * 95 % when the strays are a drive's jitter around its rate (the two ends stray
- * independently), and about as much when they are noise that adds up (a random walk: then d
- * grows as the square root of the time, and so does the error's numerator). A drift (a cache
- * filling) or a burst keeps d large, and the run goes on.
- */
-double bench_progress_error(const uint64_t *t, const uint64_t *b, unsigned n)
+/* The least-squares slope of the points [from, to): bytes per ns; 0 with fewer than two. */
+static double ls_slope(const uint64_t *t, const uint64_t *b, unsigned from, unsigned to)
 {
-	double f, ss = 0;
-	uint64_t dt, db;
-	unsigned j;
+	double mt = 0, mb = 0, sxx = 0, sxy = 0;
+	unsigned j, n = to - from;
 
-	if (n < 3)
-		return INFINITY;
-	dt = t[n - 1] - t[0];
-	db = b[n - 1] - b[0];
-	if (!dt || !db)
-		return INFINITY;
-	f = (double)db / (double)dt;
-	for (j = 1; j < n - 1; j++) {
-		double d = (double)(b[j] - b[0]) - f * (double)(t[j] - t[0]);
-
-		ss += d * d;
+	if (n < 2)
+		return 0;
+	for (j = from; j < to; j++) {
+		mt += (double)(t[j] - t[from]) / n;
+		mb += (double)(b[j] - b[from]) / n;
 	}
-	return 1.96 * M_SQRT2 * sqrt(ss / (n - 2)) / (double)db;
+	for (j = from; j < to; j++) {
+		double dt = (double)(t[j] - t[from]) - mt;
+
+		sxx += dt * dt;
+		sxy += dt * ((double)(b[j] - b[from]) - mb);
+	}
+	return sxx > 0 ? sxy / sxx : 0;
+}
+
+/*
+ * A run's rate is the least-squares slope of its progress (bytes done against the time), not
+ * the bytes between its two ends: a drive that serves I/O in bursts (a throttle's time slices,
+ * a controller's batches) puts a step at each end, which moves the ends' figure by up to a
+ * burst, while a line through all the points crosses the steps and barely moves. The rate is
+ * known when the slopes of the first half of the points and of the second half agree: each is
+ * an estimate of the same rate from half the time, so the rate of the whole is nearer to the
+ * truth than they are to each other; a drift or a burst not yet evened out keeps them apart.
+ */
+double bench_progress_rate(const uint64_t *t, const uint64_t *b, unsigned n, double *err)
+{
+	unsigned h = n / 2;
+	double all, s1, s2;
+
+	*err = INFINITY;
+	if (n < 5)
+		return 0;
+	all = ls_slope(t, b, 0, n);
+	s1 = ls_slope(t, b, 0, h + 1);
+	s2 = ls_slope(t, b, h, n);
+	if (all <= 0)
+		return 0;
+	*err = fabs(s1 - s2) / all;
+	return all * 1e9;
 }
 
 unsigned bench_progress_rates(const uint64_t *t, const uint64_t *b, unsigned n, uint64_t span,

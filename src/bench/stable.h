@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A run of a test that stops early ends when its figure is known to +/-1 % (the progress
- * stayed within 1 % of its bytes around a straight line), after at least 2 s of measuring;
+/* A run of a test that stops early ends when its figure is known to +/-1 % (the rates of the
+ * two halves of its progress agree within 1 %), after at least 2 s of measuring;
  * the test then takes no more runs. BENCH_EARLY_POINTS progress points a run at the most. */
 #define BENCH_EARLY_CI 0.01
 #define BENCH_EARLY_MIN_NS 2000000000ull
@@ -33,10 +33,10 @@ double bench_runs_ci(const double *bw, unsigned n);
  * relative to the mean. */
 int bench_runs_drift(const double *bw, unsigned n, double *change);
 
-/* A run's progress: points (t[i] ns, b[i] bytes done), i < n, in time order. The relative
- * error at 95 % of the rate from the first point to the last (INFINITY with fewer than
- * three points or no progress). */
-double bench_progress_error(const uint64_t *t, const uint64_t *b, unsigned n);
+/* A run's progress: points (t[i] ns, b[i] bytes done), i < n, in time order. Its rate in
+ * bytes/s, the least-squares slope (0 with fewer than five points), and in *err how far the
+ * slopes of its two halves differ, relative to it (INFINITY when unknown). */
+double bench_progress_rate(const uint64_t *t, const uint64_t *b, unsigned n, double *err);
 
 /* The rates (bytes/s) of consecutive spans of at least span ns, into rate[] (room for n);
  * returns how many. */

@@ -34,7 +34,7 @@ GETTER(get_cv, has_runs(r), r->bw_cv)
 GETTER(get_cv_pct, has_runs(r) && r->runs_done > 1, r->bw_cv * 100)
 GETTER(get_ci_pct, has_runs(r) && r->bw_ci >= 0 && isfinite(r->bw_ci),
        r->bw_ci * 100)
-GETTER(get_runs, has_runs(r), r->runs_done)
+GETTER(get_seconds_shown, has_runs(r), r->seconds)
 GETTER(get_lat_mean, has_lat(r), hist_mean(&r->lat) / 1e3)
 GETTER(get_lat_p50, has_lat(r), hist_quantile(&r->lat, 0.50) / 1e3)
 GETTER(get_lat_p90, has_lat(r), hist_quantile(&r->lat, 0.90) / 1e3)
@@ -50,7 +50,7 @@ const struct bench_col bench_cols[] = {
 	{ "MiB/s", NULL, 10, 2, false, get_mibps, 9 },
 	{ "IOPS", NULL, 10, 1, false, get_iops, 2 },
 	{ "+/-%", "bw_ci95_pct", 5, 1, false, get_ci_pct, 3 },
-	{ "runs", NULL, 4, 0, false, get_runs, 4 },
+	{ "secs", NULL, 5, 1, false, get_seconds_shown, 4 },
 	{ NULL, "bw_bytes_per_s", 0, 0, true, get_bw },
 	{ NULL, "bw_bytes_per_s_min", 0, 0, true, get_bw_min },
 	{ NULL, "bw_bytes_per_s_max", 0, 0, true, get_bw_max },

@@ -251,13 +251,15 @@ static void print_footer(const struct bench_run *run, FILE *f)
 	}
 	fprintf(f, "Profile: %s  Test: %s ", run->profile_name, size);
 	if (run->early_stop)
-		fprintf(f, "(each until known to +/-%.0f %%, x%u at most) ", BENCH_EARLY_CI * 100,
-			run->runs);
+		fprintf(f, "(each until known to +/-%.0f %%, %.3g s at most) ",
+			BENCH_EARLY_CI * 100, (double)run->runs * (double)run->time_ns / 1e9);
 	else if (mixed_runs)
 		fprintf(f, "(runs per test) ");
 	else
 		fprintf(f, "(x%u) ", run->runs);
-	if (mixed_time)
+	if (run->early_stop)
+		fprintf(f, "[Interval: %.3g s]", (double)run->interval_ns / 1e9);
+	else if (mixed_time)
 		fprintf(f, "[Measure: per test / Interval: %.3g s]", (double)run->interval_ns / 1e9);
 	else if (run->time_ns)
 		fprintf(f, "[Measure: %.3g s / Interval: %.3g s]", (double)run->time_ns / 1e9,

@@ -28,8 +28,10 @@ int main(void)
 	double falling[6] = { 400, 380, 360, 330, 310, 300 }, step[5] = { 40, 40, 20, 20, 20 };
 	double rising[6] = { 300, 310, 330, 360, 380, 400 };
 	double noisy[6] = { 100, 103, 97, 101, 99, 100 };
-	double jit[4] = { 0, 2e5, -2e5, 1e5 }, big[2] = { 0, 4e6 };
-	unsigned n;
+	double jit[4] = { 0, 2e5, -2e5, 1e5 };
+	double noise[9] = { 1, 0.7, 1.25, 0.8, 1.0, 1.4, 0.6, 1.2, 0.9 };
+	unsigned n, i;
+	double err;
 
 	/* Student's t at the table's ends and beyond it */
 	T_NEAR(bench_t95(1), 12.706, 1e-9);
@@ -42,19 +44,43 @@ int main(void)
 	T_NEAR(bench_runs_ci(level, 5), 2.776 * sqrt(0.145) / sqrt(5) / 100, 1e-6);
 	T_CHECK(isinf(bench_runs_ci(level, 1)));
 
-	/* a steady rate: no error at all; jitter of 0.2 MB around 100 MB/s over 5 s: small */
+	/* a steady rate: its rate, no error */
 	n = progress(t, b, 21, 100e6, NULL, 0);
-	T_NEAR(bench_progress_error(t, b, n), 0, 1e-6);
+	T_NEAR(bench_progress_rate(t, b, n, &err), 100e6, 1);
+	T_NEAR(err, 0, 1e-9);
+	/* jitter of 0.2 MB around 100 MB/s over 5 s: known within 1 % */
 	n = progress(t, b, 21, 100e6, jit, 4);
-	T_CHECK(bench_progress_error(t, b, n) < 0.01);
-	T_CHECK(bench_progress_error(t, b, n) > 0.0005);
-	/* bursts of 4 MB (a throttle's time slices) around 20 MB/s over 2 s: not known */
-	n = progress(t, b, 9, 20e6, big, 2);
-	T_CHECK(bench_progress_error(t, b, n) > 0.01);
-	/* the same bursts over 15 s: the error shrinks with the time */
-	n = progress(t, b, 61, 20e6, big, 2);
-	T_CHECK(bench_progress_error(t, b, n) < bench_progress_error(t, b, 9));
-	T_CHECK(isinf(bench_progress_error(t, b, 2)));
+	T_NEAR(bench_progress_rate(t, b, n, &err), 100e6, 0.5e6);
+	T_CHECK(err < 0.01 && err > 0);
+	/* a throttle's staircase: 1 MB every 100 ms (10 MB/s), points every 270 ms: the line
+	 * through the steps is within 0.5 % where the two ends alone are 1.2 % off; after 3.2 s
+	 * its halves still differ by more than 1 %, after 10.8 s no longer */
+	for (i = 0; i < 41; i++) {
+		t[i] = i * 270000000ull + SEC / 20;
+		b[i] = (uint64_t)((t[i] / (SEC / 10)) + 1) * 1000000ull;
+	}
+	T_NEAR(bench_progress_rate(t, b, 13, &err), 10e6, 0.05e6);
+	T_CHECK(err > 0.01);
+	T_CHECK(fabs((double)(b[12] - b[0]) * 1e9 / (double)(t[12] - t[0]) - 10e6) > 0.01 * 10e6);
+	T_NEAR(bench_progress_rate(t, b, 41, &err), 10e6, 0.02e6);
+	T_CHECK(err < 0.01);
+	/* noise of +/-30 % each 250 ms around 20 MB/s, 2 s: not known */
+	for (i = 0, b[0] = 0; i < 9; i++) {
+		t[i] = i * (SEC / 4);
+		if (i)
+			b[i] = b[i - 1] + (uint64_t)(5e6 * noise[i]);
+	}
+	bench_progress_rate(t, b, 9, &err);
+	T_CHECK(err > 0.03);
+	/* a step down in the middle (a cache that ran out): the halves differ */
+	for (i = 0; i < 21; i++) {
+		t[i] = i * (SEC / 4);
+		b[i] = i <= 10 ? i * 25000000ull : 250000000ull + (i - 10) * 12500000ull;
+	}
+	bench_progress_rate(t, b, 21, &err);
+	T_CHECK(err > 0.3);
+	T_NEAR(bench_progress_rate(t, b, 4, &err), 0, 0);
+	T_CHECK(isinf(err));
 
 	/* the rates of whole seconds: 21 points of 250 ms are 5 seconds */
 	n = progress(t, b, 21, 100e6, NULL, 0);
