@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/stable.h"
 #include "common/util.h"
 
 #define SEC 1000000000ull
@@ -126,6 +127,11 @@ int bench_run_init(struct bench_run *run, const struct bench_opts *o, char *why,
 		run->time_ns = o->time_ns ? o->time_ns : run->profile->time_ns;
 		run->interval_ns = o->has_interval ? o->interval_ns : run->profile->interval_ns;
 		run->file_size = o->size ? o->size : run->profile->file_size;
+		/* The fixed schedule is one option away: --runs N runs every test N times. A best-of
+		 * profile's figure is its best run, which more and shorter runs would change. */
+		run->early_stop = !o->runs && run->profile->kind == BENCH_PROFILE_PLAIN &&
+				  !run->profile->best_of;
+		run->file_sized = !o->size;
 	}
 	run->tests = calloc(n, sizeof(*run->tests));
 	if (!run->tests)
@@ -200,6 +206,13 @@ struct tick_ctx {
 	struct bench_test_result *r;
 	const char *phase;
 	unsigned runi;
+	bool until_known;        /* the run ends when its figure is known (early stop) */
+	bool known;              /* ... and it was */
+	double rate;             /* bytes/s: the slope of the progress since the warm-up */
+	double band;             /* how far the slopes of its two halves differ, relative */
+	uint64_t ramp_ns;
+	unsigned npts;           /* progress points after the warm-up: (time, bytes) */
+	uint64_t pt_ns[BENCH_EARLY_POINTS], pt_bytes[BENCH_EARLY_POINTS];
 	uint64_t total_ns;       /* ramp + time; 0 when size-based */
 	uint64_t limit;          /* size-based: bytes */
 	uint64_t last_bytes;
@@ -278,6 +291,46 @@ static bool sample_add(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
 	return bench_series_settled(r->series, r->nseries, r->test.bs, &c->fell);
 }
 
+/* The early stop's rule on one run's progress from the end of its warm-up: its figure is
+ * known when bench_progress_rate()'s two halves agree within BENCH_EARLY_CI. */
+static bool early_point(struct tick_ctx *c, uint64_t elapsed_ns, uint64_t bytes)
+{
+	uint64_t t;
+
+	if (c->known)
+		return true; /* the I/O in flight is ending: the figure was judged already */
+	if (elapsed_ns < c->ramp_ns)
+		return false;
+	if (c->npts < BENCH_EARLY_POINTS) {
+		c->pt_ns[c->npts] = elapsed_ns;
+		c->pt_bytes[c->npts++] = bytes;
+	} else {
+		c->pt_ns[BENCH_EARLY_POINTS - 1] = elapsed_ns; /* the last point moves on */
+		c->pt_bytes[BENCH_EARLY_POINTS - 1] = bytes;
+	}
+	t = c->pt_ns[c->npts - 1] - c->pt_ns[0];
+	if (c->npts < 3 || t < BENCH_EARLY_MIN_NS)
+		return false;
+	c->rate = bench_progress_rate(c->pt_ns, c->pt_bytes, c->npts, &c->band);
+	return c->rate > 0 && c->band <= BENCH_EARLY_CI;
+}
+
+/* After a run of a test that stops early: the rate of each second of the run tells a drift;
+ * a run whose figure was known, with no drift, ends the test. */
+static void early_after_run(struct bench_test_result *r, const struct tick_ctx *c)
+{
+	double sec[BENCH_EARLY_POINTS];
+	unsigned n = bench_progress_rates(c->pt_ns, c->pt_bytes, c->npts, 1000000000ull, sec);
+
+	if (!r->drift)
+		r->drift = bench_runs_drift(sec, n, &r->drift_change);
+	if (c->known && !r->drift && r->runs_done) {
+		r->stopped_early = true;
+		r->bw_ci = c->band;
+		r->run_bw[r->runs_done - 1] = c->rate; /* the figure whose error was judged */
+	}
+}
+
 static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)
 {
 	struct tick_ctx *c = arg;
@@ -286,6 +339,7 @@ static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)
 		.rw = bench_rw_name(c->r->test.rw),
 		.run = c->runi + 1,
 		.runs = c->r->test.runs,
+		.until_known = c->until_known,
 		.attempt = c->run->attempt,
 		.left_s = -1,
 	};
@@ -305,18 +359,19 @@ static bool job_tick(void *arg, uint64_t elapsed_ns, uint64_t bytes)
 	    (bytes - c->sample_bytes >= 16ull * c->r->test.bs ||
 	     elapsed_ns >= c->sample_at + 8 * c->sample_ns))
 		stop = sample_add(c, elapsed_ns, bytes);
+	if (c->until_known && early_point(c, elapsed_ns, bytes))
+		stop = c->known = true;
 	if (c->run->progress)
 		c->run->progress(c->run->progress_arg, &p);
 	return stop;
 }
 
-/* Write the whole test file once with incompressible data, so reads read real blocks. */
-static int run_fill(struct bench_run *run, char *why, size_t whycap)
+/* One sequential pass of incompressible data over [off, off + len) of the test file. */
+static int fill_range(struct bench_run *run, struct bench_test_result *r,
+		      struct bench_job_result *jr, uint64_t off, uint64_t len)
 {
 	struct bench_target *t = &run->target;
-	struct bench_test_result *r = calloc(1, sizeof(*r));
-	struct bench_job_result *jr = calloc(1, sizeof(*jr));
-	struct tick_ctx c = { .run = run, .phase = "preparing", .limit = t->size };
+	struct tick_ctx c = { .run = run, .r = r, .phase = "preparing", .limit = len };
 	struct bench_job job = {
 		.ops = run->engine,
 		.fd = t->fd_direct >= 0 ? t->fd_direct : t->fd_buffered,
@@ -324,9 +379,10 @@ static int run_fill(struct bench_run *run, char *why, size_t whycap)
 		.bs = MiB,
 		.qd = 4,
 		.threads = 1,
-		.region_bytes = t->size,
-		.limit_bytes = t->size,
-		.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid(),
+		.region_off = off,
+		.region_bytes = len,
+		.limit_bytes = len,
+		.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() ^ off,
 		.align = t->align,
 		.tick = job_tick,
 		.tick_arg = &c,
@@ -334,25 +390,71 @@ static int run_fill(struct bench_run *run, char *why, size_t whycap)
 	};
 	int ret;
 
+	while (job.bs > t->align && (len % job.bs || off % job.bs))
+		job.bs >>= 1; /* every byte once: the block divides the range */
+	if (!run->engine->queued)
+		job.qd = 1; /* psync: one writer keeps the file sequential */
+	memset(jr, 0, sizeof(*jr));
+	ret = bench_job_run(&job, jr);
+	if (!ret && run_stopped(run))
+		ret = -EINTR;
+	return ret;
+}
+
+/*
+ * Write the test file once with incompressible data, so reads read real blocks. Where the
+ * profile chose the size, the file is made no larger than the drive can write in
+ * BENCH_FILL_BUDGET_NS: the first BENCH_FILL_MIN tell its speed, and a slow card gets a file
+ * of BENCH_FILL_MIN (the size of Raspberry Pi's SD card test) instead of a minute of writing.
+ */
+static int run_fill(struct bench_run *run, char *why, size_t whycap)
+{
+	struct bench_target *t = &run->target;
+	struct bench_test_result *r = calloc(1, sizeof(*r));
+	struct bench_job_result *jr = calloc(1, sizeof(*jr));
+	uint64_t first = t->size, want = t->size;
+	int ret;
+
 	if (!r || !jr) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	while (job.bs > t->align && t->size % job.bs)
-		job.bs >>= 1; /* every byte once: the block divides the size */
 	r->test.rw = BENCH_WRITE;
 	r->test.runs = 1;
-	c.r = r;
-	if (!run->engine->queued)
-		job.qd = 1; /* psync: one writer keeps the file sequential */
-	ret = bench_job_run(&job, jr);
-	if (!ret && run_stopped(run))
-		ret = -EINTR;
+	if (run->file_sized && t->size > BENCH_FILL_MIN)
+		first = BENCH_FILL_MIN / t->align * t->align;
+	ret = fill_range(run, r, jr, 0, first);
+	if (ret)
+		goto out;
+	if (first < t->size && jr->window_ns) {
+		double rate = (double)jr->bytes * 1e9 / (double)jr->window_ns;
+		double fits = rate * (double)BENCH_FILL_BUDGET_NS / 1e9;
+
+		if (fits < (double)t->size) {
+			char h1[32], h2[32];
+
+			want = fits < (double)first ? first : (uint64_t)fits / MiB * MiB;
+			want = want / t->align * t->align;
+			size_to_human(want, h1, sizeof(h1));
+			size_to_human(t->size, h2, sizeof(h2));
+			run_note(run, "test file %s, not %s: the drive writes %.0f MB/s, and %s "
+				 "would take %.0f s to write (--size sets it)", h1, h2, rate / 1e6,
+				 h2, (double)t->size / rate);
+			if (ftruncate(t->fd_buffered, (off_t)want)) {
+				ret = -errno;
+				goto out;
+			}
+			t->size = want;
+			run->file_size = want;
+		}
+	}
+	if (want > first)
+		ret = fill_range(run, r, jr, first, want - first);
 	if (!ret && fdatasync(t->fd_buffered))
 		ret = -errno;
+out:
 	if (ret && ret != -EINTR)
 		str_fmt(why, whycap, "cannot write the test file: %s", strerror(-ret));
-out:
 	free(r);
 	free(jr);
 	return ret;
@@ -445,6 +547,15 @@ static void result_finish(struct bench_run *run, struct bench_test_result *r)
 		r->bw = r->bw_max;
 	r->iops = r->bw / r->test.bs;
 	r->unstable = n > 1 && r->bw_cv > BENCH_CV_WARN;
+	if (!r->stopped_early)
+		r->bw_ci = n > 1 ? bench_runs_ci(r->run_bw, n) : -1;
+	if (!r->drift)
+		r->drift = bench_runs_drift(r->run_bw, n, &r->drift_change);
+	if (r->drift)
+		run_note(run, "%s %s %s %.0f %% over its %u runs: the drive drifts (a write cache "
+			 "filling, heat?); --profile sustained follows it", r->test.name,
+			 bench_rw_name(r->test.rw), r->drift < 0 ? "fell" : "rose",
+			 fabs(r->drift_change) * 100, n);
 }
 
 static int run_test(struct bench_run *run, struct bench_test_result *r, bool first, char *why,
@@ -471,7 +582,7 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 	};
 	struct tick_ctx c = { .run = run, .r = r, .phase = tt->name };
 	bool one_pass;
-	unsigned i;
+	unsigned i, max_runs;
 	int ret = 0;
 
 	if (!jr)
@@ -504,11 +615,24 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 		r->has_series = true;
 	}
 	job.tick_arg = &c;
-	for (i = 0; i < tt->runs && !run_stopped(run); i++) {
+	r->early = run->early_stop && tt->kind == BENCH_TEST_IO && !tt->size_based &&
+		   tt->time_ns > BENCH_EARLY_MIN_NS && !r->has_series;
+	c.until_known = r->early;
+	c.ramp_ns = job.ramp_ns;
+	max_runs = tt->runs;
+	if (r->early) {
+		/* one run as long as the fixed schedule's runs together, which ends when its
+		 * figure is known: a run that goes on learns more than a new one that starts over */
+		job.time_ns = tt->runs * tt->time_ns;
+		max_runs = 1;
+	}
+	for (i = 0; i < max_runs && !run_stopped(run); i++) {
 		c.runi = i;
+		c.known = false;
+		c.npts = 0;
 		c.last_bytes = c.last_ns = c.sample_bytes = c.sample_at = 0;
 		c.fell = false;
-		c.total_ns = tt->time_ns ? job.ramp_ns + tt->time_ns : 0;
+		c.total_ns = job.time_ns ? job.ramp_ns + job.time_ns : 0;
 		c.limit = job.limit_bytes;
 		job.seed = (uint64_t)time(NULL) * 7919u + i * 104729u + (uint64_t)getpid();
 		if (tt->kind == BENCH_TEST_HDPARM_CACHED) {
@@ -559,6 +683,10 @@ static int run_test(struct bench_run *run, struct bench_test_result *r, bool fir
 				strerror(-ret));
 			break;
 		}
+		if (r->early)
+			early_after_run(r, &c);
+		if (r->stopped_early)
+			break;
 	}
 	result_finish(run, r);
 	free(jr);

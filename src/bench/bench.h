@@ -45,6 +45,11 @@ struct bench_test_result {
 	double bw_min, bw_max, bw_cv;
 	double iops;
 	bool unstable;           /* bw_cv > BENCH_CV_WARN */
+	double bw_ci;            /* 95 % interval of the mean, ± relative to it; < 0 unknown */
+	bool early;              /* the test repeated until its figure was known */
+	bool stopped_early;      /* ... and stopped before its limit */
+	int drift;               /* -1 falling, +1 rising over the runs, 0 level */
+	double drift_change;     /* the fitted change over the runs, relative to the mean */
 	double cpu_user_s, cpu_sys_s;
 	bool direct;             /* O_DIRECT */
 	struct hist lat;         /* all runs */
@@ -85,6 +90,7 @@ struct bench_progress {
 	const char *phase;        /* "preparing" or the test's name */
 	const char *rw;
 	unsigned run, runs;       /* 1-based */
+	bool until_known;         /* runs is the most: the test stops when its figure is known */
 	double bw;                /* bytes/s of the last interval */
 	double left_s;            /* estimate for this test; < 0 unknown */
 	bool settling;            /* hdparm's pause before a disk read: left_s is the pause */
@@ -107,6 +113,8 @@ struct bench_run {
 	unsigned runs;
 	uint64_t time_ns;
 	uint64_t interval_ns;
+	bool early_stop;          /* tests repeat until their figure is known (no --runs) */
+	bool file_sized;          /* the test file's size was chosen from the drive's speed */
 	unsigned ntests;
 	struct bench_test_result *tests;
 	unsigned nchecks;

@@ -328,8 +328,9 @@ struct boot_time {
 	} units[BOOT_TIME_UNITS_MAX]; /* the slowest to start, longest first */
 };
 
-/* 0; -ENOENT when there is no system bus or no systemd on it; -EINPROGRESS when the boot
- * has not finished yet; -ENOMEM. Only for the running system. */
+/* 0; -ENOENT when there is no system bus or no systemd on it; -ELIBACC when libsystemd.so.0
+ * cannot be opened (-ELIBBAD: it lacks a function); -EINPROGRESS when the boot has not
+ * finished yet; -ENOMEM. Only for the running system. */
 int boot_time_read(struct boot_time *bt);
 
 /* When this boot began (seconds since 1970): the kernel's btime line of /proc/stat. 0;

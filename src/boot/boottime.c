@@ -2,6 +2,7 @@
 /* boottime.c - this boot's time as systemd measured it, read over D-Bus with sd-bus: the
  * figures `systemd-analyze` prints (its analyze-time.c sums the same Manager properties)
  * and the slowest units (`systemd-analyze blame`). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,63 @@
 
 #include "boot/boot.h"
 #include "common/util.h"
+
+/*
+ * libsystemd and the five libraries it pulls in (gcrypt, lzma, zstd, lz4, cap) serve only this
+ * file's D-Bus calls: it is opened here, when `boot time` asks, not by every command at start.
+ * The names below are sd-bus's own, so the code reads as it would linked directly.
+ */
+#define SD_LIB "libsystemd.so.0"
+static struct {
+	int (*open_system)(sd_bus **bus);
+	int (*get_property_trivial)(sd_bus *bus, const char *destination, const char *path,
+				    const char *interface, const char *member,
+				    sd_bus_error *ret_error, char type, void *ret_ptr);
+	void (*error_free)(sd_bus_error *e);
+	int (*call_method)(sd_bus *bus, const char *destination, const char *path,
+			   const char *interface, const char *member, sd_bus_error *ret_error,
+			   sd_bus_message **reply, const char *types, ...);
+	int (*message_enter_container)(sd_bus_message *m, char type, const char *contents);
+	int (*message_read)(sd_bus_message *m, const char *types, ...);
+	sd_bus_message *(*message_unref)(sd_bus_message *m);
+	sd_bus *(*flush_close_unref)(sd_bus *bus);
+} sd;
+
+static int sd_load(void)
+{
+	static void *lib;
+	static const struct {
+		const char *name;
+		size_t off;
+	} fns[] = {
+		{ "sd_bus_open_system", offsetof(typeof(sd), open_system) },
+		{ "sd_bus_get_property_trivial", offsetof(typeof(sd), get_property_trivial) },
+		{ "sd_bus_error_free", offsetof(typeof(sd), error_free) },
+		{ "sd_bus_call_method", offsetof(typeof(sd), call_method) },
+		{ "sd_bus_message_enter_container", offsetof(typeof(sd), message_enter_container) },
+		{ "sd_bus_message_read", offsetof(typeof(sd), message_read) },
+		{ "sd_bus_message_unref", offsetof(typeof(sd), message_unref) },
+		{ "sd_bus_flush_close_unref", offsetof(typeof(sd), flush_close_unref) },
+	};
+	size_t i;
+
+	if (lib)
+		return 0;
+	lib = dlopen(SD_LIB, RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return -ELIBACC;
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		void *f = dlsym(lib, fns[i].name);
+
+		if (!f) {
+			dlclose(lib);
+			lib = NULL;
+			return -ELIBBAD;
+		}
+		memcpy((char *)&sd + fns[i].off, &f, sizeof(f));
+	}
+	return 0;
+}
 
 #define SD_DEST "org.freedesktop.systemd1"
 #define SD_PATH "/org/freedesktop/systemd1"
@@ -22,8 +80,8 @@ static int get_u64(sd_bus *bus, const char *path, const char *iface, const char 
 	sd_bus_error err = SD_BUS_ERROR_NULL;
 	int ret;
 
-	ret = sd_bus_get_property_trivial(bus, SD_DEST, path, iface, name, &err, 't', v);
-	sd_bus_error_free(&err);
+	ret = sd.get_property_trivial(bus, SD_DEST, path, iface, name, &err, 't', v);
+	sd.error_free(&err);
 	return ret < 0 ? ret : 0;
 }
 
@@ -54,16 +112,16 @@ static int read_units(sd_bus *bus, struct boot_time *bt)
 	size_t seen = 0;
 	int ret;
 
-	ret = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "ListUnits", &err, &reply,
+	ret = sd.call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "ListUnits", &err, &reply,
 				 "");
-	sd_bus_error_free(&err);
+	sd.error_free(&err);
 	if (ret < 0)
 		return ret;
-	ret = sd_bus_message_enter_container(reply, 'a', "(ssssssouso)");
+	ret = sd.message_enter_container(reply, 'a', "(ssssssouso)");
 	while (ret >= 0 && seen++ < UNITS_MAX) {
 		uint64_t start = 0, end = 0;
 
-		ret = sd_bus_message_read(reply, "(ssssssouso)", &name, NULL, NULL, NULL, NULL,
+		ret = sd.message_read(reply, "(ssssssouso)", &name, NULL, NULL, NULL, NULL,
 					  NULL, &path, NULL, NULL, NULL);
 		if (ret <= 0)
 			break;
@@ -73,7 +131,7 @@ static int read_units(sd_bus *bus, struct boot_time *bt)
 			continue;
 		slowest_add(bt, name, (double)(end - start) / 1e6);
 	}
-	sd_bus_message_unref(reply);
+	sd.message_unref(reply);
 	return ret < 0 ? ret : 0;
 }
 
@@ -87,8 +145,11 @@ int boot_time_read(struct boot_time *bt)
 	int ret;
 
 	memset(bt, 0, sizeof(*bt));
+	ret = sd_load();
+	if (ret)
+		return ret;
 	/* the system bus, or the one DBUS_SYSTEM_BUS_ADDRESS names */
-	ret = sd_bus_open_system(&bus);
+	ret = sd.open_system(&bus);
 	if (ret < 0)
 		return -ENOENT;
 	if (get_u64(bus, SD_PATH, SD_MANAGER, "UserspaceTimestampMonotonic", &user) ||
@@ -115,19 +176,19 @@ int boot_time_read(struct boot_time *bt)
 	bt->initrd_s = initrd && user > initrd ? (double)(user - initrd) / 1e6 : 0;
 	bt->userspace_s = finish > user ? (double)(finish - user) / 1e6 : 0;
 	bt->total_s = bt->firmware_s + bt->loader_s + (double)finish / 1e6;
-	if (sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "GetDefaultTarget", &err,
+	if (sd.call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "GetDefaultTarget", &err,
 			       &reply, "") >= 0 &&
-	    sd_bus_message_read(reply, "s", &target) > 0 && target) {
+	    sd.message_read(reply, "s", &target) > 0 && target) {
 		str_copy(bt->target, sizeof(bt->target), target);
 		str_sanitize(bt->target);
 	}
-	sd_bus_error_free(&err);
-	sd_bus_message_unref(reply);
+	sd.error_free(&err);
+	sd.message_unref(reply);
 	ret = read_units(bus, bt);
 	if (ret == -ENOMEM)
 		goto out;
 	ret = 0;
 out:
-	sd_bus_flush_close_unref(bus);
+	sd.flush_close_unref(bus);
 	return ret;
 }

@@ -43,7 +43,9 @@ static void progress_line(void *arg, const struct bench_progress *p)
 	if (!st->on)
 		return;
 	fprintf(stderr, "\r\033[K%s %s", p->phase, p->rw && strcmp(p->phase, "preparing") ? p->rw : "");
-	if (p->runs > 1)
+	if (p->until_known)
+		fprintf(stderr, "  run %u (to +/-1 %%)", p->run);
+	else if (p->runs > 1)
 		fprintf(stderr, "  run %u/%u", p->run, p->runs);
 	if (p->attempt > 1)
 		fprintf(stderr, "  attempt %u/%d at A1", p->attempt, BENCH_SDCARD_ATTEMPTS);
@@ -125,7 +127,8 @@ static const struct cli_option options[] = {
 	OPT_CALLBACK(0, "test", "SPEC", &bo, opt_test,
 		     "a custom test, repeatable: rw=randread,bs=4k,qd=32,threads=1,\n"
 		     "time=5s,size=1g,runs=3,direct=1"),
-	OPT_CALLBACK(0, "runs", "N", &bo, opt_runs, "repeat each test N times"),
+	OPT_CALLBACK(0, "runs", "N", &bo, opt_runs,
+		     "repeat each test N times (default: until its figure is known to +/-1 %)"),
 	OPT_CALLBACK(0, "time", "DUR", &bo, opt_time, "measured time of each run (5s, 500ms)"),
 	OPT_CALLBACK(0, "interval", "DUR", &bo, opt_interval,
 		     "pause between tests (hdparm: before each disk read, 3 s)"),

@@ -417,6 +417,11 @@ static int run_time(struct cli_ctx *ctx, const struct inventory *inv,
 		log_error("boot time: no systemd on the system D-Bus: boot times are not known");
 		return EXIT_FAIL;
 	}
+	if (ret == -ELIBACC || ret == -ELIBBAD) {
+		log_error("boot time: libsystemd.so.0 %s: install the package libsystemd0",
+			  ret == -ELIBACC ? "cannot be opened" : "lacks the sd-bus calls");
+		return EXIT_FAIL;
+	}
 	if (ret == -EINPROGRESS) {
 		log_error("boot time: the boot has not finished yet (systemd has not reached its "
 			  "default target): try again later");

@@ -32,6 +32,9 @@ GETTER(get_bw_min, has_runs(r), round(r->bw_min))
 GETTER(get_bw_max, has_runs(r), round(r->bw_max))
 GETTER(get_cv, has_runs(r), r->bw_cv)
 GETTER(get_cv_pct, has_runs(r) && r->runs_done > 1, r->bw_cv * 100)
+GETTER(get_ci_pct, has_runs(r) && r->bw_ci >= 0 && isfinite(r->bw_ci),
+       r->bw_ci * 100)
+GETTER(get_seconds_shown, has_runs(r), r->seconds)
 GETTER(get_lat_mean, has_lat(r), hist_mean(&r->lat) / 1e3)
 GETTER(get_lat_p50, has_lat(r), hist_quantile(&r->lat, 0.50) / 1e3)
 GETTER(get_lat_p90, has_lat(r), hist_quantile(&r->lat, 0.90) / 1e3)
@@ -44,20 +47,22 @@ GETTER(get_seconds, has_runs(r), r->seconds)
 
 const struct bench_col bench_cols[] = {
 	{ "MB/s", NULL, 10, 2, false, get_mbps, 1 },
-	{ "MiB/s", NULL, 10, 2, false, get_mibps, 7 },
+	{ "MiB/s", NULL, 10, 2, false, get_mibps, 9 },
 	{ "IOPS", NULL, 10, 1, false, get_iops, 2 },
+	{ "+/-%", "bw_ci95_pct", 5, 1, false, get_ci_pct, 3 },
+	{ "secs", NULL, 5, 1, false, get_seconds_shown, 4 },
 	{ NULL, "bw_bytes_per_s", 0, 0, true, get_bw },
 	{ NULL, "bw_bytes_per_s_min", 0, 0, true, get_bw_min },
 	{ NULL, "bw_bytes_per_s_max", 0, 0, true, get_bw_max },
 	{ NULL, "bw_cv", 0, 0, false, get_cv },
 	{ NULL, "iops", 0, 0, false, get_iops },
-	{ "mean us", "lat_mean_us", 9, 1, false, get_lat_mean, 3 },
-	{ "p50", "lat_p50_us", 9, 1, false, get_lat_p50, 5 },
-	{ "p90", "lat_p90_us", 9, 1, false, get_lat_p90, 8 },
-	{ "p99", "lat_p99_us", 9, 1, false, get_lat_p99, 4 },
-	{ "p99.9", "lat_p999_us", 9, 1, false, get_lat_p999, 9 },
-	{ "max", "lat_max_us", 9, 1, false, get_lat_max, 6 },
-	{ "CV%", NULL, 5, 1, false, get_cv_pct, 10 },
+	{ "mean us", "lat_mean_us", 9, 1, false, get_lat_mean, 5 },
+	{ "p50", "lat_p50_us", 9, 1, false, get_lat_p50, 7 },
+	{ "p90", "lat_p90_us", 9, 1, false, get_lat_p90, 10 },
+	{ "p99", "lat_p99_us", 9, 1, false, get_lat_p99, 6 },
+	{ "p99.9", "lat_p999_us", 9, 1, false, get_lat_p999, 11 },
+	{ "max", "lat_max_us", 9, 1, false, get_lat_max, 8 },
+	{ "CV%", NULL, 5, 1, false, get_cv_pct, 12 },
 	{ NULL, "cpu_user_s", 0, 0, false, get_cpu_user },
 	{ NULL, "cpu_sys_s", 0, 0, false, get_cpu_sys },
 	{ NULL, "measured_s", 0, 0, false, get_seconds },

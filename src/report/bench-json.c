@@ -37,6 +37,10 @@ static struct json_object *test_to_json(const struct bench_test_result *r)
 	json_add_str(o, "engine_detail", r->engine_detail[0] ? r->engine_detail : NULL);
 	json_add_bool(o, "direct", !r->skipped, r->direct);
 	json_add_bool(o, "stable", r->runs_done > 1, !r->unstable);
+	json_add_bool(o, "until_known", !r->skipped, r->early);
+	json_add_bool(o, "stopped_early", !r->skipped, r->stopped_early);
+	json_add_str(o, "drift", r->drift < 0 ? "falling" : r->drift > 0 ? "rising" : NULL);
+	json_add_double(o, "drift_change_pct", r->drift != 0, r->drift_change * 100);
 	json_add_bool(o, "skipped", true, r->skipped);
 	json_add_str(o, "skip_reason", r->skipped ? r->skip_reason : NULL);
 	if (r->has_series) {

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "common/util.h"
+#include "bench/stable.h"
 #include "report/bench-report.h"
 #include "report/text.h"
 
@@ -249,11 +250,16 @@ static void print_footer(const struct bench_run *run, FILE *f)
 		mixed_time |= run->tests[i].test.time_ns && run->tests[i].test.time_ns != run->time_ns;
 	}
 	fprintf(f, "Profile: %s  Test: %s ", run->profile_name, size);
-	if (mixed_runs)
+	if (run->early_stop)
+		fprintf(f, "(each until known to +/-%.0f %%, %.3g s at most) ",
+			BENCH_EARLY_CI * 100, (double)run->runs * (double)run->time_ns / 1e9);
+	else if (mixed_runs)
 		fprintf(f, "(runs per test) ");
 	else
 		fprintf(f, "(x%u) ", run->runs);
-	if (mixed_time)
+	if (run->early_stop)
+		fprintf(f, "[Interval: %.3g s]", (double)run->interval_ns / 1e9);
+	else if (mixed_time)
 		fprintf(f, "[Measure: per test / Interval: %.3g s]", (double)run->interval_ns / 1e9);
 	else if (run->time_ns)
 		fprintf(f, "[Measure: %.3g s / Interval: %.3g s]", (double)run->time_ns / 1e9,
