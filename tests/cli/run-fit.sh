@@ -90,9 +90,26 @@ for cols in 80 120; do
 	# one line a run
 	got=$(table_rows "$tmp/history.$cols")
 	[ "$got" = "$nruns" ] && ok || fail "history at $cols: $got rows for $nruns runs"
+	# two runs of one drive, on USB 3 and on USB 2: the attachment and the limit tell them apart
+	grep -q "^   1  2020-09-26 .* usb3 .* device$" "$tmp/history.$cols" &&
+		grep -q "^   2  2020-09-26 .* usb2 .* link$" "$tmp/history.$cols" && ok ||
+		fail "history at $cols: the attachment and the limit: $(cat "$tmp/history.$cols")"
+	grep -q " usb3 uas .* device$" "$tmp/history.$cols" && ok ||
+		fail "history at $cols: the driver: $(cat "$tmp/history.$cols")"
 	tty "$cols" compare compare --db "$tmp/r.db" 6 7 8 9
+	# each row whole: once a block of runs, its ratios on its own line
+	blocks=$(grep -cE "^ +#[0-9]+( |$)" "$tmp/compare.$cols")
 	got=$(grep -c "^RND4K Q32T1 read IOPS .*x$" "$tmp/compare.$cols")
-	[ "$got" = 1 ] && ok || fail "compare at $cols: a row wrapped: $(cat "$tmp/compare.$cols")"
+	[ "$got" = "$blocks" ] && ok || fail "compare at $cols: a row wrapped: $(cat "$tmp/compare.$cols")"
+	# four hdparm runs: the heads whole, no orphan ratio, memory not ranked, no empty row
+	tty "$cols" compare-hdparm compare --db "$tmp/r.db" 10 11 12 13
+	f=$tmp/compare-hdparm.$cols
+	! grep -qE "^ *[0-9.]+x$|^ +[0-9.-]+ *$" "$f" && ok || fail "compare at $cols: orphan lines: $(cat "$f")"
+	grep -q "ESSENCORE K032GUSD6U" "$f" && grep -q "2023-02-04 hdparm" "$f" && ok ||
+		fail "compare at $cols: heads cut: $(cat "$f")"
+	grep "^cached reads" "$f" | grep -q "x" && fail "compare at $cols ranks memory: $(cat "$f")" || ok
+	! grep -qE "^boot-drive score[ -]*$" "$f" && ok || fail "compare at $cols: an empty row: $(cat "$f")"
+	[ "$(grep -c "^buffered disk reads .*x$" "$f")" -ge 1 ] && ok || fail "compare at $cols: $(cat "$f")"
 	tty "$cols" bench bench "$tmp/bd" --engine null --runs 1 --time 100ms --interval 0 \
 		--size 8m --no-save
 	got=$(grep -c "^RND4K Q32T1 .*randread  *[0-9.]* " "$tmp/bench.$cols")
