@@ -44,7 +44,7 @@ GETTER(get_seconds, has_runs(r), r->seconds)
 
 const struct bench_col bench_cols[] = {
 	{ "MB/s", NULL, 10, 2, false, get_mbps, 1 },
-	{ "MiB/s", NULL, 10, 2, false, get_mibps, 7 },
+	{ "MiB/s", NULL, 10, 2, false, get_mibps, 8 },
 	{ "IOPS", NULL, 10, 1, false, get_iops, 2 },
 	{ NULL, "bw_bytes_per_s", 0, 0, true, get_bw },
 	{ NULL, "bw_bytes_per_s_min", 0, 0, true, get_bw_min },
@@ -52,12 +52,13 @@ const struct bench_col bench_cols[] = {
 	{ NULL, "bw_cv", 0, 0, false, get_cv },
 	{ NULL, "iops", 0, 0, false, get_iops },
 	{ "mean us", "lat_mean_us", 9, 1, false, get_lat_mean, 3 },
-	{ "p50", "lat_p50_us", 9, 1, false, get_lat_p50, 5 },
-	{ "p90", "lat_p90_us", 9, 1, false, get_lat_p90, 8 },
-	{ "p99", "lat_p99_us", 9, 1, false, get_lat_p99, 4 },
-	{ "p99.9", "lat_p999_us", 9, 1, false, get_lat_p999, 9 },
-	{ "max", "lat_max_us", 9, 1, false, get_lat_max, 6 },
-	{ "CV%", NULL, 5, 1, false, get_cv_pct, 10 },
+	{ "p50", "lat_p50_us", 9, 1, false, get_lat_p50, 6 },
+	{ "p90", "lat_p90_us", 9, 1, false, get_lat_p90, 9 },
+	{ "p99", "lat_p99_us", 9, 1, false, get_lat_p99, 5 },
+	{ "p99.9", "lat_p999_us", 9, 1, false, get_lat_p999, 10 },
+	{ "max", "lat_max_us", 9, 1, false, get_lat_max, 7 },
+	/* how far the runs differ: shown at 80 columns, "-" for a single run */
+	{ "CV%", NULL, 5, 1, false, get_cv_pct, 4 },
 	{ NULL, "cpu_user_s", 0, 0, false, get_cpu_user },
 	{ NULL, "cpu_sys_s", 0, 0, false, get_cpu_sys },
 	{ NULL, "measured_s", 0, 0, false, get_seconds },

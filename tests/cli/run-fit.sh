@@ -149,6 +149,53 @@ done
 # the bench table at 80 is CrystalDiskMark's: MB/s, IOPS and the latency, no MiB/s
 head -n 20 "$tmp/bench.80" | grep -q "^Test  *R/W  *MB/s  *IOPS  *mean us" && ok ||
 	fail "bench at 80: $(cat "$tmp/bench.80")"
+# and how far the runs differ (CV %): "-" for a single run, a figure for several
+for cols in 80 120; do
+	grep -q "^Test .* CV%$" "$tmp/bench.$cols" && grep -q "^RND4K Q1T1 .*randread .*  -$" \
+		"$tmp/bench.$cols" && ok || fail "bench at $cols: no CV column: $(cat "$tmp/bench.$cols")"
+done
+tty 80 bench3 bench "$tmp/bd" --engine null --runs 3 --time 100ms --interval 0 --size 8m \
+	--db "$tmp/cv.db"
+grep -q "^RND4K Q1T1 .*randread .* [0-9]*\.[0-9]$" "$tmp/bench3.80" && ok ||
+	fail "bench --runs 3 at 80: no CV figure: $(cat "$tmp/bench3.80")"
+# the page of one run has no "CV 0.0%" either: its CV cells are "-"
+sb bench "$tmp/bd" --engine null --runs 1 --time 100ms --interval 0 --size 8m --db "$tmp/cv.db"
+sb report --db "$tmp/cv.db" --last 1 -o "$tmp/one.html"
+n=$(grep -o '<td class="num">[^<]*</td><td><span' "$tmp/one.html" | grep -c '">-</td>')
+[ "$n" = 8 ] && ok || fail "the page of one run: $n of 8 CV cells are '-'"
+# report on a terminal: no HTML on the screen, a file, and where it is
+(cd "$tmp/bd" && tty 80 report report --db "$tmp/cv.db" --last 1)
+page=$(ls "$tmp"/bd/sbcdisk-report-*.html 2>/dev/null | head -1)
+! grep -q "<html" "$tmp/report.80" && grep -q "^wrote sbcdisk-report-.*\.html (1 run)" "$tmp/report.80" &&
+	[ -n "$page" ] && grep -q "<html" "$page" && ok ||
+	fail "report on a terminal: $(head -c 300 "$tmp/report.80")"
+rm -f "$tmp"/bd/sbcdisk-report-*.html
+sb report --db "$tmp/cv.db" --last 1
+grep -q "^<!DOCTYPE html>" "$tmp/out" && ok || fail "report into a pipe: no HTML"
+
+# a progress line rewritten in place leaves nothing in the scrollback of a terminal of 80
+# columns (a line as wide as the terminal wraps, and its first part was never cleared):
+# hdparm's settling line is the longest, 83 characters before it is cut
+if command -v tmux >/dev/null; then
+	sock=$tmp/tmux.sock
+	tmux -S "$sock" -f /dev/null new-session -d -x 80 -y 24 \
+		"tmux -S '$sock' wait-for go; $run '$bin' bench '$tmp/bd' --profile hdparm --runs 5 \
+		--size 8m --interval 100ms --no-save; echo END-OF-BENCH; sleep 120"
+	tmux -S "$sock" pipe-pane -o "cat >'$tmp/raw'"
+	tmux -S "$sock" wait-for -S go
+	for _ in $(seq 1 240); do
+		tmux -S "$sock" capture-pane -p -S - -E - >"$tmp/pane"
+		grep -q END-OF-BENCH "$tmp/pane" && break
+		sleep 0.5
+	done
+	tmux -S "$sock" kill-server
+	grep -q "letting I/O settle" "$tmp/raw" && ok || fail "no progress line was shown"
+	grep -q "^Test .*R/W" "$tmp/pane" && ok || fail "bench in tmux: $(cat "$tmp/pane")"
+	! grep -qE "settle|run [0-9]/5|s left" "$tmp/pane" && ok ||
+		fail "progress lines left in the scrollback: $(grep -E "settle|run [0-9]/5|s left" "$tmp/pane")"
+else
+	echo "the progress lines not checked in a terminal's scrollback: tmux missing"
+fi
 
 # a clone plan (image files: no root needed for a dry run, only the image tools)
 if command -v sfdisk >/dev/null && command -v mkfs.vfat >/dev/null && command -v mcopy \
