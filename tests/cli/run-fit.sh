@@ -240,10 +240,16 @@ fi
 # at 80 columns the attachment is the short form, at 120 the long one where it fits
 grep -q "usb2 uas JMS567 152d:0578 +hub" "$tmp/list-pi4-sd-jms567-usb2.80" && ok ||
 	fail "the short attachment at 80: $(cat "$tmp/list-pi4-sd-jms567-usb2.80")"
-grep -q "pcie 5GT/s x1 (max 8 x4)" "$tmp/list-pi5-nvme-gen2.80" && ok ||
+grep -q "pcie 5GT/s x1 max 8GT/s x4" "$tmp/list-pi5-nvme-gen2.80" && ok ||
 	fail "the short PCIe attachment at 80: $(cat "$tmp/list-pi5-nvme-gen2.80")"
 grep -q "nvme pcie 5 GT/s x1 (device max 8 GT/s x4" "$tmp/list-o-pi5-nvme-gen2.120" && ok ||
 	fail "-o keeps the long form: $(cat "$tmp/list-o-pi5-nvme-gen2.120")"
+# the words a user reads: no names from inside the project, a ceiling with its unit
+# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
+$run "$bin" bench --profile help >"$tmp/profiles" 2>&1
+! grep -qi "seed" "$tmp/profiles" && ok || fail "bench --profile help: $(grep -i seed "$tmp/profiles")"
+! grep -q "(max [0-9]* x[0-9]*)" "$tmp/list-pi5-nvme-gen2.80" && ok ||
+	fail "a ceiling without its unit at 80: $(cat "$tmp/list-pi5-nvme-gen2.80")"
 # a tree name is never cut
 grep -q '^`-nvme0n1p2 ' "$tmp/list-pi5-nvme-gen2.80" && ok || fail "tree name cut at 80"
 
