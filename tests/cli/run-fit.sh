@@ -230,7 +230,9 @@ if command -v sfdisk >/dev/null && command -v mkfs.vfat >/dev/null && command -v
 		fail "mkimage"
 	for cols in 80 120; do
 		tty "$cols" clone clone "$tmp/src.img" "$tmp/dst.img"
-		got=$(grep -c "^p[12] .*->.*[0-9a-f]\{8\}-0[12]" "$tmp/clone.$cols")
+		# each new id whole (PARTUUID and the file system's id), in the table or below it
+		got=$(grep -cE "^(p[12] .*->.* |  p[12]  )[0-9a-f]{8}-0[12] +[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}$|^(p[12] .*->.* |  p[12]  )[0-9a-f]{8}-0[12] +[0-9a-f-]{36}$" \
+			"$tmp/clone.$cols")
 		[ "$got" = 2 ] && ok || fail "clone plan at $cols: $(cat "$tmp/clone.$cols")"
 	done
 else
