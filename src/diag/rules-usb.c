@@ -230,7 +230,7 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 
 	for_each_subject(ctx, s, i) {
 		struct diag_finding *f;
-		char id[16], label[96], flags[160];
+		char id[16], label[96], flags[512];
 		const struct uas_quirk_entry *q;
 
 		if (!s->cat[CAT_UASOFF].count || s->gone)
@@ -259,10 +259,9 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 		} else {
 			q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
 			if (s->has_quirk_flags) {
-				usbq_flags_decode(s->quirk_flags, flags, sizeof(flags));
+				usbq_flags_explain(s->quirk_flags, flags, sizeof(flags));
 				finding_explain(f, "The kernel was told to ignore UAS for this device "
-						   "(quirk flags %llx = %s).",
-						(unsigned long long)s->quirk_flags, flags);
+						   "(%s).", flags);
 			} else {
 				finding_explain(f, "The kernel was told to ignore UAS for this "
 						   "device.");
