@@ -70,10 +70,17 @@ static void explain_quirk_entry(struct diag_finding *f, const struct uas_quirk_e
 	char flags[160], name[96];
 	size_t n;
 
-	str_fmt(name, sizeof(name), "%s%s%s", q->vendor, q->product[0] ? " " : "", q->product);
-	n = strlen(name);
-	if (n > 7 && !strcmp(name + n - 7, " (rule)"))
-		name[n - 7] = '\0';
+	char product[64];
+
+	str_copy(product, sizeof(product), q->product);
+	n = strlen(product);
+	if (n >= 6 && !strcmp(product + n - 6, "(rule)"))
+		product[n - 6] = '\0';
+	str_trim(product);
+	/* "Realtek RTL9210 (HIKSEMI MD202 only)" already names its MD202: not twice */
+	str_fmt(name, sizeof(name), "%s%s%s", q->vendor,
+		product[0] && !strstr(q->vendor, product) ? " " : "",
+		product[0] && !strstr(q->vendor, product) ? product : "");
 	if (q->status == UASQ_RULE) {
 		finding_explain(f, "%s (%s) falls under a rule in the kernel's uas-detect.h that "
 				   "keeps some of these chips off uas; the kernel left this one on "
