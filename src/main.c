@@ -27,7 +27,9 @@ static void print_help(FILE *f)
 			fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\nGlobal options:\n");
 	cli_options_help(f, cli_global_options, 18);
-	fprintf(f, "\nExit codes: 0 ok, 1 failure, 2 usage, 3 doctor found problems (--fail-on).\n");
+	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage, 3 a problem found (a warning or\n"
+		   "worse, a disk that will not boot, bytes that do not read back): man 8 sbcdisk,\n"
+		   "EXIT STATUS.\n");
 }
 
 /* Takes global options out of argv (in place). Returns 0, an exit code to stop with, or

@@ -93,7 +93,7 @@ const struct bench_profile bench_profiles[] = {
 	  BENCH_PROFILE_PLAIN, P(t_nvme), 1 * GiB, 3, 5 * SEC, 5 * SEC, false, true },
 	{ "hdparm", "hdparm -T and -t (buffered, O_DIRECT): 2 MiB reads for 2 s / 3 s, 3 s pause first",
 	  BENCH_PROFILE_HDPARM, P(t_hdparm), 1 * GiB, 1, 3 * SEC, 3 * SEC, false, true },
-	{ "extended", "the seeds' fio job: SEQ1M Q1, RND512K Q1, RND4K Q1, RND4K Q32",
+	{ "extended", "a longer fio-style job: SEQ1M Q1, RND512K Q1, RND4K Q1, RND4K Q32",
 	  BENCH_PROFILE_PLAIN, P(t_extended), 1 * GiB, 1, 5 * SEC, 0, false, true },
 	{ "sdcard", "SD Association A1/A2 classes, measured like Raspberry Pi's SD card test",
 	  BENCH_PROFILE_SDCARD, P(t_sdcard), 256 * MiB, 1, 10 * SEC, 0, false, true },

@@ -105,6 +105,9 @@ int cli_term_end(void);
  * command's is for programs) and, on a terminal, stdout through a filter that folds a line
  * longer than the width at a space; without the filter (no memory) nothing is fitted. */
 void cli_term_setup(const struct cli_ctx *ctx);
+/* The width of the terminal on stderr now (it may have been resized), 0 when it is none:
+ * a progress line rewritten in place must stay shorter, or what wraps is never cleared. */
+size_t cli_term_err_cols(void);
 /* Print first, then text wrapped at TEXT_WRAP_COLS on spaces, to stdout; continuation lines
  * start with indent. first should end with a space when text is to follow on the same line. */
 void cli_wrap_print(const char *indent, const char *first, const char *text);
@@ -124,5 +127,7 @@ void cli_progress_show(struct cli_progress *pr, const char *phase, uint64_t done
 		       uint64_t total, double bw, double left_s);
 /* Take the line away again (before a message or the result). */
 void cli_progress_clear(struct cli_progress *pr);
+/* line over the progress line on stderr, cut to one character less than the terminal. */
+void cli_progress_put(const char *line);
 
 #endif

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "common/log.h"
+#include "common/sbuf.h"
 #include "report/bench-report.h"
 #include "common/json.h"
 #include "common/util.h"
@@ -36,29 +37,33 @@ struct progress_state {
 	bool shown;
 };
 
+/* One line, rewritten in place (cli_progress_put: never as wide as the terminal). */
 static void progress_line(void *arg, const struct bench_progress *p)
 {
 	struct progress_state *st = arg;
+	struct sbuf sb = SBUF_INIT(1023);
+	int ret;
 
 	if (!st->on)
 		return;
-	fprintf(stderr, "\r\033[K%s %s", p->phase, p->rw && strcmp(p->phase, "preparing") ? p->rw : "");
-	if (p->until_known)
-		fprintf(stderr, "  run %u (to +/-1 %%)", p->run);
-	else if (p->runs > 1)
-		fprintf(stderr, "  run %u/%u", p->run, p->runs);
-	if (p->attempt > 1)
-		fprintf(stderr, "  attempt %u/%d at A1", p->attempt, BENCH_SDCARD_ATTEMPTS);
-	if (p->settling) {
-		fprintf(stderr, "  letting I/O settle for %.0f s first, as hdparm does", p->left_s);
-		fflush(stderr);
-		st->shown = true;
-		return;
-	}
-	fprintf(stderr, "  %.1f MB/s", p->bw / 1e6);
-	if (p->left_s >= 0)
-		fprintf(stderr, "  %.0f s left", p->left_s);
-	fflush(stderr);
+	ret = sbuf_addf(&sb, "%s %s", p->phase,
+			p->rw && strcmp(p->phase, "preparing") ? p->rw : "");
+	if (!ret && p->until_known)
+		ret = sbuf_addf(&sb, "  run %u (to +/-1 %%)", p->run);
+	else if (!ret && p->runs > 1)
+		ret = sbuf_addf(&sb, "  run %u/%u", p->run, p->runs);
+	if (!ret && p->attempt > 1)
+		ret = sbuf_addf(&sb, "  attempt %u/%d at A1", p->attempt, BENCH_SDCARD_ATTEMPTS);
+	if (!ret && p->settling)
+		ret = sbuf_addf(&sb, "  letting I/O settle for %.0f s first, as hdparm does",
+				p->left_s);
+	if (!ret && !p->settling)
+		ret = sbuf_addf(&sb, "  %.1f MB/s", p->bw / 1e6);
+	if (!ret && !p->settling && p->left_s >= 0)
+		ret = sbuf_addf(&sb, "  %.0f s left", p->left_s);
+	(void)ret; /* a line too long for the buffer is cut as one too long for the screen */
+	cli_progress_put(sbuf_str(&sb));
+	sbuf_release(&sb);
 	st->shown = true;
 }
 

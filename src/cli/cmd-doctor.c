@@ -1,5 +1,6 @@
 /* cmd-doctor.c - `sbcdisk doctor`: what is wrong with the storage, why, and the exact fix.
- * Options: --kmsg FILE (a pasted log), --fail-on LEVEL (exit 3); the global --json. */
+ * Options: --kmsg FILE (a pasted log), --fail-on LEVEL (exit 3, by default from a warning);
+ * the global --json. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@
 static struct {
 	const char *kmsg;
 	enum diag_sev fail_on;
-} opt;
+} opt = { .fail_on = DIAG_WARNING }; /* as the health check: one rule (man page, EXIT STATUS) */
 
 static int opt_fail_on(const char *cmd, void *value, const char *arg)
 {
@@ -31,7 +32,8 @@ static const struct cli_option options[] = {
 		   "(any -o), syslog, logread, metalog; quoted ('> ') or\n"
 		   "mail-wrapped lines and several boots in one file work"),
 	OPT_CALLBACK(0, "fail-on", "LEVEL", &opt.fail_on, opt_fail_on,
-		     "exit 3 when a finding of LEVEL or worse exists"),
+		     "exit 3 when a finding of LEVEL or worse exists (default\n"
+		     "warning, as the health check)"),
 	OPT_HELP(),
 	OPT_END(),
 };

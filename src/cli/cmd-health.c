@@ -37,9 +37,11 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 		text_wrap(stdout, "  ", "Kernel log: ", line, text_cols(SIZE_MAX));
 	}
 	if (!r->findings.n) {
-		printf(r->probe_inv && r->probe_inv->n_left_out ?
-			       "No problems found in the devices that were read (the list is "
-			       "incomplete).\n" : "No problems found.\n");
+		if (r->probe_inv && r->probe_inv->n_left_out)
+			printf("No problems found in the devices that were read (the list is "
+			       "incomplete).\n");
+		else
+			doctor_text_all_clear(stdout, &r->src);
 		health_move_print(ctx, r->probe_inv, stdout);
 		return 0;
 	}

@@ -59,6 +59,25 @@ static const struct text_col history_cols[] = {
 	{ "SCORE", 5, true, 5, 0 },	     { "VERDICT", 52, false, 4, 24 },
 };
 
+/* On a terminal narrower than the line above: the day, the attachment in a few words and
+ * what limits the figures in one word, so that two runs of one drive on two paths differ. */
+static const struct text_col history_cols_short[] = {
+	{ "ID", 4, true, 1, 0 },	 { "DATE", 10, false, 2, 0 },
+	{ "BOARD", 22, false, 8, 12 },	 { "DEVICE", 26, false, 3, 14 },
+	{ "ATTACHMENT", 16, false, 4, 0 }, { "PROFILE", 8, false, 7, 0 },
+	{ "SCORE", 5, true, 6, 0 },	 { "LIMIT", 7, false, 5, 0 },
+};
+
+/* Whether the full table fits the terminal (or there is none: piped, everything shows). */
+static bool history_full_fits(void)
+{
+	size_t i, need = 0;
+
+	for (i = 0; i < ARRAY_SIZE(history_cols); i++)
+		need += history_cols[i].width + (i ? 2 : 0);
+	return !text_width() || need <= text_width();
+}
+
 /* A fix between the runs: "F2  2026-12-02 00:30  fix uas: usb-storage.quirks += ... (sda)". */
 static void print_fix(const struct text_table *t, const struct store_fix *fx)
 {
@@ -102,10 +121,14 @@ static void print_table(const struct run_list *l, const struct store_fix *fx, si
 			const struct store_filter *f)
 {
 	char dev[128], att[256], when[20], id[24], sc[16];
+	bool full = history_full_fits();
 	struct text_table t;
 	size_t i, k = 0;
 
-	text_table_init(&t, history_cols, ARRAY_SIZE(history_cols), 2);
+	if (full)
+		text_table_init(&t, history_cols, ARRAY_SIZE(history_cols), 2);
+	else
+		text_table_init(&t, history_cols_short, ARRAY_SIZE(history_cols_short), 2);
 	text_table_header(&t, stdout);
 	for (i = 0; i <= l->n; i++) {
 		const struct run *r = i < l->n ? l->runs[i] : NULL;
@@ -128,7 +151,16 @@ static void print_table(const struct run_list *l, const struct store_fix *fx, si
 		str_fmt(when, sizeof(when), "%.10s %.5s", r->started_at, r->started_at + 11);
 		run_device_label(r, dev, sizeof(dev));
 		str_sanitize(dev);
-		run_attach_summary(r, att, sizeof(att));
+		if (full) {
+			run_attach_summary(r, att, sizeof(att));
+		} else {
+			when[10] = '\0';
+			run_attach_short(r, att, sizeof(att));
+			if (strcmp(v.text, "-"))
+				str_copy(v.text, sizeof(v.text),
+					 verdict_limit_name(v.limit) ? verdict_limit_name(v.limit) :
+								       "unknown");
+		}
 		const char *cells[] = { id, when, *r->board ? r->board : "-", dev, att, r->profile,
 					sc, v.text };
 

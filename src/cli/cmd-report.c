@@ -2,6 +2,7 @@
  * HTML page (inline CSS and SVG charts, no script, nothing fetched). */
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli-store.h"
 #include "cli/cli.h"
@@ -15,11 +16,13 @@ static struct store_filter filter;
 static struct {
 	const char *db, *out;
 	struct cli_filter runs;
-} opt = { .out = "-", .runs = { &filter, COMPARE_RUNS_MAX } };
+} opt = { .runs = { &filter, COMPARE_RUNS_MAX } };
 
 static const struct cli_option options[] = {
 	OPT_STRING('o', "output", "FILE", &opt.out,
-		   "write the page to FILE ('-' for stdout, the default)"),
+		   "write the page to FILE ('-' for stdout); without it, to\n"
+		   "stdout when that is a pipe or a file, else to a new file\n"
+		   "sbcdisk-report-DATE-TIME.html in the current directory"),
 	OPT_DB(&opt.db, "the result database"),
 	OPT_DEVICE(&opt.runs, "runs of devices whose name, model, serial or VID:PID has TEXT"),
 	OPT_LAST(&opt.runs, "the newest N runs (at most " CLI_STR(COMPARE_RUNS_MAX) ")"),
@@ -47,6 +50,17 @@ const struct cli_spec report_spec = {
 	.check = check,
 };
 
+/* "sbcdisk-report-20261206-174700.html": the time of the page, UTC. 0 or -EINVAL. */
+static int report_file_name(time_t t, char *buf, size_t cap)
+{
+	struct tm tm;
+	char when[32];
+
+	if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm))
+		return -EINVAL;
+	return str_fmt(buf, cap, "sbcdisk-report-%s.html", when) ? -EINVAL : 0;
+}
+
 struct page {
 	const struct run_list *runs;
 	struct html_opts opts;
@@ -62,6 +76,7 @@ static int write_page(FILE *f, void *arg)
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const char *db = opt.db, *out = opt.out, *epoch = getenv("SOURCE_DATE_EPOCH");
+	char name[64];
 	struct store_filter f = filter;
 	struct run_list l = { 0 };
 	struct store *st = NULL;
@@ -109,13 +124,19 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	page.opts.boots = boots;
+	/* a page of HTML is no use on a terminal: a file, and where it is */
+	if (!out && isatty(STDOUT_FILENO) && report_file_name(page.opts.generated_at, name,
+							    sizeof(name)) == 0)
+		out = name;
+	if (!out)
+		out = "-";
 	ret = cli_write_file(out, db, write_page, &page);
 	if (ret) {
 		log_error("report: cannot write '%s': %s", out, cli_write_strerror(ret));
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (strcmp(out, "-") && !ctx->quiet)
+	if (strcmp(out, "-") && (!ctx->quiet || out == name))
 		log_line(stderr, "wrote %s (%zu run%s)", out, l.n, l.n == 1 ? "" : "s");
 	ret = EXIT_OK;
 out:

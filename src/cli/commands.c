@@ -149,24 +149,37 @@ void cli_progress_init(struct cli_progress *pr, const struct cli_ctx *ctx)
 	pr->shown = false;
 }
 
+void cli_progress_put(const char *line)
+{
+	size_t cols = cli_term_err_cols();
+	char cut[1024];
+
+	/* a line as wide as the terminal wraps, and its first part is never cleared */
+	text_cut(cut, sizeof(cut), line, cols > 1 ? cols - 1 : 79);
+	fprintf(stderr, "\r\033[K%s", cut);
+	fflush(stderr);
+}
+
 void cli_progress_show(struct cli_progress *pr, const char *phase, uint64_t done,
 		       uint64_t total, double bw, double left_s)
 {
-	char d[32], t[32];
+	char d[32], t[32], line[1024];
+	size_t n;
 
 	if (!pr->on)
 		return;
-	fprintf(stderr, "\r\033[K%s", phase);
+	str_copy(line, sizeof(line), phase);
+	n = strlen(line);
 	if (total) {
 		size_to_human(done, d, sizeof(d));
 		size_to_human(total, t, sizeof(t));
-		fprintf(stderr, "  %s of %s", d, t);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "  %s of %s", d, t);
 	}
-	if (bw > 0)
-		fprintf(stderr, "  %.1f MB/s", bw / 1e6);
-	if (left_s >= 0)
-		fprintf(stderr, "  %.0f s left", left_s);
-	fflush(stderr);
+	if (bw > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "  %.1f MB/s", bw / 1e6);
+	if (left_s >= 0 && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "  %.0f s left", left_s);
+	cli_progress_put(line);
 	pr->shown = true;
 }
 

@@ -264,6 +264,16 @@ static void collect_log_kmsg(struct cli_ctx *ctx, struct doctor_run *r)
 	int fd = sysroot_open_fd(ctx->sr, PATH_DEV_KMSG, O_RDONLY | O_NONBLOCK);
 	int ret;
 
+	if (fd == -EPERM || fd == -EACCES) {
+		/* the usual case of a user's shell: the log's errors are the most common finding */
+		str_fmt(r->log_problem, sizeof(r->log_problem), "cannot open %s: %s; run as root "
+			"(sudo) to read it, or pass a saved log with --kmsg FILE", PATH_DEV_KMSG,
+			strerror(-fd));
+		r->src.log_problem = r->log_problem;
+		diag_log_free(r->log);
+		r->log = NULL;
+		return;
+	}
 	if (fd < 0) {
 		str_fmt(r->log_problem, sizeof(r->log_problem), "cannot open %s: %s; pass a saved "
 			"log with --kmsg FILE", PATH_DEV_KMSG, strerror(-fd));

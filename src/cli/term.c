@@ -117,6 +117,11 @@ void cli_term_setup(const struct cli_ctx *ctx)
 		text_set_width(0);
 }
 
+size_t cli_term_err_cols(void)
+{
+	return isatty(STDERR_FILENO) ? term_cols(STDERR_FILENO) : 0;
+}
+
 int cli_term_end(void)
 {
 	FILE *f = stdout;

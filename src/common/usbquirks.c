@@ -66,6 +66,39 @@ int usbq_flags_decode(uint64_t flags, char *buf, size_t cap)
 	return ret ? -E2BIG : 0;
 }
 
+/* what the flags people meet in a log do, in words */
+static const struct {
+	uint64_t bit;
+	const char *words;
+} usfl_words[] = {
+	{ 0x800000, "use usb-storage instead of uas" },
+	{ 0x1000000, "the bridge does not honour forced-unit-access writes" },
+	{ 0x2000000, "no ATA pass-through (SMART) commands" },
+	{ 0x4000000, "no REPORT OPCODES command" },
+	{ 0x200000, "the write cache is reported as on" },
+	{ 0x80000, "no READ CAPACITY(16)" },
+	{ 0x20, "the residue field is ignored" },
+	{ 0x10, "the reported capacity is one sector too many" },
+};
+
+int usbq_flags_explain(uint64_t flags, char *buf, size_t cap)
+{
+	char names[256], words[512] = "";
+	size_t i, len = 0;
+	int ret = usbq_flags_decode(flags, names, sizeof(names));
+
+	for (i = 0; i < ARRAY_SIZE(usfl_words); i++) {
+		if (!(flags & usfl_words[i].bit))
+			continue;
+		ret |= str_fmt(words + len, sizeof(words) - len, "%s%s", len ? "; " : "",
+			       usfl_words[i].words);
+		len = strlen(words);
+	}
+	ret |= str_fmt(buf, cap, "quirk flags 0x%llx: %s%s%s%s", (unsigned long long)flags,
+		       names, len ? " (" : "", words, len ? ")" : "");
+	return ret ? -E2BIG : 0;
+}
+
 char usbq_flag_letter(uint64_t flag)
 {
 	size_t i;

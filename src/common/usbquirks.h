@@ -25,6 +25,9 @@ struct usb_id {
 	uint16_t pid;
 };
 
+/* "quirk flags 0x1800000: IGNORE_UAS|BROKEN_FUA (use usb-storage instead of uas; the bridge
+ * ...)": the names and, for the flags met in practice, what they do. 0 or -E2BIG. */
+int usbq_flags_explain(uint64_t flags, char *buf, size_t cap);
 /* "IGNORE_UAS|BROKEN_FUA" for 0x1800000 (unknown bits as "0x..."). Returns 0 or -E2BIG. */
 int usbq_flags_decode(uint64_t flags, char *buf, size_t cap);
 /* The usb-storage.quirks letter for a flag or 0. */

@@ -72,10 +72,17 @@ static void explain_quirk_entry(struct diag_finding *f, const struct uas_quirk_e
 	char flags[160], name[96];
 	size_t n;
 
-	str_fmt(name, sizeof(name), "%s%s%s", q->vendor, q->product[0] ? " " : "", q->product);
-	n = strlen(name);
-	if (n > 7 && !strcmp(name + n - 7, " (rule)"))
-		name[n - 7] = '\0';
+	char product[64];
+
+	str_copy(product, sizeof(product), q->product);
+	n = strlen(product);
+	if (n >= 6 && !strcmp(product + n - 6, "(rule)"))
+		product[n - 6] = '\0';
+	str_trim(product);
+	/* "Realtek RTL9210 (HIKSEMI MD202 only)" already names its MD202: not twice */
+	str_fmt(name, sizeof(name), "%s%s%s", q->vendor,
+		product[0] && !strstr(q->vendor, product) ? " " : "",
+		product[0] && !strstr(q->vendor, product) ? product : "");
 	if (q->status == UASQ_RULE) {
 		finding_explain(f, "%s (%s) falls under a rule in the kernel's uas-detect.h that "
 				   "keeps some of these chips off uas; the kernel left this one on "
@@ -232,7 +239,7 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 
 	for_each_subject(ctx, s, i) {
 		struct diag_finding *f;
-		char id[16], label[96], flags[160];
+		char id[16], label[96], flags[512];
 		const struct uas_quirk_entry *q;
 
 		if (!s->cat[CAT_UASOFF].count || s->gone)
@@ -261,10 +268,9 @@ void rule_uas_disabled(struct rule_ctx *ctx)
 		} else {
 			q = s->has_id ? uas_quirk_find(s->vid, s->pid) : NULL;
 			if (s->has_quirk_flags) {
-				usbq_flags_decode(s->quirk_flags, flags, sizeof(flags));
+				usbq_flags_explain(s->quirk_flags, flags, sizeof(flags));
 				finding_explain(f, "The kernel was told to ignore UAS for this device "
-						   "(quirk flags %llx = %s).",
-						(unsigned long long)s->quirk_flags, flags);
+						   "(%s).", flags);
 			} else {
 				finding_explain(f, "The kernel was told to ignore UAS for this "
 						   "device.");

@@ -258,7 +258,7 @@ static int gts_short(struct sbuf *sb, const char *pre, bool has_speed, double gt
 	return ret;
 }
 
-/* "pcie 5GT/s x1 (max 8 x4)": the link, and the device's ceiling (else the port's) */
+/* "pcie 5GT/s x1 max 8GT/s x4": the link, and the device's ceiling (else the port's) */
 static int nvme_short(struct sbuf *sb, const struct probe_nvme *n, const struct probe_pcie *p)
 {
 	bool dev;
@@ -272,15 +272,14 @@ static int nvme_short(struct sbuf *sb, const struct probe_nvme *n, const struct 
 		ret = gts_short(sb, " ", p->has_link_speed, p->link_speed_gts, p->has_link_width,
 				p->link_width, "GT/s");
 	dev = p->has_max_link_speed || p->has_max_link_width;
+	/* the ceiling with its unit: "max 8GT/s x4" */
 	if (!ret && dev)
-		ret = gts_short(sb, " (max ", p->has_max_link_speed, p->max_link_speed_gts,
-				p->has_max_link_width, p->max_link_width, "");
+		ret = gts_short(sb, " max ", p->has_max_link_speed, p->max_link_speed_gts,
+				p->has_max_link_width, p->max_link_width, "GT/s");
 	else if (!ret && (p->has_port_max_link_speed || p->has_port_max_link_width))
-		ret = gts_short(sb, " (max ", p->has_port_max_link_speed,
+		ret = gts_short(sb, " max ", p->has_port_max_link_speed,
 				p->port_max_link_speed_gts, p->has_port_max_link_width,
-				p->port_max_link_width, "");
-	if (!ret && (dev || p->has_port_max_link_speed || p->has_port_max_link_width))
-		ret = sbuf_addch(sb, ')');
+				p->port_max_link_width, "GT/s");
 	return ret;
 }
 

@@ -253,7 +253,7 @@ const struct probe_mmc *probe_blkdev_mmc(const struct blkdev *d);
  * "...". 0, -ENOMEM or -EINVAL (no room at all). */
 MUST_CHECK int probe_blkdev_attachment(const struct blkdev *d, char *buf, size_t cap);
 /* The same in a form for an 80-column terminal: "usb3 uas JMS567 152d:0578",
- * "pcie 5GT/s x1 (max 8 x4)", "sd SanDisk SN64G A2 SDR104". 0 or -errno. */
+ * "pcie 5GT/s x1 max 8GT/s x4", "sd SanDisk SN64G A2 SDR104". 0 or -errno. */
 MUST_CHECK int probe_blkdev_attachment_short(const struct blkdev *d, char *buf, size_t cap);
 
 /*

@@ -54,7 +54,7 @@ static const struct text_col plan_cols[] = {
 	{ "PART", 4, false, 1, 0 },   { "FS", 6, false, 2, 0 },     { "LABEL", 12, false, 6, 6 },
 	{ "USED", 8, true, 5, 0 },    { "START", 8, true, 9, 0 },   { "SIZE", 8, true, 8, 0 },
 	{ " ->", 4, false, 8, 0 },    { "START", 8, true, 10, 0 },  { "SIZE", 8, true, 3, 0 },
-	{ " COPY", 13, false, 4, 0 }, { "NEW ID", 48, false, 7, 12 },
+	{ " COPY", 13, false, 4, 0 }, { "NEW ID", 48, false, 7, 0 },
 };
 
 void clone_report_table(const struct clone_plan *p, FILE *f)
@@ -97,6 +97,16 @@ void clone_report_table(const struct clone_plan *p, FILE *f)
 				/* the label was cut at 12 without a mark before the columns fitted */
 				str_fmt(label, 13, "%s", cp->label[0] ? cp->label : "-");
 				text_table_row(&t, f, cells);
+			}
+		}
+		/* a cut id is no use: on a terminal too narrow for the column, each whole */
+		if (!t.w[ARRAY_SIZE(plan_cols) - 1]) {
+			fprintf(f, "\nnew ids on the target:\n");
+			for (i = 0; i < p->n_parts; i++) {
+				const struct clone_part *cp = &p->parts[i];
+
+				fprintf(f, "  p%u  %s%s%s\n", cp->partno, cp->t_partuuid,
+					cp->t_uuid[0] ? "  " : "", cp->t_uuid);
 			}
 		}
 	}

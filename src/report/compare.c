@@ -38,6 +38,7 @@ static struct compare_row *row_get(struct compare *c, const struct run_test *t)
 	str_copy(c->rows[i].test, sizeof(c->rows[i].test), t->name);
 	str_copy(c->rows[i].dir, sizeof(c->rows[i].dir), dir);
 	c->rows[i].iops = isfinite(t->block_bytes) && t->block_bytes <= 65536;
+	c->rows[i].memory = run_test_is_memory(t);
 	for (size_t k = 0; k < COMPARE_RUNS_MAX; k++)
 		c->rows[i].value[k] = c->rows[i].ratio[k] = NAN;
 	return &c->rows[i];
@@ -81,7 +82,8 @@ int compare_build(const struct run_list *l, struct compare *c)
 	memcpy(c->rows, tmp, j * sizeof(tmp[0]));
 	for (i = 0; i < c->nrows; i++)
 		for (k = 0; k < c->nruns; k++)
-			if (c->rows[i].value[0] > 0 && isfinite(c->rows[i].value[k]))
+			if (!c->rows[i].memory && c->rows[i].value[0] > 0 &&
+			    isfinite(c->rows[i].value[k]))
 				c->rows[i].ratio[k] = c->rows[i].value[k] / c->rows[i].value[0];
 	return 0;
 }
@@ -93,12 +95,14 @@ const char *compare_unit(const struct compare_row *row)
 
 #define LABEL_W 30
 #define COL_W   20
+/* "18612 12.97x": a value of up to 6, a space and a ratio of up to 6, and a little room */
+#define COL_MIN 14
 
 /* The widths of the label and of a run's column: 30 and 20, or on a terminal too narrow
  * for those, the widest label and what is left for each run (the ratio then follows its
- * value after one space). */
+ * value after one space); per: the runs of one block of columns. */
 struct cmp_layout {
-	size_t lw, cw;
+	size_t lw, cw, per;
 	bool compact;
 };
 
@@ -142,13 +146,15 @@ void compare_num(char *buf, size_t cap, double v, bool integer)
 		str_fmt(buf, cap, "%.2f", v);
 }
 
-static void header_line(FILE *f, const struct compare *c, const struct cmp_layout *ly, int what)
+/* The heads of runs from..to-1 (what: the id, the device, the day and profile, the board) */
+static void header_line(FILE *f, const struct compare *c, const struct cmp_layout *ly, int what,
+			size_t from, size_t to)
 {
 	char buf[300];
 	size_t k;
 
 	put_cell(f, "", ly->lw, false);
-	for (k = 0; k < c->nruns; k++) {
+	for (k = from; k < to; k++) {
 		const struct run *r = c->runs[k];
 
 		switch (what) {
@@ -167,25 +173,58 @@ static void header_line(FILE *f, const struct compare *c, const struct cmp_layou
 			break;
 		}
 		fputs("  ", f);
-		put_cell_ex(f, buf, ly->cw, false, k + 1 == c->nruns);
+		put_cell_ex(f, buf, ly->cw, false, k + 1 == to);
 	}
 	fputc('\n', f);
 }
 
 /* One value of run k with its ratio to the first run (none in the first column). */
-static void value_cell(FILE *f, const struct compare *c, const struct cmp_layout *ly, size_t k,
-		       double v, double ratio, bool iops)
+static void value_cell(FILE *f, const struct cmp_layout *ly, size_t k, bool last, double v,
+		       double ratio, bool iops)
 {
 	char cell[64], num[32];
 
+	size_t pad = ly->compact ? 7 : 9; /* " 12.97x", "   12.97x" */
+
 	compare_num(num, sizeof(num), v, iops);
-	if (k > 0 && isfinite(ratio) && isfinite(v))
-		str_fmt(cell, sizeof(cell), ly->compact ? "%s %5.2fx" : "%s %7.2fx", num, ratio);
-	else
-		str_fmt(cell, sizeof(cell), "%s%s", num, k + 1 == c->nruns ? "" :
-			ly->compact ? "       " : "         ");
 	fputs("  ", f);
-	put_cell(f, cell, ly->cw, true);
+	if (k > 0 && isfinite(ratio) && isfinite(v)) {
+		str_fmt(cell, sizeof(cell), ly->compact ? "%s %5.2fx" : "%s %7.2fx", num, ratio);
+		put_cell(f, cell, ly->cw, true);
+	} else if (last) { /* under the values above it, no blanks at the end of the line */
+		put_cell(f, num, ly->cw > pad ? ly->cw - pad : 0, true);
+	} else {
+		str_fmt(cell, sizeof(cell), "%s%*s", num, (int)pad, "");
+		put_cell(f, cell, ly->cw, true);
+	}
+}
+
+static void row_label(const struct compare_row *row, char *buf, size_t cap)
+{
+	if (row->memory)
+		str_fmt(buf, cap, "%s (memory) %s", row->test, compare_unit(row));
+	else
+		str_fmt(buf, cap, "%s %s %s", row->test, row->dir, compare_unit(row));
+}
+
+static bool row_empty(const struct compare *c, const struct compare_row *row)
+{
+	size_t k;
+
+	for (k = 0; k < c->nruns; k++)
+		if (isfinite(row->value[k]))
+			return false;
+	return true;
+}
+
+static bool scores_empty(const struct compare *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->nruns; k++)
+		if (isfinite(verdict_score(c->runs[k])))
+			return false;
+	return true;
 }
 
 static void layout(const struct compare *c, struct cmp_layout *ly)
@@ -193,49 +232,78 @@ static void layout(const struct compare *c, struct cmp_layout *ly)
 	size_t i, at, w, cols = text_width();
 	char label[100];
 
-	*ly = (struct cmp_layout){ .lw = LABEL_W, .cw = COL_W };
+	*ly = (struct cmp_layout){ .lw = LABEL_W, .cw = COL_W, .per = c->nruns };
 	if (!cols || !c->nruns || LABEL_W + c->nruns * (COL_W + 2) <= cols)
 		return;
 	ly->compact = true;
 	ly->lw = text_chars("boot-drive score", 1, &at);
 	for (i = 0; i < c->nrows; i++) {
-		const struct compare_row *row = &c->rows[i];
-
-		str_fmt(label, sizeof(label), "%s %s %s", row->test, row->dir, compare_unit(row));
+		row_label(&c->rows[i], label, sizeof(label));
 		w = text_chars(label, 1, &at);
 		if (w > ly->lw)
 			ly->lw = w;
 	}
-	/* "18612 12.97x": a value of up to 6 and a ratio of up to 6 */
+	/* every run side by side when each gets COL_MIN; else blocks of as many as fit */
 	w = cols > ly->lw ? (cols - ly->lw) / c->nruns : 0;
-	ly->cw = w >= 2 + 12 ? (w - 2 < COL_W ? w - 2 : COL_W) : 12;
+	if (w >= 2 + COL_MIN) {
+		ly->cw = w - 2 < COL_W ? w - 2 : COL_W;
+		return;
+	}
+	ly->cw = COL_MIN;
+	ly->per = cols > ly->lw + 2 + COL_MIN ? (cols - ly->lw) / (2 + COL_MIN) : 1;
+	/* as few blocks as that takes, the runs shared out evenly: 4 runs as 2 and 2 */
+	i = (c->nruns + ly->per - 1) / ly->per;
+	ly->per = (c->nruns + i - 1) / i;
+	w = cols > ly->lw ? (cols - ly->lw) / ly->per : 0;
+	if (cols > ly->lw && w > 2 + COL_MIN)
+		ly->cw = w - 2 < COL_W ? w - 2 : COL_W;
+}
+
+static void print_block(FILE *f, const struct compare *c, const struct cmp_layout *ly,
+			size_t from, size_t to)
+{
+	double s0 = verdict_score(c->runs[0]);
+	char label[100];
+	size_t i, k;
+
+	for (i = 0; i < 4; i++)
+		header_line(f, c, ly, (int)i, from, to);
+	for (i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row_empty(c, row))
+			continue;
+		row_label(row, label, sizeof(label));
+		put_cell(f, label, ly->lw, false);
+		for (k = from; k < to; k++)
+			value_cell(f, ly, k, k + 1 == to, row->value[k], row->ratio[k], row->iops);
+		fputc('\n', f);
+	}
+	if (scores_empty(c))
+		return;
+	put_cell(f, "boot-drive score", ly->lw, false);
+	for (k = from; k < to; k++) {
+		double s = verdict_score(c->runs[k]);
+
+		value_cell(f, ly, k, k + 1 == to, s, isfinite(s0) && s0 > 0 ? s / s0 : NAN, true);
+	}
+	fputc('\n', f);
 }
 
 int compare_print(FILE *f, const struct compare *c)
 {
 	struct cmp_layout ly;
-	char label[100];
-	size_t i, k;
+	size_t k;
 
 	layout(c, &ly);
-	for (i = 0; i < 4; i++)
-		header_line(f, c, &ly, (int)i);
-	for (i = 0; i < c->nrows; i++) {
-		const struct compare_row *row = &c->rows[i];
-
-		str_fmt(label, sizeof(label), "%s %s %s", row->test, row->dir, compare_unit(row));
-		put_cell(f, label, ly.lw, false);
-		for (k = 0; k < c->nruns; k++)
-			value_cell(f, c, &ly, k, row->value[k], row->ratio[k], row->iops);
-		fputc('\n', f);
+	for (k = 0; k < c->nruns; k += ly.per) {
+		if (k)
+			fprintf(f, "\n");
+		print_block(f, c, &ly, k, k + ly.per < c->nruns ? k + ly.per : c->nruns);
 	}
-	put_cell(f, "boot-drive score", ly.lw, false);
-	for (k = 0; k < c->nruns; k++) {
-		double s = verdict_score(c->runs[k]), s0 = verdict_score(c->runs[0]);
-
-		value_cell(f, c, &ly, k, s, isfinite(s0) && s0 > 0 ? s / s0 : NAN, true);
-	}
-	fputs("\n\n", f);
+	if (ly.per < c->nruns)
+		fprintf(f, "\nThe ratios are to the first run, #%lld.\n", (long long)c->runs[0]->id);
+	fputc('\n', f);
 	for (k = 0; k < c->nruns; k++) {
 		struct verdict v;
 		char app[200];

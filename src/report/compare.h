@@ -15,8 +15,10 @@ struct compare_row {
 	char test[64];
 	char dir[16];       /* "read", "write" */
 	bool iops;          /* the unit: IOPS for small blocks, else MB/s */
+	bool memory;        /* a figure of memory, not of the drive: shown, never ranked */
 	double value[COMPARE_RUNS_MAX]; /* NAN when the run lacks the test */
-	double ratio[COMPARE_RUNS_MAX]; /* value / the first run's value; NAN when unknown */
+	double ratio[COMPARE_RUNS_MAX]; /* value / the first run's value; NAN when unknown
+					 * or a memory figure */
 };
 
 struct compare {
@@ -33,7 +35,8 @@ int compare_build(const struct run_list *l, struct compare *c);
 void compare_num(char *buf, size_t cap, double v, bool integer);
 /* "MB/s" or "IOPS" */
 const char *compare_unit(const struct compare_row *row);
-/* The table for a terminal. 0 or -EIO. */
+/* The table for a terminal: rows with no figure left out; on a terminal too narrow for
+ * every run, the runs in blocks of columns, each block with its heads. 0 or -EIO. */
 int compare_print(FILE *f, const struct compare *c);
 /* {"schema": 1, "runs": [...], "rows": [...]} */
 struct json_object *compare_to_json(const struct compare *c);

@@ -127,7 +127,27 @@ int doctor_text_print(FILE *f, const struct diag_findings *fs, const struct doct
 	} else if (unread) {
 		fprintf(f, "No problems found in the lines that were kernel messages.\n");
 	} else {
-		fprintf(f, "No problems found.\n");
+		doctor_text_all_clear(f, src);
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+void doctor_text_all_clear(FILE *f, const struct doctor_sources *src)
+{
+	char devs[64] = "", line[256];
+
+	if (src->have_inventory)
+		str_fmt(devs, sizeof(devs), "%zu device%s", src->n_devices,
+			src->n_devices == 1 ? "" : "s");
+	if (src->log_name)
+		str_fmt(line, sizeof(line), "No problems found in %s%sthe kernel log (%lu line%s).",
+			devs, devs[0] ? " and " : "", src->log_lines,
+			src->log_lines == 1 ? "" : "s");
+	else if (devs[0])
+		str_fmt(line, sizeof(line), "No problems found in %s; the kernel log was not read, "
+			"so its errors are not covered.", devs);
+	else
+		str_copy(line, sizeof(line), "No problems found; the kernel log was not read, so "
+			 "its errors are not covered.");
+	text_wrap(f, "  ", "", line, text_cols(TEXT_WRAP_COLS));
 }

@@ -25,6 +25,9 @@ struct doctor_sources {
 /* The report; color adds ANSI colours to the severities. 0 or -EIO. */
 int doctor_text_print(FILE *f, const struct diag_findings *fs, const struct doctor_sources *src,
 		      bool color);
+/* The all-clear, saying what it covered: the devices looked at, and the kernel log's lines,
+ * or that the log was not read (then no silence of the log is vouched for). */
+void doctor_text_all_clear(FILE *f, const struct doctor_sources *src);
 /* Only the findings part (the health check prints its own head). */
 void doctor_text_findings(FILE *f, const struct diag_findings *fs, bool color);
 

@@ -297,7 +297,8 @@ static void latency_write(FILE *f, const struct run *r)
 		compare_num(d, sizeof(d), t->lat_p99_us, false);
 		compare_num(e, sizeof(e), t->lat_p999_us, false);
 		compare_num(g, sizeof(g), t->lat_max_us, false);
-		if (isfinite(t->bw_cv))
+		/* one run has no spread to show: "-", as the terminal's table has it */
+		if (isfinite(t->bw_cv) && !(isfinite(t->runs) && t->runs <= 1))
 			str_fmt(cv, sizeof(cv), "%.1f%%", t->bw_cv * 100);
 		else
 			str_copy(cv, sizeof(cv), "-");

@@ -589,3 +589,63 @@ void run_attach_summary(const struct run *r, char *buf, size_t cap)
 	str_sanitize(buf);
 	sbuf_release(&sb);
 }
+
+/* the last word of s, lowercase, as a word of sb: "sd uhs SDR104" -> " sdr104" */
+static int attach_last_word(struct sbuf *sb, const char *s)
+{
+	const char *w = strrchr(s, ' ');
+	char word[32];
+	size_t i;
+
+	str_copy_cut(word, sizeof(word), w ? w + 1 : s, false);
+	for (i = 0; word[i]; i++)
+		if (word[i] >= 'A' && word[i] <= 'Z')
+			word[i] = (char)(word[i] - 'A' + 'a');
+	return word[0] ? sbuf_addf(sb, "%s%s", sb->len ? " " : "", word) : 0;
+}
+
+void run_attach_short(const struct run *r, char *buf, size_t cap)
+{
+	const char *tr = run_device_str(r, "transport"), *drv = run_device_str(r, "usb.driver");
+	const char *type = run_device_str(r, "mmc.type"), *timing = run_device_str(r, "mmc.timing");
+	double speed = run_device_num(r, "usb.speed_mbps");
+	double gts = run_device_num(r, "pcie.link_speed_gts"), w = run_device_num(r, "pcie.link_width");
+	struct sbuf sb = SBUF_INIT(63);
+	int ret = 0;
+
+	if (tr && !strcmp(tr, "usb")) {
+		if (!isfinite(speed))
+			ret = sbuf_adds(&sb, "usb");
+		else if (speed <= 12)
+			ret = sbuf_adds(&sb, "usb1");
+		else if (speed <= 480)
+			ret = sbuf_adds(&sb, "usb2");
+		else if (speed <= 5000)
+			ret = sbuf_adds(&sb, "usb3");
+		else
+			ret = sbuf_addf(&sb, "usb3 %.0fG", speed / 1000);
+		if (!ret && drv)
+			ret = sbuf_addf(&sb, " %s", drv);
+	} else if (isfinite(gts) || isfinite(w)) {
+		ret = sbuf_adds(&sb, "pcie");
+		if (!ret && isfinite(gts))
+			ret = sbuf_addf(&sb, " %gGT/s", gts);
+		if (!ret && isfinite(w))
+			ret = sbuf_addf(&sb, " x%g", w);
+	} else if (tr && !strcmp(tr, "mmc") && (type || timing)) {
+		if (type) /* the kernel's MMC is a soldered eMMC here */
+			ret = attach_last_word(&sb, strcasecmp(type, "MMC") ? type : "emmc");
+		if (!ret && timing)
+			ret = attach_last_word(&sb, timing);
+	} else {
+		ret = sbuf_adds(&sb, tr ? tr : "?");
+	}
+	str_copy_cut(buf, cap, ret == -ENOMEM ? "?" : sbuf_str(&sb), ret == -E2BIG);
+	str_sanitize(buf);
+	sbuf_release(&sb);
+}
+
+bool run_test_is_memory(const struct run_test *t)
+{
+	return strcasestr(t->name, "cached") || strcasestr(t->rw, "cached");
+}

@@ -123,11 +123,16 @@ const struct run_test *run_test_find(const struct run *r, const char *name, cons
 const char *run_test_dir(const struct run_test *t);
 /* IOPS, or bw / block when IOPS is missing; NAN when unknown. */
 double run_test_iops(const struct run_test *t);
+/* Whether the figure measures memory, not the drive: hdparm -T's "cached reads". */
+bool run_test_is_memory(const struct run_test *t);
 
 /* Short human name of the tested device: model, else the name, else "?". */
 const char *run_device_label(const struct run *r, char *buf, size_t cap);
 /* "usb 480M uas 152d:0578", "nvme pcie 8 GT/s x4", "mmc sd uhs DDR50": how it was attached. */
 void run_attach_summary(const struct run *r, char *buf, size_t cap);
+/* The same in a few words for a table at 80 columns: "usb3 uas", "usb2", "pcie 5GT/s x1",
+ * "sd sdr104", "emmc hs200", "nvme". */
+void run_attach_short(const struct run *r, char *buf, size_t cap);
 /* String member of the device object (dotted path "usb.driver"); NULL when absent or null. */
 const char *run_device_str(const struct run *r, const char *path);
 /* Number member (dotted path); NAN when absent or null. */

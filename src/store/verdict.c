@@ -233,7 +233,7 @@ static void far_below(const struct run *r, struct verdict *v)
 
 static bool is_memory_figure(const struct run_test *t)
 {
-	return strcasestr(t->name, "cached") || strcasestr(t->rw, "cached");
+	return run_test_is_memory(t);
 }
 
 int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v)

@@ -50,7 +50,7 @@ const char *verdict_limit_name(enum verdict_limit l);
 
 /*
  * Boot-drive score: 100 x the weighted geometric mean of the figures over the floor of the SD
- * A1 class (README "history, compare, report"). NAN unless RND4K Q1T1 read and write exist.
+ * A1 class (docs/guide.md, "history, compare, report"). NAN unless RND4K Q1T1 read and write exist.
  */
 double verdict_score(const struct run *r);
 

@@ -21,6 +21,13 @@ int main(void)
 	T_EQ_INT(usbq_flags_decode(0x100000000ULL, buf, sizeof(buf)), 0);
 	T_EQ_STR(buf, "0x100000000");
 	T_EQ_INT(usbq_flags_decode(0xffffffffULL, buf, 8), -E2BIG);
+	/* the flags in words, for a finding: the names and what they do */
+	T_EQ_INT(usbq_flags_explain(0x1800000, buf, sizeof(buf)), 0);
+	T_EQ_STR(buf, "quirk flags 0x1800000: IGNORE_UAS|BROKEN_FUA (use usb-storage instead of "
+		      "uas; the bridge does not honour forced-unit-access writes)");
+	T_EQ_INT(usbq_flags_explain(0x400000, buf, sizeof(buf)), 0);
+	T_EQ_STR(buf, "quirk flags 0x400000: NEEDS_CAP16");
+	T_EQ_INT(usbq_flags_explain(0x1800000, buf, 20), -E2BIG);
 	T_EQ_INT(usbq_flag_letter(US_FL_IGNORE_UAS), 'u');
 
 	/* the table: every entry of the data file, the JMS567 entry as the kernel has it */
