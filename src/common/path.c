@@ -389,6 +389,8 @@ static void label_make(const struct path_in *in, const struct host *h, const cha
 	n = strlen(p);
 	while (n && p[n - 1] == ' ')
 		p[--n] = '\0';
+	if (media[out->medium].name && out->medium != PATH_MEDIUM_NVME)
+		str_fmt(p + n, cap - n, "%s%s", n ? ", " : "", media[out->medium].name);
 }
 
 int path_expect(const struct path_in *in, struct path_expect *out)

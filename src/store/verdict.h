@@ -1,5 +1,5 @@
 /* verdict.h - what limits a figure (the link, the protocol, the device, or a problem), the
- * boot-drive score and the SD application-class verdicts. Ranges: docs/paths.md, docs/verdicts.md. */
+ * boot-drive score and the SD application classes. Ranges: docs/paths.md, docs/verdicts.md. */
 #ifndef SBCDISK_STORE_VERDICT_H
 #define SBCDISK_STORE_VERDICT_H
 

@@ -195,7 +195,8 @@ static void test_paths(void)
 	T_EQ_INT(verdict_run(r, &v), 0);
 	T_EQ_INT(v.limit, VERDICT_PROBLEM);
 	T_EQ_INT(verdict_run_line(r, line, sizeof(line)), 0);
-	T_EQ_STR(line, "Pi 4 USB 3 Gen 1 (VL805) → JMS567/JMS578 → uas: large reads should reach "
+	T_EQ_STR(line, "Pi 4 USB 3 Gen 1 (VL805) → JMS567/JMS578 → uas, a SATA SSD: large reads "
+		       "should reach "
 		       "330–400 MB/s; measured 38 MB/s: far below — try sbcdisk fix uas sda --try");
 	run_free(r);
 	expect_path(pi4, jms_uas, 32, 370, VERDICT_LINK, 330, 400);
