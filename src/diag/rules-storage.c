@@ -129,7 +129,9 @@ void rule_pcie_link(struct rule_ctx *ctx)
 					      d->max_gts, d->max_width, d->port_max_gts,
 					      d->port_max_width);
 			finding_fix(f, "Reseat the drive and its cable, power the board with its "
-				       "official supply, and reboot.");
+				       "official supply, and reboot; then `sbcdisk list` shows the "
+				       "link it trained to.");
+			finding_fix_cmd(f, "sbcdisk list");
 		} else if (d->port_max_gts > 0 && d->max_gts > d->port_max_gts + 0.05) {
 			f = rule_get(ctx, "pcie-link-limited", DIAG_INFO, d->name, NULL);
 			if (!f)
@@ -576,9 +578,16 @@ static void root_on_sd_fix(struct rule_ctx *ctx, struct diag_finding *f,
 		str_fmt(buf, sizeof(buf), "%s cannot be the target as it is: %s is mounted on %s, "
 			"and a clone erases the whole drive (`sbcdisk clone` refuses it). Copy "
 			"what is on it elsewhere and unmount it (and take it out of /etc/fstab), "
-			"or attach another drive; then `sbcdisk clone /dev/%s` shows the plan and "
-			"`sbcdisk boot order %s` the boot order that tries it first.", fast->name,
-			fast->mounted_part, fast->mounted_on, fast->name, media);
+			"or attach another drive; then `sbcdisk clone /dev/%s` shows the plan",
+			fast->name, fast->mounted_part, fast->mounted_on, fast->name);
+		/* boot order is the EEPROM bootloader's: a board without one refuses it */
+		if (board_is_pi(ctx))
+			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " and `sbcdisk boot "
+				"order %s` the boot order that tries it first.", media);
+		else
+			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), "; then make the "
+				"board's boot loader start from it (see the board's documentation): "
+				"`sbcdisk boot check %s` says whether it will boot.", fast->name);
 		finding_fix(f, buf);
 		return;
 	}
@@ -635,7 +644,7 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		finding_title(f, "The system runs from %s (%s) while %s is attached", root->name,
-			      root->is_sd ? "an SD card" : "SD/eMMC", fast->name);
+			      root->is_sd ? "an SD card" : "an eMMC", fast->name);
 		finding_evidence_fact(f, "/ is on %s; %s is %s drive", root->name, fast->name,
 				      fast->transport == DIAG_T_NVME ? "an NVMe" :
 				      fast->transport == DIAG_T_SATA ? "a SATA" : "a USB");
@@ -656,9 +665,14 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 	} else {
 		return;
 	}
-	finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD card (and "
-			   "faster than most eMMC) for the small random I/O a running system "
-			   "does, and an SD card wears out sooner.");
+	if (root && !root->is_sd)
+		finding_explain(f, "An SSD on USB 3 or NVMe is faster than most eMMC for the small "
+				   "random I/O a running system does, and it keeps the eMMC's "
+				   "writes (and its wear) for what must stay on the board.");
+	else
+		finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD "
+				   "card (and faster than most eMMC) for the small random I/O a "
+				   "running system does, and an SD card wears out sooner.");
 	if (root && fast)
 		root_on_sd_fix(ctx, f, root, fast);
 	else if (board_is_pi(ctx))
