@@ -684,3 +684,40 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 			       "(a dry run; --apply copies) and make the boot loader start from it "
 			       "(see the board's documentation).");
 }
+
+/* "Slow, but no errors": the drive's last stored run is far below its path (the store's
+ * verdict, handed in by doctor). The next step is the experiment that finds why. */
+void rule_run_far_below(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	struct diag_finding *f;
+	size_t i;
+
+	for (i = 0; inv && i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+
+		if (!d->last_run_far)
+			continue;
+		f = rule_get(ctx, "run-far-below", DIAG_WARNING, d->name, NULL);
+		if (!f)
+			return;
+		finding_title(f, "%s: its last bench is far below what its path carries", d->name);
+		finding_explain(f, "Slow without an error to show for it: the driver, the bridge, "
+				   "the cable, the port or the power can each hold a drive back.");
+		finding_evidence_fact(f, "run #%lld: %s", d->last_run_id, d->last_run_line);
+		if (d->has_usb && d->driver == USB_DRIVER_UAS) {
+			char buf[300];
+
+			str_fmt(buf, sizeof(buf), "Measure it on both drivers: `sbcdisk fix uas %s "
+				"--try` benches it on uas, switches this drive to usb-storage, "
+				"benches it again and puts it back as it was unless you keep the "
+				"winner.", d->name);
+			finding_fix(f, buf);
+			finding_fix_cmd(f, "sbcdisk fix uas %s --try", d->name);
+		} else {
+			finding_fix(f, "Check the link it trained to with `sbcdisk list`, reseat the "
+				       "drive and its cable, and bench it again.");
+			finding_fix_cmd(f, "sbcdisk list");
+		}
+	}
+}

@@ -64,6 +64,7 @@ void rule_io_errors(struct rule_ctx *ctx);
 void rule_device_not_ready(struct rule_ctx *ctx);
 void rule_undervoltage(struct rule_ctx *ctx);
 void rule_quirks_param_invalid(struct rule_ctx *ctx);
+void rule_run_far_below(struct rule_ctx *ctx);
 void rule_root_on_sd(struct rule_ctx *ctx);
 /* rules-boot.c: boot-usb2, bootloader-old, boot-partuuid-duplicate, boot-order */
 void rule_boot(struct rule_ctx *ctx);
