@@ -19,6 +19,7 @@
 #include "probe/probe.h"
 #include "report/doctor.h"
 #include "report/list.h"
+#include "store/verdict.h"
 
 int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool missing_ok,
 		   struct store **st)
@@ -151,31 +152,64 @@ static void bench_device_facts(const struct inventory *inv, const char *disk,
 		*dev = list_device_to_json(probe_blkdev_whole(d));
 }
 
-int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *bench, int64_t *id)
+/* The run a bench document makes: the facts of its disk, the board, the kernel, the root
+ * device and the doctor's findings at this moment (dr is the doctor's view; the caller
+ * releases it). 0, or -errno with one message said. */
+static int bench_run_make(struct cli_ctx *ctx, struct json_object *bench, struct doctor_run *dr,
+			  struct run **out)
 {
 	char board[128], kernel[128], boot[128], why[300];
 	struct json_object *dev = NULL, *disk = NULL, *target = NULL;
+	struct run *r = NULL;
+	int ret;
+
+	*out = NULL;
+	/* the doctor's view at the time: the inventory and the findings of the kernel log */
+	if (doctor_run_collect(ctx, "bench", NULL, dr) != EXIT_OK)
+		log_debug("store: no doctor findings: the run is saved without them");
+	if (json_object_object_get_ex(bench, "target", &target) && target)
+		json_object_object_get_ex(target, "disk", &disk);
+	bench_device_facts(dr->probe_inv, disk ? json_object_get_string(disk) : NULL, &dev, board,
+			   sizeof(board), kernel, sizeof(kernel), boot, sizeof(boot));
+	ret = run_from_bench(bench, dev, board, kernel, boot, &r, why, sizeof(why));
+	json_object_put(dev);
+	if (ret) {
+		log_error("bench: the results were not saved: %s", why);
+		return ret;
+	}
+	if (dr->probe_inv || dr->log)
+		r->findings = doctor_json_findings(&dr->findings);
+	*out = r;
+	return 0;
+}
+
+/* The judgement that ends a bench: what the drive's path should carry against what it did. */
+static void bench_judge_print(const struct run *r)
+{
+	char line[400];
+
+	if (verdict_run_line(r, line, sizeof(line)))
+		return;
+	putchar('\n');
+	cli_wrap_print("  ", "", line);
+}
+
+int cli_bench_finish(struct cli_ctx *ctx, const char *db, struct json_object *bench, bool judge,
+		     bool save, int64_t *id)
+{
 	struct doctor_run dr;
 	struct store *st = NULL;
 	struct run *r = NULL;
 	int ret;
 
 	*id = 0;
-	/* the doctor's view at the time: the inventory and the findings of the kernel log */
-	if (doctor_run_collect(ctx, "bench", NULL, &dr) != EXIT_OK)
-		log_debug("store: no doctor findings: the run is saved without them");
-	if (json_object_object_get_ex(bench, "target", &target) && target)
-		json_object_object_get_ex(target, "disk", &disk);
-	bench_device_facts(dr.probe_inv, disk ? json_object_get_string(disk) : NULL, &dev, board,
-			   sizeof(board), kernel, sizeof(kernel), boot, sizeof(boot));
-	ret = run_from_bench(bench, dev, board, kernel, boot, &r, why, sizeof(why));
-	json_object_put(dev);
-	if (ret) {
-		log_error("bench: the results were not saved: %s", why);
+	ret = bench_run_make(ctx, bench, &dr, &r);
+	if (ret)
 		goto out;
-	}
-	if (dr.probe_inv || dr.log)
-		r->findings = doctor_json_findings(&dr.findings);
+	if (judge)
+		bench_judge_print(r);
+	if (!save)
+		goto out;
 	/* the boot it ran in: a run in the boot a fix was written in is not after the fix */
 	if (ctx->sr && sysroot_read_str(ctx->sr, PATH_PROC_BOOT_ID, r->boot_id, sizeof(r->boot_id)) < 0)
 		r->boot_id[0] = '\0';
@@ -193,4 +227,9 @@ out:
 	store_close(st);
 	run_free(r);
 	return ret;
+}
+
+int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *bench, int64_t *id)
+{
+	return cli_bench_finish(ctx, db, bench, false, true, id);
 }

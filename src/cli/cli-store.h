@@ -3,6 +3,7 @@
 #ifndef SBCDISK_CLI_STORE_H
 #define SBCDISK_CLI_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,5 +46,9 @@ int cli_read_file(const char *path, size_t cap, char **buf, size_t *len);
  */
 struct cli_ctx;
 int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *bench, int64_t *id);
+/* The same, with judge: first print the judgement of the drive's path (the run's line of
+ * store/verdict.h) on stdout; without save: only that. 0 or -errno. */
+int cli_bench_finish(struct cli_ctx *ctx, const char *db, struct json_object *bench, bool judge,
+		     bool save, int64_t *id);
 
 #endif

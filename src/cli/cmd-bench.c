@@ -224,7 +224,9 @@ static int print_result(struct cli_ctx *ctx, const struct bench_run *run)
 	return ret;
 }
 
-static void save_result(struct cli_ctx *ctx, const struct bench_run *run, const char *db)
+/* The judgement of the drive's path (text output), then the run saved unless --no-save. */
+static void finish_result(struct cli_ctx *ctx, const struct bench_run *run, const char *db,
+			  bool save)
 {
 	struct json_object *doc = bench_result_to_json(run);
 	int64_t id = 0;
@@ -233,7 +235,7 @@ static void save_result(struct cli_ctx *ctx, const struct bench_run *run, const 
 		log_error("bench: the results were not saved: out of memory");
 		return;
 	}
-	if (!cli_bench_save(ctx, db, doc, &id) && !ctx->quiet)
+	if (!cli_bench_finish(ctx, db, doc, !ctx->json, save, &id) && save && !ctx->quiet)
 		fprintf(stderr, "saved as run %lld (sbcdisk history, compare, report)\n",
 			(long long)id);
 	json_object_put(doc);
@@ -284,8 +286,8 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	/* A complete run is kept; a store that fails says so once, and the exit stays 0:
 	 * the measurement itself worked and was printed. */
-	if (rc == EXIT_OK && run.ntests && !opt.no_save)
-		save_result(ctx, &run, opt.db);
+	if (rc == EXIT_OK && run.ntests && (!opt.no_save || !ctx->json))
+		finish_result(ctx, &run, opt.db, !opt.no_save);
 	bench_run_release(&run);
 	return rc;
 }

@@ -14,7 +14,64 @@
 #include "report/text.h"
 #include "common/util.h"
 
-/* The table, then the findings. 0 or -errno. */
+/* The kind of a finding in the headline's order: a problem, power, the link, the protocol,
+ * the device. */
+static int headline_rank(const struct diag_finding *f)
+{
+	static const char *const order[] = { "run-far-below", "undervoltage", "usb-link-slow",
+					     "pcie-link", "uas-", "drive-" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (str_starts(f->id, order[i]))
+			return (int)i;
+	return (int)ARRAY_SIZE(order);
+}
+
+/* One line per drive: its last run's verdict (or none yet), the most serious finding about
+ * it and the one next step. */
+static void health_headlines(const struct doctor_run *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->inv.n; i++) {
+		const struct diag_dev *d = &r->inv.devs[i];
+		const struct diag_finding *best = NULL;
+		char run[64];
+
+		const char *title;
+		size_t nl = strlen(d->name);
+
+		/* drives only: not an eMMC's boot or RPMB areas */
+		if (d->transport == DIAG_T_UNKNOWN || d->transport == DIAG_T_OTHER ||
+		    strstr(d->name, "boot") || strstr(d->name, "rpmb"))
+			continue;
+		for (k = 0; k < r->findings.n; k++) {
+			const struct diag_finding *f = &r->findings.v[k];
+
+			if (!str_starts(f->device, d->name))
+				continue;
+			if (!best || f->sev > best->sev ||
+			    (f->sev == best->sev && headline_rank(f) < headline_rank(best)))
+				best = f;
+		}
+		if (d->last_run_far)
+			str_fmt(run, sizeof(run), "run #%lld far below its path", d->last_run_id);
+		else
+			str_copy(run, sizeof(run), d->has_stored_run ? "last run stored" : "no run yet");
+		title = best ? best->title : "no finding";
+		if (!strncmp(title, d->name, nl) && title[nl] == ':' && title[nl + 1] == ' ')
+			title += nl + 2; /* "nvme0n1: PCIe link ..." says the name once */
+		printf("%s: %s; %s", d->name, run, title);
+		if (best && best->n_fix_cmds)
+			printf("; next: %s", best->fix_cmds[0]);
+		else if (!d->has_stored_run)
+			printf("; next: sbcdisk bench /dev/%s", d->name);
+		printf("\n");
+	}
+}
+
+/* The table, the one line per drive, then the findings. 0 or -errno. */
 static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 {
 	int ids[LIST_COLUMNS_MAX];
@@ -32,6 +89,9 @@ static int health_text(struct cli_ctx *ctx, struct doctor_run *r)
 	for (i = 0; i < r->findings.n; i++)
 		cnt[r->findings.v[i].sev]++;
 	printf("\n");
+	health_headlines(r);
+	if (r->inv.n)
+		printf("\n");
 	if (r->src.log_problem) {
 		str_fmt(line, sizeof(line), "not read (%s).", r->src.log_problem);
 		text_wrap(stdout, "  ", "Kernel log: ", line, text_cols(SIZE_MAX));

@@ -15,6 +15,7 @@
 #include "common/util.h"
 #include "store/run.h"
 #include "store/store.h"
+#include "store/verdict.h"
 
 static enum diag_transport transport_of(enum probe_transport t)
 {
@@ -146,8 +147,18 @@ static void stored_runs(struct cli_ctx *ctx, struct doctor_run *r)
 		if (!d->has_usb)
 			continue;
 		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
-		if (!store_runs_query(st, &f, &l) && l.n)
+		if (!store_runs_query(st, &f, &l) && l.n) {
+			struct verdict v;
+
 			d->has_stored_run = true;
+			/* the last run far below its path is a finding of its own */
+			if (!verdict_run(l.runs[0], &v) && v.limit == VERDICT_PROBLEM &&
+			    !verdict_run_line(l.runs[0], d->last_run_line,
+					      sizeof(d->last_run_line))) {
+				d->last_run_far = true;
+				d->last_run_id = (long long)l.runs[0]->id;
+			}
+		}
 		run_list_release(&l);
 	}
 	store_close(st);

@@ -96,6 +96,11 @@ struct diag_dev {
 	char data_part[32];	  /* "sda1": a partition with a file system, "" none */
 	char data_fs[16];	  /* its type */
 	bool has_stored_run;	  /* a bench of it is in the result store (false: none, unknown) */
+	/* Its last stored run is far below what its path carries (store/verdict.h judged it:
+	 * diag opens no store): the run's id and its judgement line, the evidence. */
+	bool last_run_far;
+	long long last_run_id;
+	char last_run_line[240];
 };
 
 struct diag_inventory {

@@ -129,7 +129,9 @@ void rule_pcie_link(struct rule_ctx *ctx)
 					      d->max_gts, d->max_width, d->port_max_gts,
 					      d->port_max_width);
 			finding_fix(f, "Reseat the drive and its cable, power the board with its "
-				       "official supply, and reboot.");
+				       "official supply, and reboot; then `sbcdisk list` shows the "
+				       "link it trained to.");
+			finding_fix_cmd(f, "sbcdisk list");
 		} else if (d->port_max_gts > 0 && d->max_gts > d->port_max_gts + 0.05) {
 			f = rule_get(ctx, "pcie-link-limited", DIAG_INFO, d->name, NULL);
 			if (!f)
@@ -605,9 +607,16 @@ static void root_on_sd_fix(struct rule_ctx *ctx, struct diag_finding *f,
 		str_fmt(buf, sizeof(buf), "%s cannot be the target as it is: %s is mounted on %s, "
 			"and a clone erases the whole drive (`sbcdisk clone` refuses it). Copy "
 			"what is on it elsewhere and unmount it (and take it out of /etc/fstab), "
-			"or attach another drive; then `sbcdisk clone /dev/%s` shows the plan and "
-			"`sbcdisk boot order %s` the boot order that tries it first.", fast->name,
-			fast->mounted_part, fast->mounted_on, fast->name, media);
+			"or attach another drive; then `sbcdisk clone /dev/%s` shows the plan",
+			fast->name, fast->mounted_part, fast->mounted_on, fast->name);
+		/* boot order is the EEPROM bootloader's: a board without one refuses it */
+		if (board_is_pi(ctx))
+			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " and `sbcdisk boot "
+				"order %s` the boot order that tries it first.", media);
+		else
+			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), "; then make the "
+				"board's boot loader start from it (see the board's documentation): "
+				"`sbcdisk boot check %s` says whether it will boot.", fast->name);
 		finding_fix(f, buf);
 		return;
 	}
@@ -664,7 +673,7 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 		if (!f)
 			return;
 		finding_title(f, "The system runs from %s (%s) while %s is attached", root->name,
-			      root->is_sd ? "an SD card" : "SD/eMMC", fast->name);
+			      root->is_sd ? "an SD card" : "an eMMC", fast->name);
 		finding_evidence_fact(f, "/ is on %s; %s is %s drive", root->name, fast->name,
 				      fast->transport == DIAG_T_NVME ? "an NVMe" :
 				      fast->transport == DIAG_T_SATA ? "a SATA" : "a USB");
@@ -685,9 +694,14 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 	} else {
 		return;
 	}
-	finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD card (and "
-			   "faster than most eMMC) for the small random I/O a running system "
-			   "does, and an SD card wears out sooner.");
+	if (root && !root->is_sd)
+		finding_explain(f, "An SSD on USB 3 or NVMe is faster than most eMMC for the small "
+				   "random I/O a running system does, and it keeps the eMMC's "
+				   "writes (and its wear) for what must stay on the board.");
+	else
+		finding_explain(f, "An SSD on USB 3 or NVMe is several times faster than an SD "
+				   "card (and faster than most eMMC) for the small random I/O a "
+				   "running system does, and an SD card wears out sooner.");
 	if (root && fast)
 		root_on_sd_fix(ctx, f, root, fast);
 	else if (board_is_pi(ctx))
@@ -698,4 +712,41 @@ void rule_root_on_sd(struct rule_ctx *ctx)
 		finding_fix(f, "Copy the system to the faster drive with `sbcdisk clone /dev/DISK` "
 			       "(a dry run; --apply copies) and make the boot loader start from it "
 			       "(see the board's documentation).");
+}
+
+/* "Slow, but no errors": the drive's last stored run is far below its path (the store's
+ * verdict, handed in by doctor). The next step is the experiment that finds why. */
+void rule_run_far_below(struct rule_ctx *ctx)
+{
+	const struct diag_inventory *inv = ctx->inv;
+	struct diag_finding *f;
+	size_t i;
+
+	for (i = 0; inv && i < inv->n; i++) {
+		const struct diag_dev *d = &inv->devs[i];
+
+		if (!d->last_run_far)
+			continue;
+		f = rule_get(ctx, "run-far-below", DIAG_WARNING, d->name, NULL);
+		if (!f)
+			return;
+		finding_title(f, "%s: its last bench is far below what its path carries", d->name);
+		finding_explain(f, "Slow without an error to show for it: the driver, the bridge, "
+				   "the cable, the port or the power can each hold a drive back.");
+		finding_evidence_fact(f, "run #%lld: %s", d->last_run_id, d->last_run_line);
+		if (d->has_usb && d->driver == USB_DRIVER_UAS) {
+			char buf[300];
+
+			str_fmt(buf, sizeof(buf), "Measure it on both drivers: `sbcdisk fix uas %s "
+				"--try` benches it on uas, switches this drive to usb-storage, "
+				"benches it again and puts it back as it was unless you keep the "
+				"winner.", d->name);
+			finding_fix(f, buf);
+			finding_fix_cmd(f, "sbcdisk fix uas %s --try", d->name);
+		} else {
+			finding_fix(f, "Check the link it trained to with `sbcdisk list`, reseat the "
+				       "drive and its cable, and bench it again.");
+			finding_fix_cmd(f, "sbcdisk list");
+		}
+	}
 }

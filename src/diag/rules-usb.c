@@ -522,7 +522,14 @@ void rule_uas_known_quirky(struct rule_ctx *ctx)
 						   "trouble.", d->bridge[0] ? d->bridge : "it");
 			finding_explain(f, "If the kernel log shows uas_eh_abort_handler or device "
 					   "resets, disable UAS for it.");
+			/* slow with no error: the experiment says whether uas is the cause */
+			if (d->last_run_far)
+				finding_explain(f, "Its last bench (run #%lld) is far below what its "
+						   "path carries: `sbcdisk fix uas %s --try` measures it "
+						   "on uas and on usb-storage.", d->last_run_id, d->name);
 			fix_uas(ctx, f, id, false);
+			if (d->last_run_far)
+				finding_fix_cmd(f, "sbcdisk fix uas %s --try", d->name);
 		}
 		finding_evidence_fact(f, "%s: USB %s at port %s, driver uas%s%s", d->name, id,
 				      d->usb_port, d->bridge[0] ? ", bridge " : "", d->bridge);

@@ -174,6 +174,8 @@ static const struct diag_rule {
 	  rule_quirks_param_invalid },
 	{ { "root-on-sd", "the system runs from SD while a faster drive is attached" },
 	  rule_root_on_sd },
+	{ { "run-far-below", "the drive's last bench is far below what its path carries" },
+	  rule_run_far_below },
 	{ { "drive-failing", "the drive reports SMART failure, critical warnings or bad sectors" },
 	  rule_drive_health },
 	{ { "drive-worn", "the drive has used 90 % or more of its rated life" }, NULL },

@@ -70,6 +70,7 @@ void rule_usb_over_current(struct rule_ctx *ctx);
 void rule_nvme_apst(struct rule_ctx *ctx);
 void rule_fs_corrupt(struct rule_ctx *ctx);
 void rule_quirks_param_invalid(struct rule_ctx *ctx);
+void rule_run_far_below(struct rule_ctx *ctx);
 void rule_root_on_sd(struct rule_ctx *ctx);
 /* rules-boot.c: boot-usb2, bootloader-old, boot-partuuid-duplicate, boot-order */
 void rule_boot(struct rule_ctx *ctx);

@@ -156,11 +156,14 @@ static int plan_config(struct sysroot *sr, struct fix_plan *p, int gen,
 	ret = boot_file_read(sr, loc.config, CONFIG_FILE_MAX, &p->file, &p->msgs);
 	if (ret)
 		return refuse_file(p, ret);
+	/* pciex1_gen is the Pi 5's connector: on another board the line would do nothing,
+	 * and a fix that changes nothing must not look like one */
 	if (!sysroot_read_dt_string(sr, PATH_PROC_DT_MODEL, model, sizeof(model)) && model[0] &&
 	    !strstr(model, "Raspberry Pi 5") && !strstr(model, "Compute Module 5") &&
 	    !strstr(model, "Raspberry Pi 500"))
-		fix_note(&p->msgs, "this board is a '%s', not a Raspberry Pi 5: the setting only "
-				   "takes effect on a Pi 5", model);
+		return fix_refuse(&p->msgs, -EOPNOTSUPP, "this board is a '%s', not a Raspberry "
+				  "Pi 5: dtparam=pciex1_gen only sets a Pi 5's PCIe connector, so "
+				  "nothing is written", model);
 	ret = config_parse(sbuf_str(&p->file.data), p->file.data.len, &cfg);
 	if (!ret)
 		ret = set(&cfg, gen, &p->msgs, &p->changed);

@@ -37,6 +37,10 @@ static const char *limit_class(enum verdict_limit l)
 		return "lim-device";
 	case VERDICT_PROBLEM:
 		return "lim-problem";
+	case VERDICT_PROTOCOL:
+		return "lim-protocol";
+	case VERDICT_MEMORY:
+		return "lim-memory";
 	default:
 		return "lim-unknown";
 	}
@@ -100,8 +104,10 @@ static void chart_write(FILE *f, const struct compare *c, const struct compare_r
 			html_put(f, "%s", vd.text);
 		}
 		html_put(f, "</title></rect>\n");
-		/* the link's ceiling, where it is known and within reach of the chart */
-		if (!row->iops && !verdict_ceiling(r, &ceil) && !ceil.floor_only &&
+		/* the link's ceiling, where it is known and within reach of the chart; a memory
+		 * figure (cached reads) is not the disk's and gets none */
+		if (!row->iops && vd.limit != VERDICT_MEMORY && !verdict_ceiling(r, &ceil) &&
+		    !ceil.floor_only &&
 		    ceil.bytes_per_s / 1e6 <= max * 1.25 && max > 0) {
 			double x = LABEL_W + ceil.bytes_per_s / 1e6 / max * span;
 

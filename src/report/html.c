@@ -43,6 +43,7 @@ static const char css[] =
 	"color:#fff;background:var(--unknown)}"
 	".badge.lim-link{background:var(--link)}.badge.lim-device{background:var(--device)}"
 	".badge.lim-problem{background:var(--problem)}"
+	".badge.lim-protocol{background:var(--link)}"
 	".unknown{color:var(--muted);font-size:12px}"
 	".scorebar{background:#e6ebf1;border-radius:4px;height:8px;width:120px;"
 	"display:inline-block;vertical-align:middle;margin-left:6px}"
@@ -64,6 +65,7 @@ static const char css[] =
 	".cdm .val.lim-link{border-color:var(--link)}"
 	".cdm .val.lim-problem{border-color:var(--problem);background:#fdf1ef}"
 	".cdm .val.lim-device{border-color:#b9dcc5}"
+	".cdm .val.lim-protocol{border-color:var(--link)}"
 	"dl.facts{display:grid;grid-template-columns:200px 1fr;gap:2px 12px;margin:6px 0}"
 	"dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-word}"
 	"ul.findings{margin:6px 0;padding-left:20px}"
@@ -92,9 +94,9 @@ static const char css[] =
 static const char *limit_class(enum verdict_limit l)
 {
 	static const char *const names[] = { "lim-unknown", "lim-link", "lim-device",
-					     "lim-problem" };
+					     "lim-problem", "lim-protocol", "lim-memory" };
 
-	return names[l];
+	return (size_t)l < ARRAY_SIZE(names) ? names[l] : "lim-unknown";
 }
 
 static void badge(FILE *f, const struct verdict *v)

@@ -1,107 +1,27 @@
-/* verdict.c - ties a figure to the practical ceiling of the link it went through, and scores
- * a drive for use as a boot drive. Ceilings and their sources: docs/verdicts.md. */
+/* verdict.c - judges a figure against what its path can carry (common/path.c: link, protocol,
+ * drive), and scores a drive for use as a boot drive. Ranges and sources: docs/paths.md. */
 #include <math.h>
 #include <strings.h>
 
 #include "common/util.h"
 #include "store/verdict.h"
 
-/* USB: bulk transfer after protocol overhead, as measured with UAS/BOT bridges. */
-static const struct {
-	double mbps;
-	double bytes_per_s;
-	const char *name;
-} usb_ceilings[] = {
-	{ 1.5, 0.15e6, "USB 1.0 low speed, 1.5M" },
-	{ 12, 1.0e6, "USB 1.1, 12M" },
-	{ 480, 40e6, "USB 2.0, 480M" },
-	{ 5000, 450e6, "USB 3 Gen 1, 5000M" },
-	{ 10000, 1000e6, "USB 3 Gen 2, 10000M" },
-	{ 20000, 2000e6, "USB 3 Gen 2x2, 20000M" },
-};
-
-/* PCIe: raw rate per lane after line encoding (8b/10b to Gen 2, 128b/130b from Gen 3). */
-static const struct {
-	double gts;
-	int gen;
-	double lane_bytes_per_s;
-} pcie_lanes[] = {
-	{ 2.5, 1, 250e6 },
-	{ 5.0, 2, 500e6 },
-	{ 8.0, 3, 984.6e6 },
-	{ 16.0, 4, 1969.2e6 },
-	{ 32.0, 5, 3938.5e6 },
-};
-/* Transaction-layer overhead (TLP headers, DLLPs, flow control) at 128-256 B payloads. */
-#define PCIE_EFFICIENCY 0.85
-
-/* SD and eMMC bus modes, matched in this order against the debugfs timing text. */
-static const struct {
-	const char *match;
-	double bytes_per_s;
-	const char *name;
-} mmc_ceilings[] = {
-	{ "HS400", 400e6, "eMMC HS400" },
-	{ "HS200", 200e6, "eMMC HS200" },
-	{ "DDR52", 90e6, "eMMC DDR52" },
-	{ "mmc high-speed", 45e6, "eMMC high speed" },
-	{ "SDR104", 90e6, "SD SDR104" },
-	{ "DDR50", 45e6, "SD DDR50" },
-	{ "SDR50", 45e6, "SD SDR50" },
-	{ "SDR25", 23e6, "SD SDR25" },
-	{ "sd high-speed", 23e6, "SD high speed" },
-	{ "SDR12", 11e6, "SD SDR12" },
-	{ "legacy", 11e6, "SD default speed" },
-};
-
 int verdict_usb_ceiling(double speed_mbps, struct link_ceiling *c)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(usb_ceilings); i++) {
-		if (fabs(speed_mbps - usb_ceilings[i].mbps) < 0.01) {
-			c->bytes_per_s = usb_ceilings[i].bytes_per_s;
-			str_copy(c->name, sizeof(c->name), usb_ceilings[i].name);
-			c->floor_only = false;
-			return 0;
-		}
-	}
-	return -ENODATA;
+	c->floor_only = false;
+	return path_usb_ceiling(speed_mbps, &c->bytes_per_s, c->name, sizeof(c->name));
 }
 
 int verdict_pcie_ceiling(double gts, double width, struct link_ceiling *c)
 {
-	size_t i;
-
-	if (!isfinite(width) || width < 1 || width > 32 || width != floor(width))
-		return -ENODATA;
-	for (i = 0; i < ARRAY_SIZE(pcie_lanes); i++) {
-		if (fabs(gts - pcie_lanes[i].gts) < 0.01) {
-			c->bytes_per_s = pcie_lanes[i].lane_bytes_per_s * width * PCIE_EFFICIENCY;
-			str_fmt(c->name, sizeof(c->name), "PCIe Gen %d x%d", pcie_lanes[i].gen,
-				(int)width);
-			c->floor_only = false;
-			return 0;
-		}
-	}
-	return -ENODATA;
+	c->floor_only = false;
+	return path_pcie_ceiling(gts, width, &c->bytes_per_s, c->name, sizeof(c->name));
 }
 
 int verdict_mmc_ceiling(const char *timing, struct link_ceiling *c)
 {
-	size_t i;
-
-	if (!timing)
-		return -ENODATA;
-	for (i = 0; i < ARRAY_SIZE(mmc_ceilings); i++) {
-		if (strcasestr(timing, mmc_ceilings[i].match)) {
-			c->bytes_per_s = mmc_ceilings[i].bytes_per_s;
-			str_copy(c->name, sizeof(c->name), mmc_ceilings[i].name);
-			c->floor_only = false;
-			return 0;
-		}
-	}
-	return -ENODATA;
+	c->floor_only = false;
+	return path_mmc_ceiling(timing, &c->bytes_per_s, c->name, sizeof(c->name));
 }
 
 static bool is_nvme(const struct run *r)
@@ -113,27 +33,69 @@ static bool is_nvme(const struct run *r)
 	       (json_object_object_get_ex(r->device, "pcie", &pcie) && pcie);
 }
 
+static bool is_memory_figure(const struct run_test *t)
+{
+	return run_test_is_memory(t);
+}
+
+static bool is_large(const struct run_test *t);
+
+void verdict_path_in(const struct run *r, struct path_in *in)
+{
+	const char *vid = run_device_str(r, "usb.vid"), *pid = run_device_str(r, "usb.pid");
+	struct json_object *rot = NULL;
+	size_t i;
+
+	memset(in, 0, sizeof(*in));
+	in->board = r->board[0] ? r->board : NULL;
+	in->transport = run_device_str(r, "transport");
+	in->model = run_device_str(r, "model");
+	in->bridge = run_device_str(r, "usb.bridge");
+	in->usb_driver = run_device_str(r, "usb.driver");
+	in->mmc_type = run_device_str(r, "mmc.type");
+	in->mmc_timing = run_device_str(r, "mmc.timing");
+	in->usb_speed_mbps = run_device_num(r, "usb.speed_mbps");
+	in->pcie_gts = run_device_num(r, "pcie.link_speed_gts");
+	in->pcie_width = run_device_num(r, "pcie.link_width");
+	in->rotational = -1;
+	if (r->device && json_object_object_get_ex(r->device, "rotational", &rot) && rot)
+		in->rotational = json_object_get_boolean(rot) ? 1 : 0;
+	in->nvme = is_nvme(r);
+	if (vid && pid && strlen(vid) == 4 && strlen(pid) == 4)
+		str_fmt(in->usb_id, sizeof(in->usb_id), "%s:%s", vid, pid);
+	in->best_bw = NAN;
+	for (i = 0; i < r->ntests; i++) {
+		const struct run_test *t = &r->tests[i];
+
+		if (isfinite(t->bw) && !is_memory_figure(t) && is_large(t) &&
+		    !(t->bw <= in->best_bw))
+			in->best_bw = t->bw;
+	}
+}
+
+int verdict_path(const struct run *r, struct path_expect *e)
+{
+	struct path_in in;
+
+	if (!r->device) {
+		memset(e, 0, sizeof(*e));
+		e->lo = e->hi = e->link_ceiling = NAN;
+		return -ENODATA;
+	}
+	verdict_path_in(r, &in);
+	return path_expect(&in, e);
+}
+
 int verdict_ceiling(const struct run *r, struct link_ceiling *c)
 {
-	double speed = run_device_num(r, "usb.speed_mbps");
+	struct path_expect e;
 
-	if (!r->device)
+	if (verdict_path(r, &e) || !isfinite(e.link_ceiling))
 		return -ENODATA;
-	if (isfinite(speed))
-		return verdict_usb_ceiling(speed, c);
-	if (run_device_str(r, "usb.vid"))
-		return -ENODATA; /* on USB, speed not recorded */
-	if (!verdict_pcie_ceiling(run_device_num(r, "pcie.link_speed_gts"),
-				  run_device_num(r, "pcie.link_width"), c))
-		return 0;
-	if (is_nvme(r)) {
-		/* Every PCIe link is at least Gen 1 x1: a floor, good to spot the absurd. */
-		verdict_pcie_ceiling(2.5, 1, c);
-		str_copy(c->name, sizeof(c->name), "PCIe link not recorded");
-		c->floor_only = true;
-		return 0;
-	}
-	return verdict_mmc_ceiling(run_device_str(r, "mmc.timing"), c);
+	c->bytes_per_s = e.link_ceiling;
+	c->floor_only = e.floor_only;
+	str_copy(c->name, sizeof(c->name), e.link);
+	return 0;
 }
 
 const char *verdict_limit_name(enum verdict_limit l)
@@ -141,10 +103,14 @@ const char *verdict_limit_name(enum verdict_limit l)
 	switch (l) {
 	case VERDICT_LINK:
 		return "link";
+	case VERDICT_PROTOCOL:
+		return "protocol";
 	case VERDICT_DEVICE:
 		return "device";
 	case VERDICT_PROBLEM:
 		return "problem";
+	case VERDICT_MEMORY:
+		return "memory";
 	default:
 		return NULL;
 	}
@@ -160,20 +126,6 @@ static bool is_large(const struct run_test *t)
 			t->queue_depth >= 8);
 	return !strncasecmp(t->name, "SEQ", 3) || strcasestr(t->name, "hdparm") ||
 	       !strncasecmp(t->name, "dd", 2);
-}
-
-/* A drive that is fast unless something is wrong: NVMe, or an SSD that is not spinning. */
-static bool expected_fast(const struct run *r)
-{
-	const char *model = run_device_str(r, "model");
-	struct json_object *rot = NULL;
-
-	if (is_nvme(r))
-		return true;
-	if (json_object_object_get_ex(r->device, "rotational", &rot) && rot &&
-	    json_object_get_boolean(rot))
-		return false;
-	return model && (strcasestr(model, "SSD") || strcasestr(model, "NVMe"));
 }
 
 /* A finding about another drive (by name or by USB id) says nothing about this run. */
@@ -218,54 +170,121 @@ static const char *problem_finding(const struct run *r)
 	return NULL;
 }
 
-static void far_below(const struct run *r, struct verdict *v)
+/* The next sbcdisk command that can find why the drive is far below its path. */
+static void next_step(const struct run *r, const struct path_expect *e, char *buf, size_t cap)
 {
-	const char *id = problem_finding(r);
+	const char *name = run_device_str(r, "name");
 
-	v->limit = VERDICT_PROBLEM;
-	if (id)
-		str_fmt(v->text, sizeof(v->text), "far below what the link allows — see doctor: %s",
-			id);
+	if (!name || !str_is_clean_utf8(name) || strlen(name) > 32)
+		name = "DEVICE";
+	if (!strcmp(e->protocol, "uas") ||
+	    (!e->protocol[0] && e->link_ceiling > 100e6 && run_device_num(r, "usb.speed_mbps") > 480))
+		str_fmt(buf, cap, "try sbcdisk fix uas %s --try", name);
+	else if (run_device_str(r, "usb.vid") || isfinite(run_device_num(r, "usb.speed_mbps")))
+		str_copy(buf, cap, "check the cable, port and power: sbcdisk doctor");
+	else if (e->medium == PATH_MEDIUM_NVME && (e->floor_only || strstr(e->link, "board")))
+		str_copy(buf, cap, "check its PCIe link: sbcdisk list");
 	else
-		str_copy(v->text, sizeof(v->text),
-			 "far below what the link allows — run sbcdisk doctor");
+		str_copy(buf, cap, "run sbcdisk doctor");
 }
 
-static bool is_memory_figure(const struct run_test *t)
+static void far_below(const struct run *r, const struct path_expect *e, struct verdict *v)
 {
-	return run_test_is_memory(t);
+	const char *id = problem_finding(r);
+	char next[80];
+
+	v->limit = VERDICT_PROBLEM;
+	next_step(r, e, next, sizeof(next));
+	if (id)
+		str_fmt(v->text, sizeof(v->text), "far below this path — see doctor: %s; %s", id,
+			next);
+	else
+		str_fmt(v->text, sizeof(v->text), "far below this path — %s", next);
+}
+
+static bool fast_medium(const struct path_expect *e)
+{
+	return e->medium == PATH_MEDIUM_SATA_SSD || e->medium == PATH_MEDIUM_NVME;
+}
+
+/* A figure that reaches the path's range: limited by the part that sets it. */
+static void at_range(const struct path_expect *e, struct verdict *v)
+{
+	switch (e->binding) {
+	case PATH_PART_PROTOCOL:
+		v->limit = VERDICT_PROTOCOL;
+		str_fmt(v->text, sizeof(v->text), "limited by the protocol (%s on %s)", e->protocol,
+			e->link);
+		break;
+	case PATH_PART_MEDIUM:
+		v->limit = VERDICT_DEVICE;
+		str_fmt(v->text, sizeof(v->text), "limited by the device (%s)",
+			path_medium_name(e->medium));
+		break;
+	default:
+		v->limit = VERDICT_LINK;
+		str_fmt(v->text, sizeof(v->text), "limited by the link (%s)", e->link);
+		break;
+	}
+}
+
+static void judge_large(const struct run *r, const struct run_test *t, const struct path_expect *e,
+			struct verdict *v)
+{
+	/* one request at a time: a USB or PCIe drive's own latency sets the pace, not the link */
+	bool shallow = isfinite(t->queue_depth) && t->queue_depth < 4 && e->link_ceiling > 100e6;
+
+	v->expect_lo = e->lo;
+	v->expect_hi = e->hi;
+	if (t->bw >= e->lo) {
+		at_range(e, v);
+	} else if (t->bw < e->lo * VERDICT_FAR_SHARE && (problem_finding(r) || fast_medium(e))) {
+		far_below(r, e, v);
+	} else {
+		v->limit = VERDICT_DEVICE;
+		str_copy(v->text, sizeof(v->text),
+			 shallow && e->binding != PATH_PART_MEDIUM
+				 ? "limited by the device (at queue depth 1)"
+				 : "limited by the device");
+	}
 }
 
 int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v)
 {
-	struct link_ceiling c;
+	struct path_expect e;
 	double share;
 
-	if (!isfinite(t->bw) || is_memory_figure(t))
+	if (!isfinite(t->bw))
 		return -ENODATA;
-	v->ceiling = NAN;
+	v->ceiling = v->expect_lo = v->expect_hi = NAN;
 	v->limit = VERDICT_UNKNOWN;
-	if (verdict_ceiling(r, &c)) {
+	if (is_memory_figure(t)) {
+		v->limit = VERDICT_MEMORY;
+		str_copy(v->text, sizeof(v->text), "a memory figure (cached reads), not the disk's");
+		return 0;
+	}
+	if (verdict_path(r, &e)) {
 		str_copy(v->text, sizeof(v->text), "no ceiling known for how the drive is attached");
 		return 0;
 	}
-	share = t->bw / c.bytes_per_s;
-	if (c.floor_only) {
-		if (is_large(t) && share < VERDICT_FAR_SHARE) {
-			v->ceiling = c.bytes_per_s;
-			far_below(r, v);
+	if (e.floor_only) {
+		if (is_large(t) && t->bw < e.lo * VERDICT_FAR_SHARE) {
+			v->ceiling = e.link_ceiling;
+			far_below(r, &e, v);
 		} else {
-			str_fmt(v->text, sizeof(v->text), "no ceiling known (%s)", c.name);
+			str_fmt(v->text, sizeof(v->text), "no ceiling known (%s)", e.link);
 		}
 		return 0;
 	}
-	v->ceiling = c.bytes_per_s;
+	v->ceiling = e.link_ceiling;
+	if (is_large(t)) {
+		judge_large(r, t, &e, v);
+		return 0;
+	}
+	share = t->bw / e.link_ceiling;
 	if (share >= VERDICT_LINK_SHARE) {
 		v->limit = VERDICT_LINK;
-		str_fmt(v->text, sizeof(v->text), "limited by the link (%s)", c.name);
-	} else if (is_large(t) && share < VERDICT_FAR_SHARE &&
-		   (problem_finding(r) || expected_fast(r))) {
-		far_below(r, v);
+		str_fmt(v->text, sizeof(v->text), "limited by the link (%s)", e.link);
 	} else {
 		v->limit = VERDICT_DEVICE;
 		str_copy(v->text, sizeof(v->text), "limited by the device");
@@ -275,8 +294,8 @@ int verdict_test(const struct run *r, const struct run_test *t, struct verdict *
 
 int verdict_run(const struct run *r, struct verdict *out)
 {
-	static const enum verdict_limit order[] = { VERDICT_PROBLEM, VERDICT_LINK, VERDICT_DEVICE,
-						    VERDICT_UNKNOWN };
+	static const enum verdict_limit order[] = { VERDICT_PROBLEM, VERDICT_LINK, VERDICT_PROTOCOL,
+						    VERDICT_DEVICE, VERDICT_UNKNOWN };
 	struct verdict v;
 	size_t i, k;
 
@@ -289,6 +308,74 @@ int verdict_run(const struct run *r, struct verdict *out)
 		}
 	}
 	return -ENODATA;
+}
+
+/* The large test the run's line speaks of: the best large read, else the best large write. */
+static const struct run_test *line_test(const struct run *r)
+{
+	const struct run_test *best = NULL;
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2 && !best; pass++) {
+		for (i = 0; i < r->ntests; i++) {
+			const struct run_test *t = &r->tests[i];
+
+			if (!isfinite(t->bw) || is_memory_figure(t) || !is_large(t) ||
+			    strcmp(run_test_dir(t), pass ? "write" : "read"))
+				continue;
+			if (!best || t->bw > best->bw)
+				best = t;
+		}
+	}
+	return best;
+}
+
+int verdict_run_line(const struct run *r, char *buf, size_t cap)
+{
+	const struct run_test *t = line_test(r);
+	const char *dir, *how;
+	struct path_expect e;
+	struct verdict v;
+
+	if (!t) {
+		/* the path's range all the same: a bench of small blocks only still ends with it */
+		if (verdict_path(r, &e) || e.floor_only)
+			return -ENODATA;
+		str_fmt(buf, cap, "%s: large reads should reach %.0f–%.0f MB/s; this run measured no "
+				  "large transfer",
+			e.label, e.lo / 1e6, e.hi / 1e6);
+		return 0;
+	}
+	if (verdict_test(r, t, &v))
+		return -ENODATA;
+	verdict_path(r, &e);
+	dir = !strcmp(run_test_dir(t), "read") ? "reads" : "writes";
+	if (!isfinite(v.expect_lo)) {
+		str_fmt(buf, cap, "%s%slarge %s measured %.0f MB/s: %s", e.label,
+			e.label[0] ? ": " : "", dir, t->bw / 1e6, v.text);
+		return 0;
+	}
+	switch (v.limit) {
+	case VERDICT_LINK:
+	case VERDICT_PROTOCOL:
+		how = "at what the path carries";
+		break;
+	case VERDICT_PROBLEM:
+		how = strstr(v.text, "— ") ? strstr(v.text, "— ") - 1 : v.text;
+		break;
+	default:
+		how = t->bw >= v.expect_lo ? "the drive's own pace" : "below: the drive sets the pace";
+		break;
+	}
+	if (v.limit == VERDICT_PROBLEM)
+		str_fmt(buf, cap, "%s: large %s should reach %.0f–%.0f MB/s; measured %.0f MB/s: "
+				  "far below%s",
+			e.label, dir, v.expect_lo / 1e6, v.expect_hi / 1e6, t->bw / 1e6, how);
+	else
+		str_fmt(buf, cap, "%s: large %s should reach %.0f–%.0f MB/s; measured %.0f MB/s: %s",
+			e.label, dir, v.expect_lo / 1e6, v.expect_hi / 1e6, t->bw / 1e6, how);
+	return 0;
 }
 
 /* The score's parts: test, direction, reference (the SD A1 floor), weight. */

@@ -1,11 +1,12 @@
-/* verdict.h - what limits a figure (the link, the device, or a problem), the boot-drive score
- * and the SD application-class verdicts. The ceilings and their sources are in docs/verdicts.md. */
+/* verdict.h - what limits a figure (the link, the protocol, the device, or a problem), the
+ * boot-drive score and the SD application classes. Ranges: docs/paths.md, docs/verdicts.md. */
 #ifndef SBCDISK_STORE_VERDICT_H
 #define SBCDISK_STORE_VERDICT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/path.h"
 #include "store/run.h"
 
 enum verdict_limit {
@@ -13,6 +14,8 @@ enum verdict_limit {
 	VERDICT_LINK,
 	VERDICT_DEVICE,
 	VERDICT_PROBLEM,
+	VERDICT_PROTOCOL, /* the driver's protocol on this link, usb-storage on USB 3 */
+	VERDICT_MEMORY,   /* a cached read: memory, never judged against the disk */
 };
 
 /* The practical ceiling of the path between the board and the drive. */
@@ -24,15 +27,20 @@ struct link_ceiling {
 
 struct verdict {
 	enum verdict_limit limit;
-	double ceiling; /* bytes per second, NAN when unknown */
+	double ceiling;            /* the link's practical ceiling, bytes per second, NAN unknown */
+	double expect_lo, expect_hi; /* what large transfers reach on this path, NAN unknown */
 	char text[160];
 };
 
-/* A figure at or above this share of the ceiling is limited by the link. */
+/* A small-block figure at or above this share of the link's ceiling is limited by the link. */
 #define VERDICT_LINK_SHARE 0.70
-/* A sequential figure below this share is far below what the link allows. */
-#define VERDICT_FAR_SHARE 0.25
+/* A large-block figure below this share of the path's expected low is far below it. */
+#define VERDICT_FAR_SHARE 0.40
 
+/* What the run tells of its path (board, link, driver, bridge, drive), for path_expect(). */
+void verdict_path_in(const struct run *r, struct path_in *in);
+/* The run's path and its expected range: path_expect() on verdict_path_in(). */
+int verdict_path(const struct run *r, struct path_expect *e);
 /* Practical ceilings by link (tables in verdict.c). 0, or -ENODATA when unknown. */
 int verdict_usb_ceiling(double speed_mbps, struct link_ceiling *c);
 int verdict_pcie_ceiling(double gts, double width, struct link_ceiling *c);
@@ -40,12 +48,16 @@ int verdict_mmc_ceiling(const char *timing, struct link_ceiling *c);
 /* The ceiling for the run's device (usb, then pcie/nvme, then mmc). 0 or -ENODATA. */
 int verdict_ceiling(const struct run *r, struct link_ceiling *c);
 
-/* The verdict on one test; -ENODATA when the test has no bandwidth or is a memory figure. */
+/* The verdict on one test (a memory figure gets VERDICT_MEMORY and no range); -ENODATA when
+ * the test has no bandwidth. */
 int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v);
-/* The one line for the run: a problem first, then the link, then the device. -ENODATA when
- * no test could be judged. */
+/* The one line for the run: a problem first, then the link, the protocol, the device (a memory
+ * figure never). -ENODATA when no test could be judged. */
 int verdict_run(const struct run *r, struct verdict *v);
-/* "link", "device", "problem", or NULL for unknown. */
+/* The run's judgement of its large reads as one line: "Pi 4 USB 3 Gen 1 (VL805) → uas: large
+ * reads should reach 330–400 MB/s; measured 38 MB/s: far below — try ...". 0 or -ENODATA. */
+int verdict_run_line(const struct run *r, char *buf, size_t cap);
+/* "link", "protocol", "device", "problem", "memory", or NULL for unknown. */
 const char *verdict_limit_name(enum verdict_limit l);
 
 /*

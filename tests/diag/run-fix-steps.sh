@@ -13,7 +13,7 @@ cd "$src" || exit 1
 case_() {
 	local tree=$1 log=${2:-} root="$tmp/$1" cmds line n=0
 	rm -rf "$root"
-	python3 "$src/tools/mksysroot" "$src/tests/sysroots/$tree.desc" "$root" || exit 1
+	python3 "$src/tools/mksysroot" "${descdir:-$src/tests/sysroots}/$tree.desc" "$root" || exit 1
 	# shellcheck disable=SC2086 # SBCDISK_RUN is a command prefix, possibly empty
 	$run "$bin" --sysroot "$root" --json doctor ${log:+--kmsg "$log"} >"$tmp/doc.json"
 	cmds=$(python3 -c '
@@ -87,6 +87,17 @@ case_ visionfive2-sd-nvme
 # a Pi 5's SD card in command-queue recovery: fix sd-cqe; a drive that refused APST: fix nvme-apst
 case_ pi5-usb-asm-sandisk tests/diag/klog/m09_rpi6561_pi5_samsung_pro_plus_cqe_bare.log
 case_ pi5-nvme-gen2 tests/diag/klog/m15_tkg953_kingston_a1000_apst_failed.log
+# a board without the Pi's EEPROM bootloader (Jetson) and a CM4, their NVMe drive not
+# mounted (a mounted one is named as no target, below): no step that the board refuses
+descdir=$tmp/desc
+mkdir -p "$descdir"
+cp "$src"/tests/sysroots/*.inc "$src"/tests/sysroots/jetson-orin-emmc-nvme.desc \
+	"$src"/tests/sysroots/cm4-emmc-nvme.desc "$descdir/"
+sed -i '/^mount 259:[0-9]* \/dev\/nvme0n1p1 /d' "$descdir"/jetson-orin-emmc-nvme.desc \
+	"$descdir"/cm4-emmc-nvme.desc
+case_ jetson-orin-emmc-nvme
+case_ cm4-emmc-nvme
+descdir=
 
 # the order of the steps: uas trouble with no stored run measures first, verifies last
 sb --sysroot "$tmp/pi4-jms567-usb3-uas" --json doctor \

@@ -369,6 +369,26 @@ static void test_inventory_rules(void)
 	T_CHECK(!run(NULL, &inv, "uas-known-quirky"));
 	inv.quirks_param = NULL;
 	devs[1].driver = USB_DRIVER_UAS;
+	/* slow, no error: the last stored run far below its path is a finding, and the
+	 * known-quirky bridge's finding offers the experiment */
+	T_CHECK(!run(NULL, &inv, "run-far-below"));
+	devs[1].last_run_far = true;
+	devs[1].last_run_id = 12;
+	str_copy(devs[1].last_run_line, sizeof(devs[1].last_run_line),
+		 "Pi 4 USB 3 Gen 1 (VL805) → uas: large reads should reach 330–400 MB/s; measured "
+		 "38 MB/s: far below — try sbcdisk fix uas sda --try");
+	f = run(NULL, &inv, "run-far-below");
+	T_CHECK(f && f->sev == DIAG_WARNING && !strcmp(f->device, "sda"));
+	T_CHECK(f && f->n_evidence == 1 && strstr(f->evidence[0].text, "run #12: Pi 4 USB 3"));
+	T_CHECK(f && f->n_fix_cmds == 1 && !strcmp(f->fix_cmds[0], "sbcdisk fix uas sda --try"));
+	f = run(NULL, &inv, "uas-known-quirky");
+	T_CHECK(f && f->n_fix_cmds > 0 &&
+		!strcmp(f->fix_cmds[f->n_fix_cmds - 1], "sbcdisk fix uas sda --try"));
+	devs[1].driver = USB_DRIVER_STORAGE;
+	f = run(NULL, &inv, "run-far-below");
+	T_CHECK(f && f->n_fix_cmds == 1 && !strcmp(f->fix_cmds[0], "sbcdisk list"));
+	devs[1].driver = USB_DRIVER_UAS;
+	devs[1].last_run_far = false;
 	/* on a board with USB 2 only there is no faster port */
 	inv.fastest_usb_root_mbps = 480;
 	T_CHECK(!run(NULL, &inv, "usb-link-slow"));
@@ -679,7 +699,7 @@ int main(void)
 	/* the table has exactly the fixed ids */
 	for (i = 0; (r = diag_rule_get(i)); i++)
 		T_CHECK(r->id && r->summary);
-	T_EQ_INT(i, 31); /* 25, the four boot findings (rules-boot.c), the two power ones */
+	T_EQ_INT(i, 32); /* 25, the four boot findings (rules-boot.c), the two power ones, run-far-below */
 	diag_findings_release(&fs);
 	test_linkage();
 	test_faults();

@@ -47,6 +47,17 @@ rc=$?
 expect_rc 0
 before=$(q32)
 grep -q "saved as run 1" "$tmp/err" || fail "run before not saved: $(cat "$tmp/err")"
+# every bench ends with the judgement of the path: this one measured no large read in time
+flat | tr -s ' ' | grep -q "Pi 4 USB 3 Gen 1 (VL805) → JMS567/JMS578 → uas, a spinning disk: large reads should reach 80–250 MB/s; this run measured no large transfer" ||
+	fail "no judgement at the end of the bench before: $(tail -3 "$tmp/out")"
+# large reads through the throttle: far below the path, and the experiment is the next step
+sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$SBCDISK" --sysroot "$root" \
+	bench "$loop" --no-save --test rw=read,bs=1m,qd=1,threads=1,time=1s,size=8m,runs=1 \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc 0
+flat | tr -s ' ' | grep -q "Pi 4 USB 3 Gen 1 (VL805) → JMS567/JMS578 → uas, a spinning disk: large reads should reach 80–250 MB/s; measured [0-9] MB/s: far below — see doctor: uas-errors; try sbcdisk fix uas sda --try" ||
+	fail "no judgement of a slow large read: $(tail -3 "$tmp/out")"
 sb --sysroot "$root" fix uas sda --apply --db "$db"
 expect_rc 0
 flat | grep -q "Recorded as fix #1 for sda (Generic). After the reboot" || fail "fix: $(cat "$tmp/out")"

@@ -27,7 +27,7 @@ print(f"schema {v}, boot_id column: {'boot_id' in cols}, fixes table: {fixes}, r
 sys.exit(0 if v == 8 and "boot_id" in cols and fixes == 1 and n == 18 else 1)
 PY
 # importing the seeds again finds them all: the digests survived the upgrade
-sb history --db "$tmp/old.db" --import "$src/data/seed-results/seed-runs.json"
+sb history --db "$tmp/old.db" --import "$src/tests/store/fixtures/seed-runs-v1.json"
 expect_rc 0
 grep -q "imported 0 runs (18 were stored already)" "$tmp/out" || fail "re-import: $(cat "$tmp/out")"
 # a damaged copy of the same file is refused as before, and left as it is

@@ -40,6 +40,20 @@ expect_rc 0
 grep -q 'made by sbcdisk [^<]*2041-01-01 00:00 UTC' "$tmp/late.html" ||
 	fail "the time past 2038 is wrong: $(grep -o 'made by sbcdisk[^<]*' "$tmp/late.html")"
 
+# the Pi 4 drives of seed 003 (hdparm): the cached reads are memory figures, never drawn
+# against the disk's ceiling nor judged as the disk; the disk reads are
+sb report --db "$db" 10 11 12 13 -o "$tmp/pi4.html"
+expect_rc 0
+python3 - "$tmp/pi4.html" <<'PY' || fail "cached reads judged against the disk"
+import re, sys
+page = open(sys.argv[1]).read()
+charts = dict(re.findall(r'data-test="([^"]+)">(.*?)</svg>', page, re.S))
+cached, disk = charts["cached reads read"], charts["buffered disk reads read"]
+assert 'class="ceiling"' not in cached, "a ceiling on the cached reads"
+assert "lim-memory" in cached and "limited by" not in cached, cached[:400]
+assert "limited by the device" in disk, "the disk reads not judged"
+PY
+
 sb report --db "$db" 6 x
 expect_rc 2
 sb report --db "$db" 999

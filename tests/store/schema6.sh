@@ -36,7 +36,7 @@ cp "$tmp/old.db" "$tmp/old.once"
 sb history --db "$tmp/old.db" --boot
 expect_rc 0
 grep -q "no boot times stored yet" "$tmp/err" || fail "no boots yet: $(cat "$tmp/err")"
-sb history --db "$tmp/old.db" --import "$src/data/seed-results/seed-runs.json"
+sb history --db "$tmp/old.db" --import "$src/tests/store/fixtures/seed-runs-v1.json"
 expect_rc 0
 grep -q "imported 0 runs (18 were stored already)" "$tmp/out" || fail "re-import: $(cat "$tmp/out")"
 # a damaged copy: refused in one line, left as it is, by a read and by a write
