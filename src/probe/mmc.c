@@ -19,7 +19,8 @@ struct maker {
  * one id, the one whose own cards carry it is named: 0x1b is Samsung (EVO/PRO cards, OEM id
  * "SM"), 0x1d is ADATA. eMMC ids: drivers/mmc/core/card.h CID_MANFID_* (SANDISK 0x2, TOSHIBA
  * 0x11, MICRON 0x13, SAMSUNG 0x15, KINGSTON 0x70, HYNIX 0x90, NUMONYX 0xfe) and mmc-utils
- * (0x44 SanDisk). Ids that the sources give to unrelated makers (0x02, 0x27) are left out.
+ * (0x44 SanDisk; 0x45 "SanDisk/WesternDigital", the id of SanDisk's iNAND eMMC parts). Ids
+ * that the sources give to unrelated makers (0x02, 0x27) are left out.
  */
 /* clang-format off */
 static const struct maker makers[] = {
@@ -43,6 +44,7 @@ static const struct maker makers[] = {
 	{ PROBE_MMC_MMC, 0x13, "Micron" },
 	{ PROBE_MMC_MMC, 0x15, "Samsung" },
 	{ PROBE_MMC_MMC, 0x44, "SanDisk" },
+	{ PROBE_MMC_MMC, 0x45, "SanDisk" },
 	{ PROBE_MMC_MMC, 0x70, "Kingston" },
 	{ PROBE_MMC_MMC, 0x90, "SK hynix" },
 	{ PROBE_MMC_MMC, 0xfe, "Micron" },

@@ -95,7 +95,9 @@ static void print_row(const struct bench_test_result *r, int nw, const bool *sho
 		if (!show[i])
 			continue;
 		if (c->get(r, &v))
-			fprintf(f, " %*.*f", c->width, c->prec, v);
+			/* 4770876.5 fills a column of 9 and runs into its neighbour: a figure of
+			 * six digits or more drops its decimal */
+			fprintf(f, " %*.*f", c->width, v >= 99999.5 ? 0 : c->prec, v);
 		else
 			fprintf(f, " %*s", c->width, "-");
 	}

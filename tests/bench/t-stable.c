@@ -1,9 +1,13 @@
 /* t-stable.c - the early stop's arithmetic: Student's t, the interval over runs, the error of
  * a run's rate from its progress, the rates of its seconds, and the drift that keeps a test
  * from stopping. */
+#include <ctype.h>
 #include <math.h>
 
+#include "bench/bench.h"
 #include "bench/stable.h"
+#include "common/util.h"
+#include "report/bench-report.h"
 #include "t.h"
 
 #define SEC 1000000000ull
@@ -19,6 +23,43 @@ static unsigned progress(uint64_t *t, uint64_t *b, unsigned n, double rate, cons
 		b[i] = (uint64_t)(rate * (double)t[i] / 1e9 + (k ? jit[i % k] : 0));
 	}
 	return n;
+}
+
+/* A latency of seconds (an SD card that stalls) fills a column of 9 with 4770876.5 and runs
+ * into its neighbour: no row may show two figures one space apart. */
+static void test_wide_latency(void)
+{
+	static struct bench_test_result r;
+	struct bench_run run = { 0 };
+	char *buf = NULL, *row;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned i;
+
+	T_MUST(!f);
+	hist_init(&r.lat);
+	for (i = 0; i < 100; i++)
+		hist_add(&r.lat, i < 90 ? 5200000ull : 4770876500ull + i * 100000000ull);
+	r.test = (struct bench_test){ .name = "RND4K Q32T1", .rw = BENCH_RANDWRITE, .bs = 4096,
+				      .qd = 32, .threads = 1, .runs = 1 };
+	r.runs_done = 1;
+	r.run_bw[0] = r.bw = r.bw_min = r.bw_max = 400000;
+	r.iops = 97.7;
+	r.seconds = 10;
+	r.bw_ci = -1;
+	run.engine = &bench_engine_null;
+	run.tests = &r;
+	run.ntests = 1;
+	run.runs = 1;
+	str_copy(run.profile_name, sizeof(run.profile_name), "sdcard");
+	T_EQ_INT(bench_table_print(&run, f), 0);
+	fclose(f);
+	row = strstr(buf, "\nRND4K Q32T1");
+	T_CHECK(row != NULL);
+	for (; row && *row && row[1] != '\n'; row++)
+		if (isdigit((unsigned char)row[0]) && row[1] == ' ' && isdigit((unsigned char)row[2]))
+			T_CHECK(!"two figures one space apart");
+	free(buf);
 }
 
 int main(void)
@@ -97,5 +138,6 @@ int main(void)
 	T_EQ_INT(bench_runs_drift(step, 3, NULL), 0); /* too few to tell */
 	T_EQ_INT(bench_runs_drift(rising, 6, &change), 1);
 	T_CHECK(change > 0.2);
+	test_wide_latency();
 	return t_done();
 }

@@ -325,6 +325,8 @@ static void test_tables(void)
 	T_CHECK(probe_bridge_name(0x1d6b, 0x0002) == NULL);
 	T_EQ_STR(probe_mmc_maker_name(PROBE_MMC_SD, 0x03), "SanDisk");
 	T_EQ_STR(probe_mmc_maker_name(PROBE_MMC_MMC, 0x15), "Samsung");
+	/* an eMMC of SanDisk's (iNAND) was named "emmc 0x000045" */
+	T_EQ_STR(probe_mmc_maker_name(PROBE_MMC_MMC, 0x45), "SanDisk");
 	T_CHECK(probe_mmc_maker_name(PROBE_MMC_SD, 0x15) == NULL);
 	T_CHECK(probe_mmc_maker_name(PROBE_MMC_UNKNOWN, 0x03) == NULL);
 	T_EQ_STR(probe_transport_name(PROBE_TRAN_USB), "usb");
