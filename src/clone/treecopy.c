@@ -520,6 +520,26 @@ static int full_path(char *buf, size_t cap, const char *root, const char *rel)
 }
 
 /* name (and everything under it) removed from the target directory ddir. */
+/* The target's copy of an immutable or append-only file (flags_fd() set them, the last
+ * thing) cannot be removed or emptied: a second pass that copies it anew, or prunes it,
+ * takes the flags off first. 0 when there was nothing to take off. */
+static int unpin(int ddir, const char *name, bool dir)
+{
+	int fd = openat(ddir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+					    (dir ? O_DIRECTORY : 0));
+	int f = 0, ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (!ioctl(fd, FS_IOC_GETFLAGS, &f) && (f & (FS_IMMUTABLE_FL | FS_APPEND_FL))) {
+		f &= ~(FS_IMMUTABLE_FL | FS_APPEND_FL);
+		if (ioctl(fd, FS_IOC_SETFLAGS, &f))
+			ret = -errno;
+	}
+	close(fd);
+	return ret;
+}
+
 static int remove_tree(int ddir, const char *name, int depth)
 {
 	struct stat st;
@@ -529,10 +549,17 @@ static int remove_tree(int ddir, const char *name, int depth)
 
 	if (fstatat(ddir, name, &st, AT_SYMLINK_NOFOLLOW))
 		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
+	if (!S_ISDIR(st.st_mode)) {
+		if (!unlinkat(ddir, name, 0) || errno == ENOENT)
+			return 0;
+		ret = -errno;
+		if (ret != -EPERM || !S_ISREG(st.st_mode) || unpin(ddir, name, false))
+			return ret;
 		return unlinkat(ddir, name, 0) && errno != ENOENT ? -errno : 0;
+	}
 	if (depth > TC_DEPTH_MAX)
 		return -ELOOP;
+	unpin(ddir, name, true); /* an immutable directory keeps its entries */
 	fd = openat(ddir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
