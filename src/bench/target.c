@@ -1,9 +1,11 @@
 /* target.c - opening what is measured, and the safety rules around it (docs/design.md
  * "Safety"): our own test file only, or a block device nobody uses with --destructive. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -13,6 +15,7 @@
 
 #include "bench/target.h"
 #include "probe/probe.h"
+#include "probe/ref.h"
 #include "common/util.h"
 
 const char *bench_target_kind_name(enum bench_target_kind k)
@@ -40,35 +43,8 @@ static void target_describe(struct bench_target *t, const struct inventory *inv,
 		t->attachment[0] = '\0';
 }
 
-/* -EBUSY with the reason when d, a partition of it, a device built on it or a loop device
- * over one of them is in use. */
-static int blockdev_check_unused(const struct inventory *inv, const struct blkdev *d,
-				 char *why, size_t whycap)
-{
-	struct probe_inuse use;
-
-	if (!probe_blkdev_in_use(inv, d, &use))
-		return 0;
-	switch (use.what) {
-	case PROBE_INUSE_ROOT:
-		str_fmt(why, whycap, "it holds the running system (%s is mounted on /)",
-			use.dev->kname);
-		break;
-	case PROBE_INUSE_SWAP:
-		str_fmt(why, whycap, "%s is in use as swap", use.dev->kname);
-		break;
-	case PROBE_INUSE_MOUNTED:
-		str_fmt(why, whycap, "it is mounted on %s", use.mountpoint);
-		break;
-	case PROBE_INUSE_NONE: /* not with true */
-	case PROBE_INUSE_HELD:
-		str_fmt(why, whycap, "%s is held by %s", use.dev->kname, use.holder->kname);
-		break;
-	}
-	return -EBUSY;
-}
-
-static int blockdev_open(struct bench_target *t, const struct inventory *inv,
+static int blockdev_open(struct bench_target *t, struct sysroot *sr,
+			 const struct inventory *inv, const struct probe_ref *ref,
 			 const struct stat *st, const struct bench_target_opts *o, char *why,
 			 size_t whycap)
 {
@@ -81,16 +57,11 @@ static int blockdev_open(struct bench_target *t, const struct inventory *inv,
 		t->min = minor(st->st_rdev);
 	}
 	if (o->destructive && o->want_writes) {
-		const struct blkdev *d = inv ? probe_inventory_find_devno(inv, t->maj, t->min)
-					     : NULL;
-
-		if (!d) {
-			str_fmt(why, whycap, "cannot tell whether it is in use: not writing to it");
-			return -EBUSY;
-		}
-		ret = blockdev_check_unused(inv, d, why, whycap);
+		/* the one oracle: its partitions, holders, loop devices over it or over the same
+		 * file and bytes, wherever they are mounted, swap or held */
+		ret = probe_ref_in_use(sr, inv, ref, why, whycap);
 		if (ret)
-			return ret;
+			return ret == -ENOMEM ? ret : -EBUSY;
 		/* O_EXCL on a block device: the kernel refuses while anything else holds it */
 		flags = O_RDWR | O_EXCL;
 		t->writable = true;
@@ -103,6 +74,10 @@ static int blockdev_open(struct bench_target *t, const struct inventory *inv,
 		else
 			str_fmt(why, whycap, "cannot open it: %s", strerror(-ret));
 		return ret;
+	}
+	if (probe_ref_check_fd(ref, t->fd_buffered)) {
+		str_fmt(why, whycap, "it changed while it was checked: not using it");
+		return -ESTALE;
 	}
 	t->fd_direct = open(t->path, (flags & ~O_EXCL) | O_DIRECT | O_CLOEXEC);
 	if (ioctl(t->fd_buffered, BLKGETSIZE64, &bytes)) {
@@ -122,7 +97,8 @@ static int blockdev_open(struct bench_target *t, const struct inventory *inv,
 	return 0;
 }
 
-static int target_open_kind(struct bench_target *t, const struct inventory *inv,
+static int target_open_kind(struct bench_target *t, struct sysroot *sr,
+			    const struct inventory *inv, const struct probe_ref *ref,
 			    const struct stat *st, const struct bench_target_opts *o, char *why,
 			    size_t whycap)
 {
@@ -139,7 +115,7 @@ static int target_open_kind(struct bench_target *t, const struct inventory *inv,
 	}
 	if (S_ISBLK(st->st_mode)) {
 		t->kind = BENCH_TARGET_BLOCKDEV;
-		return blockdev_open(t, inv, st, o, why, whycap);
+		return blockdev_open(t, sr, inv, ref, st, o, why, whycap);
 	}
 	if (!S_ISREG(st->st_mode)) {
 		str_fmt(why, whycap, "not a directory, a regular file or a block device");
@@ -185,28 +161,46 @@ int bench_target_open(struct sysroot *sr, const char *path, const struct bench_t
 		      struct bench_target *t, char *why, size_t whycap)
 {
 	struct inventory *inv = NULL;
+	struct probe_ref *ref;
 	struct stat st;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	t->fd_direct = t->fd_buffered = -1;
 	t->align = 4096;
-	if (str_copy(t->path, sizeof(t->path), path ? path : BENCH_DEFAULT_DIR)) {
+	if (!path)
+		path = BENCH_DEFAULT_DIR;
+	if (str_copy(t->shown, sizeof(t->shown), path)) {
 		str_fmt(why, whycap, "the path is too long");
 		return -ENAMETOOLONG;
 	}
-	str_copy(t->shown, sizeof(t->shown), t->path);
 	str_sanitize(t->shown);
-	if (stat(t->path, &st)) {
-		ret = -errno;
-		str_fmt(why, whycap, "%s", strerror(-ret));
-		return ret;
-	}
+	ref = malloc(sizeof(*ref));
+	if (!ref)
+		return -ENOMEM;
 	/* Unknown devices are no error for measuring, only for writing to a device. */
 	if (probe_inventory_load(sr, &inv))
 		inv = NULL;
-	ret = target_open_kind(t, inv, &st, o, why, whycap);
+	/* resolved once: a bare kernel name, a by-id link, a relative path, a symlink */
+	ret = probe_ref_resolve(sr, inv, path, 0, ref, why, whycap);
+	if (ret)
+		str_copy(t->path, sizeof(t->path), path);
+	if (ret && ret != -EINVAL)
+		str_fmt(why, whycap, "%s", strerror(-ret));
+	/* a device by its node ("sda", a by-id link: /dev/sda); a file or directory as named */
+	if (!ret && str_copy(t->path, sizeof(t->path),
+			     ref->kind == PROBE_REF_BLOCK ? ref->path : path)) {
+		str_fmt(why, whycap, "the path is too long");
+		ret = -ENAMETOOLONG;
+	}
+	if (!ret && stat(t->path, &st)) {
+		ret = -errno;
+		str_fmt(why, whycap, "%s", strerror(-ret));
+	}
+	if (!ret)
+		ret = target_open_kind(t, sr, inv, ref, &st, o, why, whycap);
 	probe_inventory_free(inv);
+	free(ref);
 	if (!ret)
 		t->in_memory = target_in_memory(t);
 	return ret;

@@ -216,6 +216,11 @@ struct boot_facts {
 int boot_facts_read(struct sysroot *sr, const struct inventory *inv, struct boot_facts *f);
 void boot_facts_release(struct boot_facts *f);
 
+/* Whether BOOT_ORDER=value is what the board has already: the EEPROM configuration was read
+ * and its BOOT_ORDER (or the default when it has none) is value. Then there is nothing to
+ * hand to rpi-eeprom-config. false when the configuration is not known. */
+bool boot_order_unchanged(const struct boot_facts *f, uint32_t value);
+
 /* The date (UTC, "2023-01-11") of a bootloader timestamp. */
 void boot_date(uint64_t t, char *buf, size_t cap);
 
@@ -326,6 +331,10 @@ struct boot_time {
 /* 0; -ENOENT when there is no system bus or no systemd on it; -EINPROGRESS when the boot
  * has not finished yet; -ENOMEM. Only for the running system. */
 int boot_time_read(struct boot_time *bt);
+
+/* When this boot began (seconds since 1970): the kernel's btime line of /proc/stat. 0;
+ * -ENOENT (-ENODATA) when the file (the line) is not there, -EINVAL when it is no number. */
+int boot_started_read(struct sysroot *sr, int64_t *t);
 
 /*
  * The firmware's tryboot for a move (raspberrypi/documentation: config_txt "tryboot.txt" and

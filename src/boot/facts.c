@@ -191,6 +191,34 @@ static void read_root(struct sysroot *sr, const struct inventory *inv, struct bo
 	}
 }
 
+int boot_started_read(struct sysroot *sr, int64_t *t)
+{
+	/* btime comes after the intr line, thousands of numbers long on a real system */
+	struct sbuf b;
+	const char *l, *nl;
+	char *end;
+	long long v;
+	int ret;
+
+	ret = sysroot_read_file(sr, PATH_PROC_STAT, 4 << 20, &b);
+	if (ret)
+		return ret;
+	ret = -ENODATA;
+	for (l = sbuf_str(&b); l && *l; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		if (strncmp(l, "btime ", 6))
+			continue;
+		errno = 0;
+		v = strtoll(l + 6, &end, 10);
+		ret = errno || end == l + 6 || (*end && *end != '\n') || v <= 0 ? -EINVAL : 0;
+		if (!ret)
+			*t = v;
+		break;
+	}
+	sbuf_release(&b);
+	return ret;
+}
+
 int boot_facts_read(struct sysroot *sr, const struct inventory *inv, struct boot_facts *f)
 {
 	int ret;

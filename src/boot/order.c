@@ -156,6 +156,11 @@ void boot_order_describe(const struct boot_order *bo, char *buf, size_t cap)
 		snprintf(buf + off, cap - off, ", then stop");
 }
 
+bool boot_order_unchanged(const struct boot_facts *f, uint32_t value)
+{
+	return f->has_eeprom && !f->eeprom.bad_order && f->eeprom.order.value == value;
+}
+
 const char *boot_cap_name(unsigned bit)
 {
 	static const char *const names[] = { "usb-vl805", "network", "tryboot-a-b", "tryboot",

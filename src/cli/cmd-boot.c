@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "probe/ref.h"
 #include "report/boot-report.h"
 #include "report/list.h"
 
@@ -117,9 +118,22 @@ static int print_doc(const struct boot_facts *f, const struct boot_checks *c)
 	return ret;
 }
 
-/* The device a DISK argument names: "sda" or "/dev/sda". */
-static struct blkdev *named_device(const struct inventory *inv, const char *name)
+/* The device a DISK argument names, resolved (probe/ref.h): "sda", "/dev/sda", a
+ * /dev/disk/by-id/ link or any other link to it, inside the sysroot for a captured tree;
+ * else a shown name ("vg-root"). */
+static struct blkdev *named_device(struct sysroot *sr, const struct inventory *inv,
+				   const char *name)
 {
+	struct probe_ref *ref = malloc(sizeof(*ref));
+	struct blkdev *d = NULL;
+	char why[128];
+
+	if (ref && !probe_ref_resolve(sr, inv, name, 0, ref, why, sizeof(why)) &&
+	    ref->kind == PROBE_REF_BLOCK)
+		d = (struct blkdev *)ref->dev;
+	free(ref);
+	if (d)
+		return d;
 	if (str_starts(name, PATH_DEV_PREFIX))
 		name += strlen(PATH_DEV_PREFIX);
 	return probe_inventory_find(inv, name);
@@ -180,7 +194,7 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	size_t j;
 
 	for (i = 0; i < n; i++) {
-		struct blkdev *d = named_device(inv, names[i]);
+		struct blkdev *d = named_device(ctx->sr, inv, names[i]);
 
 		if (!d && is_image(names[i]))
 			continue;
@@ -193,7 +207,7 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	}
 	if (n) {
 		for (i = 0; i < n && !ret; i++) {
-			struct blkdev *d = named_device(inv, names[i]);
+			struct blkdev *d = named_device(ctx->sr, inv, names[i]);
 
 			ret = check_unmounted(ctx, inv, f, names[i], d, &c);
 			if (ret == 1)
@@ -262,6 +276,13 @@ static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char
 			       "rpi-eeprom-config.\n");
 			boot_report_order_manual(f, bo.value, stdout);
 		}
+		goto out;
+	}
+	if (boot_order_unchanged(f, bo.value)) {
+		/* rpi-eeprom-config --apply would stage an identical image for the next boot */
+		if (!ctx->json)
+			printf("Unchanged: BOOT_ORDER is 0x%x already; nothing to apply.\n",
+			       (unsigned)bo.value);
 		goto out;
 	}
 	if (!f->has_eeprom) {

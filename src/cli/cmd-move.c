@@ -1,16 +1,16 @@
-/* cmd-move.c - `sbcdisk move`: the journey from one disk to a faster one as one command, by
- * the commands that do each step (bench, clone, boot check, boot order): dry run by default. */
+/* cmd-move.c - `sbcdisk move`: the journey from one disk to a faster one as one command: its
+ * options, the journey of flow/move.h on the resolved disks, what each step says; dry run first. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "boot/boot.h"
 #include "cli/cli.h"
-#include "cli/move-tryboot.h"
 #include "cli/options.h"
 #include "common/log.h"
-#include "common/paths.h"
 #include "common/util.h"
+#include "flow/move.h"
 #include "probe/probe.h"
 #include "report/list.h"
 #include "store/store.h"
@@ -55,30 +55,49 @@ static int check(const char *cmd, int argc, char **argv)
 const struct cli_spec move_spec = {
 	.usage = "Usage: sbcdisk move [SOURCE] TARGET [--apply] [options]\n"
 		 "\nMove the system to TARGET in one go, each step by the command that does it:\n"
-		 "  1. a quick bench of SOURCE and TARGET, stored (reads only): the before figures\n"
+		 "  1. a quick bench of SOURCE and TARGET where they are block devices (reads\n"
+		 "     only): the before figures, stored in the result database with --apply;\n"
+		 "     the dry run measures them and stores nothing\n"
 		 "  2. sbcdisk clone SOURCE TARGET: its plan, its checks and its refusals\n"
 		 "  3. sbcdisk boot check TARGET: will the copy boot (after --apply)\n"
 		 "  4. on a Raspberry Pi 4 or 5 whose bootloader has tryboot, moving the running\n"
 		 "     system: the first boot from TARGET as a trial (tryboot.txt and a trial\n"
 		 "     command line beside config.txt, backed up as fix does); a failed trial\n"
 		 "     starts from the old disk again. Otherwise the boot order that tries TARGET\n"
-		 "     first (sbcdisk boot order, through rpi-eeprom-config; other boards: what\n"
-		 "     to change is said)\n"
-		 "  5. what happens at the reboot\n"
-		 "SOURCE defaults to the disk that holds the running root. Without --apply nothing\n"
-		 "is written to any disk or to the boot configuration (the benches read only).\n",
+		 "     first (sbcdisk boot order, through rpi-eeprom-config, only when the order\n"
+		 "     changes: an SD card or eMMC target sd,usb, NVMe nvme,sd, USB usb,sd; other\n"
+		 "     boards: what to change is said)\n"
+		 "  5. what happens at the reboot; with --apply the move is recorded in the result\n"
+		 "     database (with --sysroot, the tree's), for the health check after it\n"
+		 "SOURCE defaults to the disk that holds the running root. SOURCE and TARGET are\n"
+		 "resolved once: a kernel name (mmcblk0), a /dev path or link\n"
+		 "(/dev/disk/by-id/...), an image file; a directory is refused. Without --apply\n"
+		 "nothing is written to any disk, to the boot configuration or to the result\n"
+		 "database (the benches read only). With --sysroot (a captured tree) nothing is\n"
+		 "measured.\n",
 	.options = options,
 	.help_col = 17,
-	.after = "\nExit status: 0 done (or the plan shown), 1 failure or a refusal, 2 usage.\n",
+	.after = "\nExit status: 0 done (or the plan shown), 1 failure, a refusal or a move that was\n"
+		 "not recorded, 2 usage, 3 the boot check of the copy found a FAIL (--apply),\n"
+		 "128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP) between or in a step.\n",
 	.args_max = -1,
 	.check = check,
 };
 
-/* Run another command of the table with args (NULL-ended, at most MOVE_ARGS_MAX). */
+static volatile sig_atomic_t move_signal;
+
+static void on_signal(int sig)
+{
+	move_signal = sig;
+}
+
+/* Run another command of the table with args (NULL-ended, at most MOVE_ARGS_MAX); then the
+ * move's own handlers again (a step leaves its own behind), so that a signal after the step
+ * stops the move before the next one. */
 static int step(struct cli_ctx *ctx, const char *const *args)
 {
 	char *argv[MOVE_ARGS_MAX + 1];
-	int argc = 0;
+	int argc = 0, rc;
 
 	while (args[argc] && argc < MOVE_ARGS_MAX) {
 		argv[argc] = (char *)args[argc];
@@ -86,7 +105,19 @@ static int step(struct cli_ctx *ctx, const char *const *args)
 	}
 	argv[argc] = NULL;
 	fflush(stdout);
-	return cli_run(ctx, cli_command_find(argv[0]), argc, argv);
+	rc = cli_run(ctx, cli_command_find(argv[0]), argc, argv);
+	cli_catch_stop_signals(on_signal);
+	return rc;
+}
+
+/* rc, or 128+N when signal N came while the move ran (a step's own stop is its rc). */
+static int stopped(int rc, const char *before)
+{
+	if (rc != EXIT_OK || !move_signal)
+		return rc;
+	fflush(stdout);
+	log_error("move: stopped by a signal before %s", before);
+	return 128 + move_signal;
 }
 
 static void heading(const char *text)
@@ -94,108 +125,84 @@ static void heading(const char *text)
 	printf("\n== %s\n", text);
 }
 
-/* The disk that holds the running root ("/dev/mmcblk0"), "" when it cannot be told. */
-static void root_disk(const struct inventory *inv, char *buf, size_t cap)
-{
-	struct blkdev *d = inv->root ? probe_blkdev_whole(inv->root) : NULL;
-
-	buf[0] = '\0';
-	if (d)
-		str_fmt(buf, cap, PATH_DEV_PREFIX "%s", d->kname);
-}
-
-/* "usb,sd" or "nvme,sd": the Pi boot order that tries target first. */
-static const char *pi_media(const struct inventory *inv, const char *target)
-{
-	const char *name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-	struct blkdev *d = probe_inventory_find(inv, name);
-
-	return d && d->transport == PROBE_TRAN_NVME ? "nvme,sd" : "usb,sd";
-}
-
-static struct json_object *device_json(const struct inventory *inv, const char *path)
-{
-	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	struct blkdev *d = probe_inventory_find(inv, name);
-
-	return d ? list_device_to_json(d) : NULL;
-}
-
 /* Keep the move in the result store, for the health check after the reboot. */
-static int record_move(const struct move_opts *o, const struct inventory *inv,
-		       const char *source, bool tryboot)
+static int record_move(struct cli_ctx *ctx, const struct move_opts *o,
+		       const struct flow_move_plan *p, bool tryboot)
 {
-	struct json_object *src = device_json(inv, source), *dst = device_json(inv, o->target);
-	struct store_move m = { .tryboot = tryboot };
+	struct store_move m;
 	struct store *st = NULL;
-	char def[4096], why[256];
+	char def[4096], why[256] = "";
 	const char *db = o->db;
 	int ret;
 
 	if (!db)
-		db = store_default_path(def, sizeof(def)) ? NULL : def;
+		db = flow_move_store_path(ctx->sr, def, sizeof(def)) ? NULL : def;
 	ret = db ? store_open(db, STORE_WRITE, STORE_BUSY_MS, &st, why, sizeof(why)) : -ENOENT;
 	if (!ret) {
-		store_move_set_device(&m, false, src);
-		store_move_set_device(&m, true, dst);
-		ret = store_move_add(st, &m);
+		ret = flow_move_record(st, p, tryboot, list_device_to_json, &m);
 		if (ret)
 			str_copy(why, sizeof(why), store_strerror(st));
 		store_close(st);
 	} else if (!db) {
 		str_copy(why, sizeof(why), "no result database path");
 	}
-	if (ret)
+	if (ret) {
 		log_error("move: the move was not recorded: %s", why);
-	else
-		printf("Recorded as move #%lld (%s -> %s): after the reboot, `sbcdisk` says whether "
-		       "it took.\n", (long long)m.id, m.src_name, m.dst_name);
-	json_object_put(src);
-	json_object_put(dst);
-	return ret;
+		return EXIT_FAIL;
+	}
+	printf("Recorded as move #%lld (%s -> %s): after the reboot, `sbcdisk` says whether it "
+	       "took.\n", (long long)m.id, m.src_name, m.dst_name);
+	return EXIT_OK;
+}
+
+static void print_trial(const struct flow_move_trial *t)
+{
+	size_t i;
+
+	fputs(sbuf_str(&t->diff), stdout);
+	for (i = 0; i < 2; i++)
+		if (t->backup[i][0])
+			printf("Backup of the old %s: %s/%s\n",
+			       i ? BOOT_TRYBOOT_FILE : BOOT_TRYBOOT_CMDLINE, t->fw_dir, t->backup[i]);
+	if (t->written)
+		printf("Written: %s/%s and %s/%s.\n", t->fw_dir, BOOT_TRYBOOT_CMDLINE, t->fw_dir,
+		       BOOT_TRYBOOT_FILE);
 }
 
 /* Step 4 as a trial boot where the firmware has tryboot and the source is the running disk:
  * *trial says whether it was (else the boot order is the step). */
 static int step_trial(struct cli_ctx *ctx, const struct move_opts *o,
-		      const struct inventory *inv, const char *source, bool pi, bool *trial)
+		      const struct inventory *inv, const struct flow_move_plan *p, bool *trial)
 {
-	const char *name = strrchr(o->target, '/') ? strrchr(o->target, '/') + 1 : o->target;
-	unsigned partn = move_root_partn(inv);
-	char running[128], why[512] = "", root[160];
-	struct boot_facts f;
+	struct flow_move_trial t;
+	char why[512] = "", root[160];
 	int ret;
 
 	*trial = false;
-	if (!pi || o->no_tryboot)
+	if (!p->pi || o->no_tryboot)
 		return EXIT_OK;
-	root_disk(inv, running, sizeof(running));
-	ret = boot_facts_read(ctx->sr, inv, &f);
-	if (ret)
-		str_fmt(why, sizeof(why), "the boot facts were not read: %s", strerror(-ret));
-	else if (boot_tryboot_offered(&f, why, sizeof(why)) &&
-		 (!running[0] || strcmp(running, source) || !partn))
-		str_copy(why, sizeof(why), "the source is not the running system's disk");
-	boot_facts_release(&f);
-	if (why[0]) {
+	if (!flow_move_trial_possible(ctx->sr, inv, p, why, sizeof(why))) {
 		printf("\nNo trial boot (the firmware's tryboot): %s.\n", why);
 		return EXIT_OK;
 	}
 	heading("4. the first boot from the target as a trial (the firmware's tryboot)");
 	if (o->apply || o->no_copy) {
-		ret = move_copy_root(ctx, name, partn, root, sizeof(root));
+		ret = flow_move_copy_root(ctx->sr, p, root, sizeof(root));
 		if (ret) {
 			printf("No trial boot: the copy's partition %u has no PARTUUID to be read "
-			       "(%s).\n", partn, strerror(-ret));
+			       "(%s).\n", p->root_partn, strerror(-ret));
 			return EXIT_OK;
 		}
 	} else {
 		/* the clone gives the copy new ids: known after --apply */
-		str_fmt(root, sizeof(root), "PARTUUID=<the-copy's-partition-%u>", partn);
+		str_fmt(root, sizeof(root), "PARTUUID=<the-copy's-partition-%u>", p->root_partn);
 		printf("Beside config.txt on %s's boot partition (with --apply; the clone sets the "
-		       "copy's PARTUUID, shown here as a placeholder):\n", source);
+		       "copy's PARTUUID, shown here as a placeholder):\n", p->source.path);
 	}
-	ret = move_tryboot(ctx, inv->board.kernel, root, o->apply, why, sizeof(why));
+	ret = flow_move_trial_make(ctx->sr, inv->board.kernel, root, o->apply, &t, why,
+				   sizeof(why));
+	print_trial(&t);
+	flow_move_trial_release(&t);
 	if (ret == -EINVAL || (ret && !o->apply)) {
 		printf("No trial boot: %s.\n", why);
 		return EXIT_OK;
@@ -208,128 +215,182 @@ static int step_trial(struct cli_ctx *ctx, const struct move_opts *o,
 	return EXIT_OK;
 }
 
-static int bench_both(struct cli_ctx *ctx, const struct move_opts *o, const char *source)
+static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
+		      const struct flow_move_plan *p)
 {
-	const char *paths[] = { source, o->target };
+	const struct probe_ref *d[] = { &p->source, &p->target };
 	int i, rc = EXIT_OK;
 
-	heading("1. before: a quick bench of the source and the target, stored (reads only)");
+	heading(p->store_benches ?
+			"1. before: a quick bench of the source and the target, stored (reads only)" :
+			"1. before: a quick bench of the source and the target, not stored (reads "
+			"only)");
 	for (i = 0; i < 2 && rc == EXIT_OK; i++) {
-		const char *args[MOVE_ARGS_MAX] = { "bench", paths[i], "--profile", "quick" };
+		const char *args[MOVE_ARGS_MAX] = { "bench", d[i]->path, "--profile", "quick" };
 		int n = 4;
 
+		if (!p->bench[i]) {
+			printf("%s '%s' is no block device: not measured.\n", i ? "TARGET" : "SOURCE",
+			       d[i]->path);
+			continue;
+		}
 		if (o->time) {
 			args[n++] = "--time";
 			args[n++] = o->time;
 		}
-		if (o->db) {
+		if (!p->store_benches) {
+			args[n++] = "--no-save";
+		} else if (o->db) {
 			args[n++] = "--db";
 			args[n++] = o->db;
 		}
-		rc = step(ctx, args);
+		rc = stopped(step(ctx, args), "the next bench");
 	}
 	return rc;
+}
+
+static int step_clone(struct cli_ctx *ctx, const struct move_opts *o,
+		      const struct flow_move_plan *p)
+{
+	const char *args[MOVE_ARGS_MAX] = { "clone" };
+	int n = 1;
+
+	heading(o->apply ? "2. the clone" : "2. the clone's plan and checks");
+	if (p->source.kind != PROBE_REF_NONE)
+		args[n++] = p->source.path;
+	args[n++] = p->target.path;
+	if (o->apply)
+		args[n++] = "--apply";
+	if (o->db) {
+		/* the benches stored in it give the expected time */
+		args[n++] = "--db";
+		args[n++] = o->db;
+	}
+	return step(ctx, args);
+}
+
+static int step_order(struct cli_ctx *ctx, const struct move_opts *o,
+		      const struct flow_move_plan *p)
+{
+	const char *args[] = { "boot", "order", p->media, o->apply ? "--apply" : NULL, NULL };
+
+	heading("4. the boot order that tries the target first");
+	if (!p->pi) {
+		printf("Not a Raspberry Pi: make the board's boot loader start from %s (in U-Boot, "
+		       "its boot_targets; in extlinux.conf or the EFI boot order, the entry of the "
+		       "copy), and keep the old disk in place until the new one has booted.\n",
+		       p->target.path);
+		return EXIT_OK;
+	}
+	if (!p->media) {
+		printf("%s is no SD card, eMMC, USB or NVMe drive: no boot order of the bootloader "
+		       "tries it.\n", p->target.path);
+		return EXIT_OK;
+	}
+	return step(ctx, args);
+}
+
+static void print_reboot(const struct flow_move_plan *p, bool trial)
+{
+	const char *media = p->media ? p->media : "usb,sd";
+	bool sd = p->media && !strcmp(p->media, "sd,usb");
+
+	heading("5. at the reboot");
+	if (trial)
+		printf("Reboot with:  sudo reboot '0 tryboot'\n"
+		       "That one boot reads tryboot.txt instead of config.txt: the firmware and "
+		       "kernel of %s, the root file system of the copy on %s. If it fails - "
+		       "the root does not come up (the kernel stops and restarts after 10 s; "
+		       "a kernel before 6.6 waits for the root for ever: switch it off and on), "
+		       "a crash, a reset, a power cut - the next start reads config.txt and the "
+		       "board is on %s as before: the firmware clears the tryboot flag before it "
+		       "starts. A plain reboot is no trial. If the trial works, `sbcdisk` says "
+		       "the move is complete; then `sbcdisk boot order %s --apply` makes the "
+		       "board start from the copy for good (its own boot partition is used "
+		       "from then on). `sbcdisk bench %s --profile quick` and `sbcdisk compare` "
+		       "show the before and after.\n",
+		       p->source.path, p->target.path, p->source.path, media, p->target.path);
+	else if (p->pi && p->media)
+		printf("The bootloader tries %s first (the target); when it finds nothing to boot "
+		       "there it goes on to %s, but a copy that starts and then fails does not fall "
+		       "back (no tryboot trial was set up). The old disk is left as it was: take the "
+		       "new one out (or put the old boot order back) and the board starts from it "
+		       "again. After the reboot, `sbcdisk` says where the board booted from; "
+		       "`sbcdisk bench %s --profile quick` and `sbcdisk compare` show the before "
+		       "and after.\n", p->media_words, sd ? "USB mass storage" : "the SD card",
+		       p->target.path);
+	else
+		printf("%s The old disk is left as it was. After the reboot, `sbcdisk` says where "
+		       "the board booted from; `sbcdisk bench %s --profile quick` and `sbcdisk "
+		       "compare` show the before and after.\n",
+		       p->pi ? "No boot order tries the target: the board starts as before." :
+			       "The board starts from the target once its boot loader is set so; take "
+			       "the new disk out and it starts from the old one again.",
+		       p->target.path);
 }
 
 int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct move_opts o = mo;
+	struct flow_move_opts fo = { .apply = mo.apply, .no_bench = mo.no_bench,
+				     .no_tryboot = mo.no_tryboot, .no_copy = mo.no_copy };
+	static struct flow_move_plan p;
 	struct inventory *inv = NULL;
-	char source[128];
-	bool pi, trial = false;
-	int rc;
+	char why[PATH_MAX + 128];
+	bool trial = false;
+	int rc, rec = EXIT_OK, ret;
 
 	(void)argc;
 	(void)argv;
-	rc = probe_inventory_load(ctx->sr, &inv);
-	if (rc) {
-		log_error("move: cannot read the block devices: %s", strerror(-rc));
+	move_signal = 0;
+	cli_catch_stop_signals(on_signal);
+	ret = probe_inventory_load(ctx->sr, &inv);
+	if (ret) {
+		log_error("move: cannot read the block devices: %s", strerror(-ret));
 		return EXIT_FAIL;
 	}
-	if (o.source)
-		str_copy_cut(source, sizeof(source), o.source, false);
-	else
-		root_disk(inv, source, sizeof(source));
-	pi = strstr(inv->board.model, "Raspberry Pi") != NULL;
-	printf("sbcdisk move: %s -> %s (%s)\n", source[0] ? source : "the running system's disk",
-	       o.target, !o.apply ? "dry run: nothing is written" :
+	ret = flow_move_plan_make(ctx->sr, inv, &fo, o.source, o.target, &p, why, sizeof(why));
+	if (ret) {
+		str_sanitize(why);
+		log_error("move: %s", why);
+		probe_inventory_free(inv);
+		return EXIT_FAIL;
+	}
+	printf("sbcdisk move: %s -> %s (%s)\n", p.source.kind != PROBE_REF_NONE ?
+	       p.source.path : "the running system's disk", p.target.path,
+	       !o.apply ? "dry run: nothing is written" :
 	       o.no_copy ? "--apply: this sets up the first boot from the target" :
 			   "--apply: this copies and sets up the first boot from the target");
 	rc = EXIT_OK;
-	if (!o.no_bench && !o.no_copy && source[0])
-		rc = bench_both(ctx, &o, source);
-	if (rc == EXIT_OK && !o.no_copy) {
-		const char *args[MOVE_ARGS_MAX] = { "clone" };
-		int n = 1;
-
-		heading(o.apply ? "2. the clone" : "2. the clone's plan and checks");
-		if (source[0])
-			args[n++] = source;
-		args[n++] = o.target;
-		if (o.apply)
-			args[n++] = "--apply";
-		if (o.db) {
-			/* the benches of step 1 give the expected time */
-			args[n++] = "--db";
-			args[n++] = o.db;
-		}
-		rc = step(ctx, args);
-	}
+	if (p.bench[0] || p.bench[1])
+		rc = stopped(bench_both(ctx, &o, &p), "the clone");
+	if (rc == EXIT_OK && !o.no_copy)
+		rc = stopped(step_clone(ctx, &o, &p), "the boot check (the copy is made)");
 	if (rc == EXIT_OK) {
-		const char *args[] = { "boot", "check", o.target, NULL };
+		const char *args[] = { "boot", "check", p.target.path, NULL };
 
 		heading("3. will the copy boot");
 		if (o.apply)
-			rc = step(ctx, args);
+			rc = stopped(step(ctx, args), "step 4");
 		else
-			printf("After --apply: sbcdisk boot check %s%s.\n", o.target,
+			printf("After --apply: sbcdisk boot check %s%s.\n", p.target.path,
 			       o.no_copy ? "" : " (clone's own checks of the copy are in its plan "
 						"above)");
 	}
 	if (rc == EXIT_OK)
-		rc = step_trial(ctx, &o, inv, source, pi, &trial);
-	if (rc == EXIT_OK && !trial) {
-		const char *args[] = { "boot", "order", pi_media(inv, o.target),
-				       o.apply ? "--apply" : NULL, NULL };
-
-		heading("4. the boot order that tries the target first");
-		if (pi)
-			rc = step(ctx, args);
-		else
-			printf("Not a Raspberry Pi: make the board's boot loader start from %s (in "
-			       "U-Boot, its boot_targets; in extlinux.conf or the EFI boot order, the "
-			       "entry of the copy), and keep the old disk in place until the new one "
-			       "has booted.\n", o.target);
-	}
-	if (rc == EXIT_OK && o.apply && source[0])
-		record_move(&o, inv, source, trial);
-	if (rc == EXIT_OK) {
-		heading("5. at the reboot");
-		if (trial)
-			printf("Reboot with:  sudo reboot '0 tryboot'\n"
-			       "That one boot reads tryboot.txt instead of config.txt: the firmware and "
-			       "kernel of %s, the root file system of the copy on %s. If it fails - "
-			       "the root does not come up (the kernel stops and restarts after 10 s; "
-			       "a kernel before 6.6 waits for the root for ever: switch it off and on), "
-			       "a crash, a reset, a power cut - the next start reads config.txt and the "
-			       "board is on %s as before: the firmware clears the tryboot flag before it "
-			       "starts. A plain reboot is no trial. If the trial works, `sbcdisk` says "
-			       "the move is complete; then `sbcdisk boot order %s --apply` makes the "
-			       "board start from the copy for good (its own boot partition is used "
-			       "from then on). `sbcdisk bench %s --profile quick` and `sbcdisk compare` "
-			       "show the before and after.\n",
-			       source, o.target, source, pi_media(inv, o.target), o.target);
-		else
-			printf("%s The old disk is left as it was: take the new one out (or put the "
-			       "old boot order back) and the board starts from it again. After the "
-			       "reboot, `sbcdisk` says where the board booted from; `sbcdisk bench %s "
-			       "--profile quick` and `sbcdisk compare` show the before and after.\n",
-			       pi ? "The bootloader tries the target first; when it finds nothing to "
-				    "boot there it goes on to the SD card, but a copy that starts and "
-				    "then fails does not fall back (no tryboot trial was set up)." :
-				    "The board starts from the target once its boot loader is set so.",
-			       o.target);
-	}
+		rc = stopped(step_trial(ctx, &o, inv, &p, &trial), "the boot order");
+	if (rc == EXIT_OK && !trial)
+		rc = stopped(step_order(ctx, &o, &p), "the move was recorded");
+	/* a move that is set up but not recorded still says how to reboot; it is a failure */
+	if (rc == EXIT_OK && o.apply)
+		rec = record_move(ctx, &o, &p, trial);
+	if (rc == EXIT_OK)
+		print_reboot(&p, trial);
 	probe_inventory_free(inv);
-	return rc;
+	if (rc == EXIT_OK && move_signal) {
+		/* it came during the record (a busy database) */
+		log_error("move: stopped by a signal");
+		return 128 + move_signal;
+	}
+	return rc == EXIT_OK ? rec : rc;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
@@ -19,6 +20,7 @@ enum move_state {
 	MOVE_DONE,	/* the root is on the target */
 	MOVE_NOT_TAKEN, /* the root is on the source again */
 	MOVE_ELSEWHERE, /* on neither, or unknown */
+	MOVE_PENDING,	/* made in this boot: the reboot that tries it is still to come */
 };
 
 struct move_view {
@@ -91,6 +93,20 @@ static const char *kname_of(struct json_object *dev)
 	return dev && json_object_object_get_ex(dev, "name", &v) ? json_object_get_string(v) : "";
 }
 
+/* Whether the move (moved_at, "2026-11-20T10:05:00Z" UTC) was made after this boot began:
+ * then no reboot has tried it yet. false when either time is not known. */
+static bool moved_this_boot(struct sysroot *sr, const char *moved_at)
+{
+	struct tm tm = { 0 };
+	const char *end;
+	int64_t began;
+
+	end = strptime(moved_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!end || *end || boot_started_read(sr, &began))
+		return false;
+	return (int64_t)timegm(&tm) >= began;
+}
+
 /* 0, or -ENOENT when no move is stored. */
 static int view_load(struct cli_ctx *ctx, const struct inventory *inv, struct move_view *v)
 {
@@ -120,7 +136,9 @@ static int view_load(struct cli_ctx *ctx, const struct inventory *inv, struct mo
 		v->mode = f.mode;
 	}
 	boot_facts_release(&f);
-	if (v->root_disk[0] && v->dst && !strcmp(v->root_disk, kname_of(v->dst)))
+	if (moved_this_boot(ctx->sr, v->m.moved_at))
+		v->state = MOVE_PENDING;
+	else if (v->root_disk[0] && v->dst && !strcmp(v->root_disk, kname_of(v->dst)))
 		v->state = MOVE_DONE;
 	else if (v->root_disk[0] && v->src && !strcmp(v->root_disk, kname_of(v->src)))
 		v->state = MOVE_NOT_TAKEN;
@@ -200,6 +218,16 @@ void health_move_print(struct cli_ctx *ctx, const struct inventory *inv, FILE *o
 	fprintf(out, "Booted from: %s; root on %s\n", words ? words : "not known",
 		v.root_disk[0] ? v.root_disk : "-");
 	switch (v.state) {
+	case MOVE_PENDING:
+		if (v.m.tryboot)
+			str_fmt(line, sizeof(line), "Pending: reboot with  sudo reboot '0 tryboot'  "
+				"(the trial boot from %s that move --apply set up in this boot; a "
+				"plain reboot is no trial).", v.m.dst_name);
+		else
+			str_fmt(line, sizeof(line), "Pending: reboot with  sudo reboot  (the boot "
+				"order that tries %s first was set up by move --apply in this boot).",
+				v.m.dst_name);
+		break;
 	case MOVE_DONE:
 		str_fmt(line, sizeof(line), "The move is complete: the root file system is on %s, "
 			"the move's target.%s", v.root_disk, v.m.tryboot && v.has_mode &&
@@ -230,7 +258,7 @@ void health_move_print(struct cli_ctx *ctx, const struct inventory *inv, FILE *o
 
 struct json_object *health_move_json(struct cli_ctx *ctx, const struct inventory *inv)
 {
-	static const char *const state[] = { "complete", "not-taken", "elsewhere" };
+	static const char *const state[] = { "complete", "not-taken", "elsewhere", "pending" };
 	struct json_object *o;
 	struct move_view v;
 

@@ -202,31 +202,6 @@ void clone_compare_dirs(struct clone_plan *p, int part, int sroot, int droot, bo
 void clone_compare_mounted(struct clone_plan *p, struct clone_part *cp, bool full);
 void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full);
 
-/* Which bytes of which disks and files a path reaches (a device through its partitions, loop
- * devices and holders; a file, and the file system it is on; a path not there yet, the file
- * system of its directory). An extent that is only the file system holding a file is a
- * container: two containers that meet are two files on one file system, not an overlap. */
-#define CLONE_REACH_MAX 24
-struct clone_extent {
-	bool file;	/* a regular file (dev, ino), else a block device (dev) */
-	bool container; /* reached as the file system a file is on */
-	dev_t dev;
-	ino_t ino;
-	uint64_t off, end; /* [off, end) bytes */
-	char what[96];	   /* the file's path or the device's name, "" unknown */
-};
-struct clone_reach {
-	size_t n;
-	bool truncated; /* more than CLONE_REACH_MAX, too deep, or a backing not known */
-	struct clone_extent e[CLONE_REACH_MAX];
-};
-struct inventory;
-int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char *path,
-		     struct clone_reach *r);
-/* Do a's and b's extents share bytes? The first pair that does in *ea and *eb. */
-bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
-			 const struct clone_extent **ea, const struct clone_extent **eb);
-
 /* The directory path is in ("." for a bare name) into dir. 0 or -ENAMETOOLONG. */
 int clone_path_dir(const char *path, char *dir, size_t cap);
 /* An image target (p->dst_is_file): is there room for it (-ENOSPC with why); held, made

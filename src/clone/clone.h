@@ -11,6 +11,7 @@
 
 #include "common/bootcfg-eval.h"
 #include "common/sysroot.h"
+#include "probe/ref.h"
 
 #define CLONE_PARTS_MAX	   16
 #define CLONE_REWRITES_MAX 32
@@ -112,6 +113,9 @@ struct clone_opts {
 };
 
 struct clone_plan {
+	/* SOURCE and TARGET resolved once (probe/ref.h): every step and every comparison
+	 * takes these, never the names again; src_path and dst_path are their paths */
+	struct probe_ref src_ref, dst_ref;
 	char src_path[PATH_MAX], dst_path[PATH_MAX];
 	char src_disk[64], dst_disk[64]; /* kernel names when disks, else "" */
 	char src_own_disk[64]; /* the disk name the source's system gives its root (root=
@@ -119,7 +123,8 @@ struct clone_plan {
 				* device's own names */
 	bool src_is_file, dst_is_file, dst_exists;
 	uint64_t src_size, dst_size;
-	unsigned sector;
+	unsigned sector;     /* the source's logical sector size */
+	unsigned dst_sector; /* a disk target's (0: an image, 512) */
 	char src_label[8], dst_label[8]; /* "dos", "gpt" */
 	bool label_changed;		 /* DOS source, GPT target over 2 TiB */
 	char src_id[40], dst_id[40];	 /* disk identifier / GUID */
@@ -158,6 +163,10 @@ struct clone_plan {
 	 * made by the plan (dst_created); removed again after a failure or a stop */
 	bool dst_held, dst_created, dst_removed;
 	int dst_fd;
+	/* a loop device target over an image file: that file locked as an image target is
+	 * (one clone per image, by whichever name) while dst_locked */
+	bool dst_locked;
+	int dst_lock_fd;
 	/* what the image is opened by while held: /proc/self/fd/N, the file opened, not what
 	 * its name may point at by then (clone_dst()) */
 	char dst_io[32];

@@ -17,6 +17,7 @@
 #include "clone/fs.h"
 #include "common/banned.h"
 #include "common/util.h"
+#include "probe/ref.h"
 
 #define WALK_DEPTH_MAX 64
 #define SAMPLE_EVERY   8
@@ -430,11 +431,17 @@ void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 	char base[PATH_MAX], name[32];
 	int bfd = -1, s = -1, d = -1, ret = 0;
 
+	/* --verify full asked for proof: a tree not compared fails it (a full TMPDIR once
+	 * passed); a sample's is a warning */
+	enum clone_check_state nc = full ? CLONE_CHECK_FAIL : CLONE_CHECK_WARN;
+	const char *room = full ? "give TMPDIR room for the partition's files, or --verify "
+				  "sample" : NULL;
+
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
 	if (str_fmt(base, sizeof(base), "%s/sbcdisk-fat-XXXXXX", td && td[0] ? td : "/tmp") ||
 	    !mkdtemp(base)) {
-		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: no directory to copy "
-			  "the files to: %s", strerror(errno));
+		check_add(p, name, nc, room, "not compared: no directory to copy the files to: %s",
+			  strerror(errno));
 		return;
 	}
 	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -458,8 +465,8 @@ void clone_compare_fat(struct clone_plan *p, struct clone_part *cp, bool full)
 	if (s >= 0 && d >= 0)
 		tree_result(p, cp, s, d, full);
 	else
-		check_add(p, name, CLONE_CHECK_WARN, NULL, "not compared: cannot copy the files "
-			  "out with mcopy: %s", strerror(ret ? -ret : errno));
+		check_add(p, name, nc, room, "not compared: cannot copy the files out with mcopy "
+			  "to %s: %s", td && td[0] ? td : "/tmp", strerror(ret ? -ret : errno));
 	if (s >= 0)
 		close(s);
 	if (d >= 0)
@@ -614,14 +621,34 @@ static void part_kname(const char *disk, bool image, unsigned n, char *out, size
 	str_fmt(out, cap, "%s%s%u", disk, image ? ":p" : digit ? "p" : "", n);
 }
 
-/* Is d the real target, a partition of it, or a loop device over it? */
-static bool is_real_target(const struct clone_plan *p, const struct blkdev *d)
+/* Is d the real target, a partition of it, or a loop device over it (over the target's
+ * file, by its identity, or over the target's device)? */
+static bool is_real_target(const struct clone_plan *p, const struct inventory *inv,
+			   const struct blkdev *d)
 {
 	const struct blkdev *w = probe_blkdev_whole((struct blkdev *)d);
+	struct probe_reach *r;
+	struct stat st;
+	bool same = false;
 
 	if (p->dst_disk[0] && !strcmp(w->kname, p->dst_disk))
 		return true;
-	return w->backing_file[0] && !strcmp(w->backing_file, p->dst_path);
+	if (!w->backing_file[0] || (p->dst_held ? fstat(p->dst_fd, &st) : stat(p->dst_path, &st)))
+		return false;
+	r = malloc(sizeof(*r));
+	if (!r)
+		return false;
+	probe_reach_blkdev(p->sr, inv, w, r);
+	for (size_t i = 0; i < r->n && !same; i++) {
+		const struct probe_extent *e = &r->e[i];
+
+		if (!e->container && (S_ISREG(st.st_mode) ? e->file && e->dev == st.st_dev &&
+								  e->ino == st.st_ino
+							  : !e->file && e->dev == st.st_rdev))
+			same = true;
+	}
+	free(r);
+	return same;
 }
 
 static int target_view_make(struct target_view *tv, struct clone_plan *p,
@@ -675,14 +702,14 @@ static int target_view_make(struct target_view *tv, struct clone_plan *p,
 	if (!tv->inv.all || !tv->inv.top)
 		return -ENOMEM;
 	for (i = 0; i < inv->n_all; i++)
-		if (!is_real_target(p, inv->all[i]))
+		if (!is_real_target(p, inv, inv->all[i]))
 			tv->inv.all[n++] = inv->all[i];
 	tv->inv.all[n++] = &tv->disk;
 	for (i = 0; i < p->n_parts; i++)
 		tv->inv.all[n++] = &tv->parts[i];
 	tv->inv.n_all = n;
 	for (i = n = 0; i < inv->n_top; i++)
-		if (!is_real_target(p, inv->top[i]))
+		if (!is_real_target(p, inv, inv->top[i]))
 			tv->inv.top[n++] = inv->top[i];
 	tv->inv.top[n++] = &tv->disk;
 	tv->inv.n_top = n;

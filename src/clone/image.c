@@ -4,8 +4,11 @@
  * when the clone fails or is stopped. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -14,6 +17,7 @@
 #include "common/banned.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "probe/ref.h"
 
 #define IMAGE_SLACK (8ULL << 20)
 
@@ -70,6 +74,9 @@ int clone_image_check_space(struct clone_plan *p, const char *shown, char *why, 
 
 void clone_image_release(struct clone_plan *p)
 {
+	if (p->dst_locked)
+		close(p->dst_lock_fd);
+	p->dst_locked = false;
 	if (p->dst_held)
 		close(p->dst_fd);
 	p->dst_held = false;
@@ -77,10 +84,53 @@ void clone_image_release(struct clone_plan *p)
 	p->dst_io[0] = '\0';
 }
 
+/* A block device target over image files (a loop device, through other loop devices too):
+ * each file it reaches locked as clone_image_hold locks an image target, so that a clone to
+ * the image by its name and one to the loop device over it cannot both write it. */
+static int image_lock_backing(struct clone_plan *p, const char *shown, char *why,
+			      size_t whycap)
+{
+	struct probe_reach *r = malloc(sizeof(*r));
+	const struct probe_extent *e = NULL;
+	struct stat st;
+	int fd, ret = 0;
+
+	if (!r)
+		return -ENOMEM;
+	if (probe_reach_ref(p->sr, p->inv, &p->dst_ref, r))
+		goto out;
+	for (size_t i = 0; i < r->n && !e; i++)
+		if (r->e[i].file && !r->e[i].container)
+			e = &r->e[i];
+	if (!e)
+		goto out;
+	fd = open(e->what, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || st.st_dev != e->dev || st.st_ino != e->ino) {
+		/* its file renamed or deleted: no other clone can name it either */
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		str_fmt(why, whycap, "target '%s' is being written by another clone (it holds the "
+			"lock of %s, the image under it): not writing to it", shown, e->what);
+		ret = -EBUSY;
+		goto out;
+	}
+	p->dst_lock_fd = fd;
+	p->dst_locked = true;
+out:
+	free(r);
+	return ret;
+}
+
 int clone_image_hold(struct clone_plan *p, const char *shown, char *why, size_t whycap)
 {
 	int fd;
 
+	if (!p->dst_is_file && !p->dst_locked && p->dst_ref.kind == PROBE_REF_BLOCK)
+		return image_lock_backing(p, shown, why, whycap);
 	if (!p->dst_is_file || p->dst_held)
 		return 0;
 	fd = -1;
@@ -141,4 +191,18 @@ bool clone_image_remove(struct clone_plan *p)
 	p->dst_created = false;
 	p->dst_removed = true;
 	return true;
+}
+
+int clone_fd_size(int fd, struct stat *st, uint64_t *size)
+{
+	if (fstat(fd, st))
+		return -1;
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -1 : 0;
+	if (S_ISREG(st->st_mode)) {
+		*size = (uint64_t)st->st_size;
+		return 0;
+	}
+	errno = EINVAL;
+	return -1;
 }

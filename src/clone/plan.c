@@ -4,10 +4,12 @@
 #include <blkid/blkid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -23,6 +25,7 @@
 #include "common/rootspec.h"
 #include "common/util.h"
 #include "probe/probe.h"
+#include "probe/ref.h"
 
 #define TIB2	       (2ULL << 40)
 #define ROOT_SLACK_MIN (256ULL << 20) /* free room left on a root grown to fit its data */
@@ -35,14 +38,6 @@ const char *clone_method_name(enum clone_method m)
 }
 
 /* "sda" -> "/dev/sda" when there is such a device; a path, or a file here, stays. */
-static void dev_path(const char *arg, char *out, size_t cap)
-{
-	if (!strchr(arg, '/') && str_fmt(out, cap, "%s%s", PATH_DEV_PREFIX, arg) == 0 &&
-	    access(out, F_OK) == 0)
-		return;
-	str_copy(out, cap, arg);
-}
-
 /* The file system at [start, start + size) of fd: type, UUID, label (libblkid). */
 void clone_part_probe(int fd, struct clone_part *cp)
 {
@@ -108,55 +103,62 @@ static void part_dev(struct sysroot *sr, const struct blkdev *c, struct clone_pa
 		cp->s_dev[0] = '\0';
 }
 
-/* Loop devices over path (a file or a device): a partition of it mounted through one. */
-static void loops_over(struct sysroot *sr, const struct inventory *inv, const char *path,
-		       struct clone_plan *p)
+/* Loop devices over the source's bytes (a file or a device, by identity, whatever name it
+ * was given, through other loop devices too): a partition of it mounted through one. */
+static void loops_over(struct sysroot *sr, const struct inventory *inv, struct clone_plan *p)
 {
-	size_t i, j;
+	struct probe_reach *rs = malloc(sizeof(*rs)), *r = malloc(sizeof(*r));
+	size_t i, j, k, m;
 
+	if (!rs || !r || probe_reach_ref(sr, inv, &p->src_ref, rs))
+		goto out;
 	for (i = 0; i < inv->n_all; i++) {
 		const struct blkdev *d = inv->all[i];
-		char attr[PATH_MAX];
-		uint64_t off = 0;
 
-		if (!d->backing_file[0] || strcmp(d->backing_file, path))
+		if (!d->backing_file[0] || (p->src_ref.kind == PROBE_REF_BLOCK &&
+					    d == p->src_ref.dev))
 			continue;
-		if (str_fmt(attr, sizeof(attr), "%s/loop/offset", d->syspath) ||
-		    sysroot_read_u64(sr, attr, &off))
-			off = 0;
-		for (j = 0; j < p->n_parts; j++)
-			if (p->parts[j].start == off)
-				part_mounted_by(&p->parts[j], d, sysroot_is_live(sr));
+		probe_reach_blkdev(sr, inv, d, r);
+		for (k = 0; k < r->n; k++) {
+			const struct probe_extent *e = &r->e[k];
+
+			for (m = 0; m < rs->n; m++) {
+				const struct probe_extent *se = &rs->e[m];
+
+				if (e->container || se->container || e->file != se->file ||
+				    e->dev != se->dev || (e->file && e->ino != se->ino) ||
+				    e->off < se->off)
+					continue;
+				for (j = 0; j < p->n_parts; j++)
+					if (p->parts[j].start == e->off - se->off)
+						part_mounted_by(&p->parts[j], d,
+								sysroot_is_live(sr));
+			}
+		}
 	}
+out:
+	free(rs);
+	free(r);
 }
 
-/* Is d, a partition of it, a device built on it, or a loop device over one of them in use?
- * -EINVAL with the reason, the target named as the user did (shown). */
-static int target_check_unused(const struct inventory *inv, const struct blkdev *d,
-			       const char *shown, char *why, size_t whycap)
+/* The one in-use oracle (probe/ref.h): the target, a partition of it, a device built on it,
+ * a loop device over it or over the same file and bytes, mounted, swap or held: -EINVAL with
+ * the reason, the target named as the user did. */
+static int target_check_unused(struct sysroot *sr, const struct inventory *inv,
+			       const struct probe_ref *ref, char *why, size_t whycap)
 {
-	struct probe_inuse use;
+	char what[400];
+	int ret;
 
-	if (!probe_blkdev_in_use(inv, d, &use))
+	ret = probe_ref_in_use(sr, inv, ref, what, sizeof(what));
+	if (!ret)
 		return 0;
-	switch (use.what) {
-	case PROBE_INUSE_ROOT:
-		str_fmt(why, whycap, "'%s' holds the running system (%s is mounted on /)", shown,
-			use.dev->kname);
-		break;
-	case PROBE_INUSE_SWAP:
-		str_fmt(why, whycap, "'%s' is in use: %s is swap", shown, use.dev->kname);
-		break;
-	case PROBE_INUSE_MOUNTED:
-		str_fmt(why, whycap, "'%s' is in use: %s is mounted on %s", shown, use.dev->kname,
-			use.mountpoint);
-		break;
-	case PROBE_INUSE_NONE: /* not with true */
-	case PROBE_INUSE_HELD:
-		str_fmt(why, whycap, "'%s' is in use: %s is held by %s", shown, use.dev->kname,
-			use.holder->name);
-		break;
-	}
+	if (ret == -EBUSY && str_starts(what, "it holds"))
+		str_fmt(why, whycap, "'%s' %s", ref->shown, what + 3);
+	else if (ret == -EBUSY)
+		str_fmt(why, whycap, "'%s' is in use: %s", ref->shown, what);
+	else
+		str_fmt(why, whycap, "target '%s': %s", ref->shown, what);
 	return -EINVAL;
 }
 
@@ -183,25 +185,70 @@ static int open_side(const char *path, bool must_exist, struct stat *st, uint64_
 	return 0;
 }
 
-/* The source's path: the one named, or the disk that holds the running root. */
-static int source_path(const struct inventory *inv, const struct clone_opts *o,
-		       struct clone_plan *p, char *why, size_t whycap)
+/* The source, resolved once: the one named, or the disk that holds the running root. */
+static int source_resolve(struct sysroot *sr, const struct inventory *inv,
+			  const struct clone_opts *o, struct clone_plan *p, char *why,
+			  size_t whycap)
 {
+	char name[PATH_MAX], what[PATH_MAX + 128];
+	int ret;
+
 	if (o->source) {
-		dev_path(o->source, p->src_path, sizeof(p->src_path));
-		return 0;
-	}
-	if (!inv->root) {
+		ret = probe_ref_resolve(sr, inv, o->source, 0, &p->src_ref, what, sizeof(what));
+	} else if (!inv->root) {
 		str_fmt(why, whycap, "cannot tell which disk holds the running system: name the "
 			"SOURCE");
 		return -EINVAL;
+	} else {
+		str_copy(name, sizeof(name), probe_blkdev_disk(inv->root)->kname);
+		ret = probe_ref_resolve(sr, inv, name, 0, &p->src_ref, what, sizeof(what));
 	}
-	str_fmt(p->src_path, sizeof(p->src_path), "%s%s", PATH_DEV_PREFIX,
-		probe_blkdev_disk(inv->root)->kname);
+	if (ret) {
+		str_fmt(why, whycap, "source %s", what);
+		return -EINVAL;
+	}
+	if (str_copy(p->src_path, sizeof(p->src_path), p->src_ref.path))
+		return -ENAMETOOLONG;
 	return 0;
 }
 
-static void extent_name(const struct clone_extent *e, char *buf, size_t cap)
+/* The target, resolved once: a disk by any of its names, an image file (to be made). */
+static int target_resolve(struct sysroot *sr, const struct inventory *inv,
+			  const struct clone_opts *o, struct clone_plan *p, char *why,
+			  size_t whycap)
+{
+	char what[PATH_MAX + 128];
+	struct stat st;
+
+	/* an image is written only where it is named, never through a link (O_NOFOLLOW); a
+	 * link to a disk (/dev/disk/by-id/...) is how disks are named */
+	if (!lstat(o->target, &st) && S_ISLNK(st.st_mode) &&
+	    (stat(o->target, &st) || !S_ISBLK(st.st_mode))) {
+		str_fmt(why, whycap, "target '%s' is a symbolic link: name the image file itself",
+			o->target);
+		return -EINVAL;
+	}
+	if (probe_ref_resolve(sr, inv, o->target, PROBE_REF_MAY_BE_NEW, &p->dst_ref, what,
+			      sizeof(what))) {
+		str_fmt(why, whycap, "target %s", what);
+		return -EINVAL;
+	}
+	if (p->dst_ref.kind == PROBE_REF_DIR) {
+		str_fmt(why, whycap, "target '%s' is a directory: name a disk or an image file",
+			o->target);
+		return -EINVAL;
+	}
+	if (p->dst_ref.kind == PROBE_REF_NEW || p->dst_ref.kind == PROBE_REF_FILE) {
+		/* the name as given: the image is made there (O_NOFOLLOW) */
+		if (str_copy(p->dst_path, sizeof(p->dst_path), o->target))
+			return -ENAMETOOLONG;
+	} else if (str_copy(p->dst_path, sizeof(p->dst_path), p->dst_ref.path)) {
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+static void extent_name(const struct probe_extent *e, char *buf, size_t cap)
 {
 	if (e->what[0])
 		str_copy(buf, cap, e->what);
@@ -215,14 +262,14 @@ static void extent_name(const struct clone_extent *e, char *buf, size_t cap)
 static int plan_overlap(struct sysroot *sr, const struct inventory *inv, struct clone_plan *p,
 			const struct clone_opts *o, char *why, size_t whycap)
 {
-	const struct clone_extent *es, *et;
-	struct clone_reach rs, rt;
+	const struct probe_extent *es, *et;
+	struct probe_reach rs, rt;
 	char name[128], at[32];
 
-	if (clone_reach_path(sr, inv, p->src_path, &rs) ||
-	    clone_reach_path(sr, inv, p->dst_path, &rt))
+	if (probe_reach_ref(sr, inv, &p->src_ref, &rs) ||
+	    probe_reach_ref(sr, inv, &p->dst_ref, &rt))
 		return 0;
-	if (!clone_reach_overlap(&rs, &rt, &es, &et)) {
+	if (!probe_reach_overlap(&rs, &rt, &es, &et)) {
 		if (!rs.truncated && !rt.truncated)
 			return 0;
 		/* a loop device over something not known, or too many layers: not written */
@@ -312,47 +359,87 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 		}
 	}
 	close(fd);
-	loops_over(sr, inv, p->src_path, p);
+	loops_over(sr, inv, p);
 	return 0;
 }
 
-static int plan_target(const struct inventory *inv, const struct clone_opts *o,
-		       struct clone_plan *p, char *why, size_t whycap)
+/* A disk target the copy can be written to and mounted from: not read-only, and with the
+ * source's logical sector size (a 4Kn disk, as some USB bridges present, cannot mount the
+ * FAT of 512-byte sectors or the ext4 of 1 KiB blocks of the usual images: refused here, in
+ * the dry run, never after the copy). */
+static int target_geometry(struct clone_plan *p, const char *shown, char *why, size_t whycap)
 {
+	int fd = open(p->dst_path, O_RDONLY | O_CLOEXEC), ro = 0, ssz = 512;
+	unsigned src;
+
+	if (fd < 0) {
+		str_fmt(why, whycap, "target '%s': %s", shown, strerror(errno));
+		return -EINVAL;
+	}
+	if (ioctl(fd, BLKROGET, &ro))
+		ro = 0;
+	if (ioctl(fd, BLKSSZGET, &ssz) || ssz < 512)
+		ssz = 512;
+	close(fd);
+	if (ro) {
+		str_fmt(why, whycap, "target '%s' is read-only (a write-protect switch, or the "
+			"kernel set it so): nothing was written", shown);
+		return -EROFS;
+	}
+	p->dst_sector = (unsigned)ssz;
+	if (!p->sector && !p->src_is_file) { /* --whole: the source disk's own */
+		fd = open(p->src_path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && (ioctl(fd, BLKSSZGET, &ssz) || ssz < 512))
+			ssz = 512;
+		if (fd >= 0)
+			close(fd);
+		src = (unsigned)ssz;
+	} else {
+		src = p->sector ? p->sector : 512;
+	}
+	if (p->dst_sector != src) {
+		str_fmt(why, whycap, "target '%s' has %u-byte logical sectors, the source %u: its "
+			"partition table and file systems would not fit them (nothing was "
+			"written); use a disk or a USB bridge with %u-byte sectors", shown,
+			p->dst_sector, src, src);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_target(struct sysroot *sr, const struct inventory *inv,
+		       const struct clone_opts *o, struct clone_plan *p, char *why, size_t whycap)
+{
+	const struct probe_ref *t = &p->dst_ref;
 	struct stat st;
 	int ret;
 
-	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
-	/* a link to a disk (/dev/disk/by-id/...) is how disks are named; an image is written
-	 * only where it is named, never through a link (O_NOFOLLOW) */
-	if (!lstat(p->dst_path, &st) && S_ISLNK(st.st_mode) &&
-	    (stat(p->dst_path, &st) || !S_ISBLK(st.st_mode))) {
-		str_fmt(why, whycap, "target '%s' is a symbolic link: name the image file itself",
-			o->target);
-		return -EINVAL;
-	}
 	ret = open_side(p->dst_path, false, &st, &p->dst_size, why, whycap, "target");
-	if (ret == -ENOENT) {
+	if (ret == -ENOENT && t->kind == PROBE_REF_NEW) {
 		p->dst_is_file = true;
 		return 0;
 	}
 	if (ret)
-		return ret == -EINVAL ? -EINVAL : ret;
+		return ret == -EINVAL || ret == -ENOENT ? -EINVAL : ret;
+	if (S_ISBLK(st.st_mode) ? t->kind != PROBE_REF_BLOCK || st.st_rdev != t->devno
+				 : t->kind != PROBE_REF_FILE || st.st_ino != t->st_ino ||
+					   st.st_dev != t->st_dev) {
+		str_fmt(why, whycap, "target '%s' changed while it was planned: not writing to it",
+			o->target);
+		return -EINVAL;
+	}
 	p->dst_exists = true;
 	p->dst_is_file = S_ISREG(st.st_mode);
 	if (!p->dst_is_file) {
-		const struct blkdev *d = probe_inventory_find_devno(inv, major(st.st_rdev),
-								      minor(st.st_rdev));
-
-		if (!d) {
+		if (!t->dev) {
 			str_fmt(why, whycap, "target '%s': cannot tell whether it is in use: "
 				"not writing to it", o->target);
 			return -EINVAL;
 		}
-		if (d->is_partition) {
-			const struct blkdev *w = d->disk ? d->disk : d;
+		if (t->is_partition) {
+			const struct blkdev *w = t->disk ? t->disk : t->dev;
 
-			if (p->src_disk[0] && !strcmp(w->kname, p->src_disk))
+			if (probe_ref_same_disk(t, &p->src_ref))
 				str_fmt(why, whycap, "target '%s' is a partition of the source",
 					o->target);
 			else
@@ -360,12 +447,14 @@ static int plan_target(const struct inventory *inv, const struct clone_opts *o,
 					"disk ('%s')", o->target, w->kname);
 			return -EINVAL;
 		}
-		str_copy(p->dst_disk, sizeof(p->dst_disk), d->kname);
-		ret = target_check_unused(inv, d, o->target, why, whycap);
+		str_copy(p->dst_disk, sizeof(p->dst_disk), t->dev->kname);
+		ret = target_geometry(p, o->target, why, whycap);
 		if (ret)
 			return ret;
 	}
-	return 0;
+	/* a disk, or an image file, that something uses: through its partitions, holders,
+	 * loop devices over it or over the same file and bytes, wherever they are mounted */
+	return target_check_unused(sr, inv, t, why, whycap);
 }
 
 /* Which partition is the root, which the boot partition; refuse what is not understood. */
@@ -805,16 +894,17 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 		str_fmt(why, whycap, "cannot read the block devices: %s", strerror(-ret));
 		return ret;
 	}
-	ret = source_path(inv, o, p, why, whycap);
+	ret = source_resolve(sr, inv, o, p, why, whycap);
+	if (!ret)
+		ret = target_resolve(sr, inv, o, p, why, whycap);
 	if (ret)
 		goto out;
-	dev_path(o->target, p->dst_path, sizeof(p->dst_path));
 	ret = plan_overlap(sr, inv, p, o, why, whycap);
 	if (!ret)
 		ret = plan_source(sr, inv, o, p, why, whycap);
 	if (ret)
 		goto out;
-	ret = plan_target(inv, o, p, why, whycap);
+	ret = plan_target(sr, inv, o, p, why, whycap);
 	if (ret)
 		goto out;
 	if (p->whole) {

@@ -6,12 +6,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -315,6 +317,22 @@ static int attrs_fd(struct tc_xbuf *xb, int sfd, int dfd, const struct stat *st,
 	return 0;
 }
 
+/* A file's inode flags that say how it may be used (chattr +i, +a, +d, +A, +S): the last
+ * thing set, since an immutable file takes no other change. A file system without them
+ * (the ioctl not known on either side) keeps none; one that refuses them is an error. */
+#define TC_FLAGS_KEPT (FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | FS_NOATIME_FL | FS_SYNC_FL)
+static int flags_fd(int sfd, int dfd)
+{
+	int sf = 0, df = 0;
+
+	if (ioctl(sfd, FS_IOC_GETFLAGS, &sf) || !(sf & TC_FLAGS_KEPT))
+		return 0;
+	if (ioctl(dfd, FS_IOC_GETFLAGS, &df))
+		return errno == ENOTTY || errno == EOPNOTSUPP ? 0 : -errno;
+	df |= sf & TC_FLAGS_KEPT;
+	return ioctl(dfd, FS_IOC_SETFLAGS, &df) ? -errno : 0;
+}
+
 static void job_run(struct tc *c, struct tc_job *j, char *buf, struct tc_xbuf *xb)
 {
 	int ret = 0;
@@ -324,6 +342,11 @@ static void job_run(struct tc *c, struct tc_job *j, char *buf, struct tc_xbuf *x
 		ret = contents_copy(c, j->sfd, j->dfd, &j->st, buf);
 		if (!ret)
 			ret = attrs_fd(xb, j->sfd, j->dfd, &j->st, true, j->prune);
+		if (!ret) {
+			ret = flags_fd(j->sfd, j->dfd);
+			if (ret)
+				what = "copy the flags (chattr) of";
+		}
 		if (ret == -EIO || ret == -EBADMSG)
 			what = "read or write";
 	}

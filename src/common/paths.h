@@ -13,6 +13,7 @@
 #define PATH_PROC_CMDLINE    "/proc/cmdline"
 #define PATH_PROC_OSRELEASE  "/proc/sys/kernel/osrelease"
 #define PATH_PROC_BOOT_ID    "/proc/sys/kernel/random/boot_id"
+#define PATH_PROC_STAT       "/proc/stat"
 /* The host's: an open descriptor as a path, ours (clone's detached mounts) or a child's (a
  * file named to mtools or debugfs without parsing its path) */
 #define PATH_PROC_SELF_FD    "/proc/self/fd"

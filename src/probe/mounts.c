@@ -84,6 +84,9 @@ int probe_mountinfo_parse_line(const char *line, struct probe_mountinfo_entry *e
 	str_copy(e->fstype, sizeof(e->fstype), f[0]);
 	str_copy(e->source, sizeof(e->source), f[1]);
 	probe_mount_unescape(e->source);
+	f[2] = next_field(&p);
+	if (!f[2] || str_copy(e->super_opts, sizeof(e->super_opts), f[2]))
+		e->super_opts[0] = '\0';
 	return 0;
 }
 

@@ -292,13 +292,16 @@ const char *probe_bridge_name(uint16_t vid, uint16_t pid);
 int probe_usbids_lookup(FILE *f, uint16_t vid, uint16_t pid, char *vendor, size_t vcap,
 			char *product, size_t pcap);
 
-/* One mountinfo line: the device number, the unescaped mount point, the source and the
- * file system type. 0 or -EINVAL. mnt/src/fstype are capped by their capacities. */
+/* One mountinfo line: the device number, the unescaped mount point, the source, the
+ * file system type and its super options (escaped as mountinfo has them: overlay's
+ * upperdir=, lowerdir=). 0 or -EINVAL. Each field is capped by its capacity ("" for super
+ * options that do not fit). */
 struct probe_mountinfo_entry {
 	unsigned major, minor;
 	char mountpoint[4096];
 	char source[512];
 	char fstype[64];
+	char super_opts[8192];
 };
 int probe_mountinfo_parse_line(const char *line, struct probe_mountinfo_entry *e);
 /* Undo mountinfo's octal escapes (\040 space, \011 tab, \012 newline, \134 backslash). */

@@ -75,7 +75,7 @@ if over=$(losetup -f --show "$loop" 2>/dev/null); then
 		sb bench "$loop" --destructive --engine psync --size 1m \
 			--test rw=write,bs=4k,time=0.1s
 		expect_rc 1 "a loop device over it is mounted"
-		grep_out "it is mounted on $tmp/over" err "mounted loop device message"
+		grep_out "${over##*/} is mounted on $tmp/over" err "mounted loop device message"
 		check "mounted loop device over it: unchanged" [ "$(sha256sum <"$loop")" = "$sum0" ]
 		umount "$tmp/over"
 	else
@@ -104,7 +104,7 @@ if python3 "$src/tools/mksysroot" "$tmp/part.desc" "$tmp/partroot" >/dev/null; t
 		--test rw=write,bs=4k,time=0.1s --size 1m >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	expect_rc 1 "a partition of the device is mounted"
-	grep_out "it is mounted on /media/data" err "mounted partition message"
+	grep_out "${name}p1 is mounted on /media/data" err "mounted partition message"
 	check "mounted partition: the device is unchanged" [ "$(sha256sum <"$loop")" = "$sum0" ]
 else
 	fail "mksysroot failed for the partition tree"

@@ -101,6 +101,12 @@ want_rc 1 unknown-config
 want_out "not applied" unknown-config
 [ -e "$tmp/args" ] && fail "unknown-config: rpi-eeprom-config was started"
 
+# the order the board has already (0xf14): nothing to apply, the tool not started
+sbc "$tmp/bin" pi4-usb-boot boot order usb,sd --apply
+want_rc 0 unchanged
+want_out "Unchanged: BOOT_ORDER is 0xf14 already; nothing to apply." unchanged
+[ -e "$tmp/args" ] && fail "unchanged: rpi-eeprom-config was started"
+
 # bytes the display sanitises (a Latin-1 comment, a lone CR, a control byte) are handed to
 # rpi-eeprom-config as they were; the diff shows them as '?'. BOOT_ORDER=0xf14 # usb is read
 # as 0xf14, not as the default.

@@ -53,6 +53,16 @@ static void test_files(void)
 	 * every model */
 	T_CHECK(strstr(sbuf_str(&t), "\n[pi4]\narm_boost=1\n[all]\narm_64bit=1\ncmdline="
 				     BOOT_TRYBOOT_CMDLINE "\n") != NULL);
+	/* [all] added only where the section in force at the end is another (or may be) */
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "[all]\narm_64bit=1\n[pi4]\nx=1\n", 28,
+				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
+	T_CHECK(strstr(sbuf_str(&t), "\n[pi4]\nx=1\n[all]\ncmdline=") != NULL);
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "[all]\ninclude extra.txt\n", 24,
+				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
+	T_CHECK(strstr(sbuf_str(&t), "\ninclude extra.txt\n[all]\ncmdline=") != NULL);
+	T_EQ_INT(boot_tryboot_files(line, strlen(line), "arm_64bit=1\n", 12,
+				    "PARTUUID=5487497e-02", 0, &t, &c), 0);
+	T_CHECK(strstr(sbuf_str(&t), "[all]") == NULL);
 	T_CHECK(strstr(sbuf_str(&t), "include") == NULL);
 	/* one [all]: none added after Raspberry Pi OS's closing [all] (issue 34 item 10) */
 	T_EQ_INT(boot_tryboot_files(line, strlen(line), "[cm5]\nx=1\n\n[all]\n", 17,

@@ -208,6 +208,15 @@ static void test_mountinfo(void)
 	T_EQ_STR(e.mountpoint, "/");
 	T_EQ_STR(e.fstype, "ext4");
 	T_EQ_STR(e.source, "/dev/sda4");
+	T_EQ_STR(e.super_opts, "rw");
+	/* an overlay's directories are in its super options */
+	T_EQ_INT(probe_mountinfo_parse_line("40 1 0:45 / /ov rw - overlay overlay "
+					    "rw,lowerdir=/l1:/l2,upperdir=/u,workdir=/w\n", &e),
+		 0);
+	T_EQ_INT(e.major, 0);
+	T_EQ_INT(e.minor, 45);
+	T_EQ_STR(e.fstype, "overlay");
+	T_EQ_STR(e.super_opts, "rw,lowerdir=/l1:/l2,upperdir=/u,workdir=/w");
 	/* no optional fields; an escaped space in the mount point */
 	T_EQ_INT(probe_mountinfo_parse_line(
 			 "30 25 179:1 / /media/My\\040Disk rw - vfat /dev/mmcblk0p1 rw", &e),

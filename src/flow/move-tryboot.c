@@ -2,12 +2,10 @@
  * config.txt on the running boot partition (boot/boot.h says what the firmware does with
  * them), through the project's atomic writer with backups, as fix writes. */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "cli/move-tryboot.h"
 #include "common/atomicfile.h"
 #include "common/bootloc.h"
 #include "common/paths.h"
@@ -15,37 +13,9 @@
 #include "fix/bootfile.h"
 #include "fix/diff.h"
 #include "fix/msgs.h"
+#include "flow/move.h"
 
 #define TRYBOOT_FILE_MAX (64 * 1024)
-
-unsigned move_root_partn(const struct inventory *inv)
-{
-	return inv->root && inv->root->has_partn ? inv->root->partn : 0;
-}
-
-int move_copy_root(struct cli_ctx *ctx, const char *name, unsigned partn, char *buf, size_t cap)
-{
-	struct inventory *inv = NULL;
-	struct blkdev *d;
-	size_t i;
-	int ret;
-
-	ret = probe_inventory_load(ctx->sr, &inv);
-	if (ret)
-		return ret;
-	ret = -ENOENT;
-	d = probe_inventory_find(inv, name);
-	for (i = 0; d && i < d->n_children; i++) {
-		struct blkdev *p = d->children[i];
-
-		if (p->has_partn && p->partn == partn && p->partuuid[0]) {
-			ret = str_fmt(buf, cap, "PARTUUID=%s", p->partuuid);
-			break;
-		}
-	}
-	probe_inventory_free(inv);
-	return ret;
-}
 
 struct tb_file {
 	struct boot_file bf;
@@ -55,7 +25,7 @@ struct tb_file {
 };
 
 /* The file name in dir: its old contents when it is there, the diff to want. */
-static int tb_read(struct cli_ctx *ctx, const char *dir, const char *name, struct tb_file *f,
+static int tb_read(struct sysroot *sr, const char *dir, const char *name, struct tb_file *f,
 		   struct sbuf *diff, char *why, size_t cap)
 {
 	struct fix_msgs m = { 0 };
@@ -64,7 +34,7 @@ static int tb_read(struct cli_ctx *ctx, const char *dir, const char *name, struc
 
 	if (str_fmt(path, sizeof(path), "%s/%s", dir, name))
 		return -ENAMETOOLONG;
-	ret = boot_file_read(ctx->sr, path, TRYBOOT_FILE_MAX, &f->bf, &m);
+	ret = boot_file_read(sr, path, TRYBOOT_FILE_MAX, &f->bf, &m);
 	f->exists = !ret;
 	if (ret == -ENOENT) {
 		str_copy(f->bf.path, sizeof(f->bf.path), path);
@@ -81,13 +51,13 @@ static int tb_read(struct cli_ctx *ctx, const char *dir, const char *name, struc
 			    f->want->len, f->exists ? path : PATH_DEV_NULL, path, diff);
 }
 
-static int tb_write(struct cli_ctx *ctx, const char *dir, struct tb_file *f, size_t n,
+static int tb_write(struct sysroot *sr, const char *dir, struct tb_file *f, size_t n,
 		    char *why, size_t cap)
 {
 	int dfd, ret = 0;
 	size_t i;
 
-	dfd = boot_dir_open(ctx->sr, dir);
+	dfd = boot_dir_open(sr, dir);
 	if (dfd < 0) {
 		str_fmt(why, cap, "cannot open '%s': %s", dir, strerror(-dfd));
 		return dfd;
@@ -97,7 +67,7 @@ static int tb_write(struct cli_ctx *ctx, const char *dir, struct tb_file *f, siz
 		str_fmt(why, cap, "'%s': %s", dir, ret == -EBUSY ? "another sbcdisk is changing "
 				  "the files there" : strerror(-ret));
 	for (i = 0; i < n && !ret; i++) {
-		ret = boot_file_commit(dfd, ctx->sr, &f[i].bf, sbuf_str(f[i].want), f[i].want->len,
+		ret = boot_file_commit(dfd, sr, &f[i].bf, sbuf_str(f[i].want), f[i].want->len,
 				       f[i].exists ? sbuf_str(&f[i].bf.data) : NULL,
 				       f[i].bf.data.len, f[i].backup, sizeof(f[i].backup));
 		if (ret)
@@ -109,8 +79,8 @@ static int tb_write(struct cli_ctx *ctx, const char *dir, struct tb_file *f, siz
 	return ret;
 }
 
-int move_tryboot(struct cli_ctx *ctx, const char *kernel, const char *root, bool apply,
-		 char *why, size_t cap)
+int flow_move_trial_make(struct sysroot *sr, const char *kernel, const char *root, bool apply,
+			 struct flow_move_trial *t, char *why, size_t cap)
 {
 	struct sbuf tryboot = SBUF_INIT(TRYBOOT_FILE_MAX), trial = SBUF_INIT(TRYBOOT_FILE_MAX);
 	struct sbuf diff = SBUF_INIT(TRYBOOT_FILE_MAX);
@@ -121,7 +91,9 @@ int move_tryboot(struct cli_ctx *ctx, const char *kernel, const char *root, bool
 	size_t i;
 	int ret;
 
-	ret = boot_locate(ctx->sr, &loc, &m);
+	memset(t, 0, sizeof(*t));
+	sbuf_init(&t->diff, 4 * TRYBOOT_FILE_MAX);
+	ret = boot_locate(sr, &loc, &m);
 	if (ret) {
 		str_copy(why, cap, m.why);
 		goto out;
@@ -134,12 +106,12 @@ int move_tryboot(struct cli_ctx *ctx, const char *kernel, const char *root, bool
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = boot_file_read(ctx->sr, loc.cmdline, TRYBOOT_FILE_MAX, &cmdline, &m);
+	ret = boot_file_read(sr, loc.cmdline, TRYBOOT_FILE_MAX, &cmdline, &m);
 	if (ret) {
 		str_fmt(why, cap, "cannot read '%s': %s", loc.cmdline, m.why);
 		goto out;
 	}
-	ret = boot_file_read(ctx->sr, loc.config, TRYBOOT_FILE_MAX, &config, &m);
+	ret = boot_file_read(sr, loc.config, TRYBOOT_FILE_MAX, &config, &m);
 	if (ret) {
 		str_fmt(why, cap, "cannot read '%s': %s", loc.config, m.why);
 		goto out;
@@ -152,24 +124,19 @@ int move_tryboot(struct cli_ctx *ctx, const char *kernel, const char *root, bool
 		goto out;
 	}
 	/* the command line file first: tryboot.txt, written last, is what makes the trial */
-	ret = tb_read(ctx, loc.fw_dir, BOOT_TRYBOOT_CMDLINE, &f[0], &diff, why, cap);
-	if (!ret)
-		fputs(sbuf_str(&diff), stdout);
-	if (!ret)
-		ret = tb_read(ctx, loc.fw_dir, BOOT_TRYBOOT_FILE, &f[1], &diff, why, cap);
-	if (!ret)
-		fputs(sbuf_str(&diff), stdout);
+	str_copy(t->fw_dir, sizeof(t->fw_dir), loc.fw_dir);
+	for (i = 0; i < 2 && !ret; i++) {
+		ret = tb_read(sr, loc.fw_dir, i ? BOOT_TRYBOOT_FILE : BOOT_TRYBOOT_CMDLINE, &f[i],
+			      &diff, why, cap);
+		if (!ret)
+			ret = sbuf_add(&t->diff, sbuf_str(&diff), diff.len);
+	}
 	if (ret || !apply)
 		goto out;
-	ret = tb_write(ctx, loc.fw_dir, f, 2, why, cap);
-	for (i = 0; i < 2; i++) {
-		if (f[i].backup[0])
-			printf("Backup of the old %s: %s/%s\n", f[i].bf.name, loc.fw_dir,
-			       f[i].backup);
-	}
-	if (!ret)
-		printf("Written: %s/%s and %s/%s.\n", loc.fw_dir, BOOT_TRYBOOT_CMDLINE, loc.fw_dir,
-		       BOOT_TRYBOOT_FILE);
+	ret = tb_write(sr, loc.fw_dir, f, 2, why, cap);
+	for (i = 0; i < 2; i++)
+		str_copy(t->backup[i], sizeof(t->backup[i]), f[i].backup);
+	t->written = !ret;
 out:
 	for (i = 0; i < 2; i++)
 		boot_file_release(&f[i].bf);
@@ -179,4 +146,9 @@ out:
 	sbuf_release(&trial);
 	sbuf_release(&diff);
 	return ret;
+}
+
+void flow_move_trial_release(struct flow_move_trial *t)
+{
+	sbuf_release(&t->diff);
 }

@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* reach.c - which bytes of which disk or file a path reaches: through partitions, loop
- * devices (their backing file or device, offset and size limit), holders (device-mapper,
- * md) and the file system an image file lives on. clone's one test of "the target is the
- * source", used for both directions; and the size of a disk or an image file. */
+/* reach.c - which bytes of which disk or file a named object reaches: through partitions,
+ * loop devices (their backing file or device, offset and size limit), holders (device-mapper,
+ * md), the file system a file lives on and an overlay's directories. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "clone/clone-int.h"
 #include "common/banned.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "probe/probe-int.h"
 #include "probe/probe.h"
+#include "probe/ref.h"
 
 #define REACH_DEPTH_MAX 8
 #define REACH_END	UINT64_MAX
@@ -25,15 +26,15 @@
 struct reach_ctx {
 	struct sysroot *sr;
 	const struct inventory *inv;
-	struct clone_reach *r;
+	struct probe_reach *r;
 };
 
 static void reach_add(struct reach_ctx *c, bool file, dev_t dev, ino_t ino, uint64_t off,
 		      uint64_t end, bool container, const char *what)
 {
-	struct clone_extent *e;
+	struct probe_extent *e;
 
-	if (c->r->n >= CLONE_REACH_MAX) {
+	if (c->r->n >= PROBE_REACH_MAX) {
 		c->r->truncated = true;
 		return;
 	}
@@ -55,6 +56,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 
 static void reach_dev(struct reach_ctx *c, dev_t devno, uint64_t off, uint64_t end,
 		      bool container, unsigned depth);
+static void reach_anon(struct reach_ctx *c, dev_t devno, unsigned depth);
 
 /* A regular file's bytes [off, end), then the file system that holds it: the device of its
  * st_dev, whole (where on it the file's blocks are is not asked). */
@@ -122,9 +124,10 @@ static void reach_dev(struct reach_ctx *c, dev_t devno, uint64_t off, uint64_t e
 	}
 	d = probe_inventory_find_dev(c->inv, devno); /* btrfs: by its mounts' numbers */
 	if (!d) {
-		/* a file system on no block device (tmpfs, overlay) reaches no disk */
 		if (major(devno))
 			reach_add(c, false, devno, 0, off, end, container, "");
+		else
+			reach_anon(c, devno, depth);
 		return;
 	}
 	if (d->has_devno)
@@ -163,43 +166,111 @@ static void reach_dev(struct reach_ctx *c, dev_t devno, uint64_t off, uint64_t e
 		reach_add(c, false, devno, 0, off, end, container, d->kname);
 }
 
-int clone_reach_path(struct sysroot *sr, const struct inventory *inv, const char *path,
-		     struct clone_reach *r)
+/* An overlay's directories (upperdir=, lowerdir=a:b, workdir=) in its super options: each
+ * one's file system, as a container. Only on the running system: they are its paths. */
+static void reach_overlay_dirs(struct reach_ctx *c, char *opts, unsigned depth)
 {
-	struct reach_ctx c = { .sr = sr, .inv = inv, .r = r };
-	char dir[PATH_MAX];
-	struct stat st;
+	char *save = NULL, *opt;
 
-	memset(r, 0, sizeof(*r));
-	if (stat(path, &st) == 0) {
-		if (S_ISBLK(st.st_mode))
-			reach_dev(&c, st.st_rdev, 0, REACH_END, false, 0);
-		else if (S_ISREG(st.st_mode))
-			reach_file(&c, st.st_dev, st.st_ino, path, 0, REACH_END, false, 0);
-		else
-			return -EINVAL;
-		return 0;
+	for (opt = strtok_r(opts, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(opt, '='), *save2 = NULL, *dir;
+		struct stat st;
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		if (strcmp(opt, "upperdir") && strcmp(opt, "lowerdir") && strcmp(opt, "workdir") &&
+		    strcmp(opt, "lowerdir+"))
+			continue;
+		for (dir = strtok_r(v, ":", &save2); dir; dir = strtok_r(NULL, ":", &save2)) {
+			probe_mount_unescape(dir);
+			if (*dir && stat(dir, &st) == 0)
+				reach_dev(c, st.st_dev, 0, REACH_END, true, depth + 1);
+			else if (*dir)
+				c->r->truncated = true; /* a layer not found: not known */
+		}
 	}
-	if (errno != ENOENT)
-		return -errno;
-	/* not there yet (an image to make): the file system of the directory it goes in */
-	if (clone_path_dir(path, dir, sizeof(dir)))
-		return -ENAMETOOLONG;
-	if (stat(dir, &st))
-		return -errno;
-	reach_dev(&c, st.st_dev, 0, REACH_END, true, 0);
-	return 0;
 }
 
-static bool extents_meet(const struct clone_extent *a, const struct clone_extent *b)
+/* A file system on no block device of the inventory: an overlay reaches the file systems
+ * of its directories; tmpfs, proc and the like reach no disk. */
+static void reach_anon(struct reach_ctx *c, dev_t devno, unsigned depth)
+{
+	struct probe_mountinfo_entry *e;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (!sysroot_is_live(c->sr))
+		return;
+	f = probe_fopen_regular(c->sr, PATH_PROC_MOUNTINFO);
+	e = malloc(sizeof(*e));
+	if (!f || !e) {
+		c->r->truncated = true;
+		goto out;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		if (probe_mountinfo_parse_line(line, e) || makedev(e->major, e->minor) != devno ||
+		    strcmp(e->fstype, "overlay"))
+			continue;
+		if (!e->super_opts[0])
+			c->r->truncated = true;
+		reach_overlay_dirs(c, e->super_opts, depth);
+		break;
+	}
+out:
+	free(line);
+	free(e);
+	if (f)
+		fclose(f);
+}
+
+int probe_reach_ref(struct sysroot *sr, const struct inventory *inv, const struct probe_ref *ref,
+		    struct probe_reach *r)
+{
+	struct reach_ctx c = { .sr = sr, .inv = inv, .r = r };
+
+	memset(r, 0, sizeof(*r));
+	switch (ref->kind) {
+	case PROBE_REF_BLOCK:
+		reach_dev(&c, ref->devno, 0, REACH_END, false, 0);
+		return 0;
+	case PROBE_REF_FILE:
+		reach_file(&c, ref->st_dev, ref->st_ino, ref->path, ref->off,
+			   ref->size ? add_sat(ref->off, ref->size) : REACH_END, false, 0);
+		return 0;
+	case PROBE_REF_DIR:
+	case PROBE_REF_NEW:
+		/* a directory, or a file to be made in one: the file system it is on */
+		reach_dev(&c, ref->st_dev, 0, REACH_END, true, 0);
+		return 0;
+	case PROBE_REF_NONE:
+		break;
+	}
+	return -EINVAL;
+}
+
+void probe_reach_blkdev(struct sysroot *sr, const struct inventory *inv, const struct blkdev *d,
+			struct probe_reach *r)
+{
+	struct reach_ctx c = { .sr = sr, .inv = inv, .r = r };
+
+	memset(r, 0, sizeof(*r));
+	if (d->has_devno)
+		reach_dev(&c, makedev(d->major, d->minor), 0, REACH_END, false, 0);
+	else
+		r->truncated = true;
+}
+
+static bool extents_meet(const struct probe_extent *a, const struct probe_extent *b)
 {
 	if (a->file != b->file || a->dev != b->dev || (a->file && a->ino != b->ino))
 		return false;
 	return a->off < b->end && b->off < a->end;
 }
 
-bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *b,
-			 const struct clone_extent **ea, const struct clone_extent **eb)
+bool probe_reach_overlap(const struct probe_reach *a, const struct probe_reach *b,
+			 const struct probe_extent **ea, const struct probe_extent **eb)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		for (size_t j = 0; j < b->n; j++) {
@@ -214,18 +285,4 @@ bool clone_reach_overlap(const struct clone_reach *a, const struct clone_reach *
 		}
 	}
 	return false;
-}
-
-int clone_fd_size(int fd, struct stat *st, uint64_t *size)
-{
-	if (fstat(fd, st))
-		return -1;
-	if (S_ISBLK(st->st_mode))
-		return ioctl(fd, BLKGETSIZE64, size) ? -1 : 0;
-	if (S_ISREG(st->st_mode)) {
-		*size = (uint64_t)st->st_size;
-		return 0;
-	}
-	errno = EINVAL;
-	return -1;
 }
