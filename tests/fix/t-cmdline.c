@@ -310,6 +310,29 @@ static void test_ids(void)
 	T_EQ_INT(usbq_list_has("152d:0578:m,152d:0578:u", 23, jms567, 'u'), 0);
 }
 
+/* the way to uas: the u flag of the device taken out, everything else kept byte for byte */
+static void drop_is(const char *in, const char *want)
+{
+	struct sbuf out = SBUF_INIT(4096);
+
+	T_EQ_INT(usbq_list_drop(in, strlen(in), jms567, 'u', &out), 0);
+	T_EQ_STR(sbuf_str(&out), want);
+	sbuf_release(&out);
+}
+
+static void test_drop(void)
+{
+	drop_is("152d:0578:u", "");
+	drop_is("", "");
+	drop_is("174c:55aa:u,152d:0578:u", "174c:55aa:u");
+	drop_is("152d:0578:u,174c:55aa:u", "174c:55aa:u");
+	drop_is("152d:0578:U", "");
+	drop_is("152d:0578:mu", "152d:0578:m");
+	drop_is("174c:55aa:u", "174c:55aa:u");
+	drop_is("0x152d:0578:u,garbage", "garbage");
+	drop_is("a,152d:0578:u,b", "a,b");
+}
+
 int main(void)
 {
 	test_real_files();
@@ -318,5 +341,6 @@ int main(void)
 	test_limit();
 	test_refusals();
 	test_ids();
+	test_drop();
 	return t_done();
 }
