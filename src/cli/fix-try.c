@@ -153,14 +153,14 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 			       "--now to do the experiment (--apply: and write the winner).");
 		return EXIT_OK;
 	}
-	if (!p.live) {
-		log_error("fix: --try switches drivers of the running kernel: not on a --sysroot "
-			  "tree");
-		return EXIT_FAIL;
-	}
 	if (p.running && !o->root_ok) {
 		log_error("fix: %s holds the running root: not switched without --running-root",
 			  p.disk);
+		return EXIT_FAIL;
+	}
+	if (!p.live) {
+		log_error("fix: --try switches drivers of the running kernel: not on a --sysroot "
+			  "tree");
 		return EXIT_FAIL;
 	}
 	if (!p.quirks_loaded) {
