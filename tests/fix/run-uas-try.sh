@@ -54,6 +54,22 @@ grep_out "now on usb-storage" out "usb-storage now: the driver"
 grep_out "quirks: '152d:0578:u' -> ''" out "usb-storage now: the entry out for uas"
 grep_out "unbound from usb-storage and bound to uas" out "usb-storage now: the switch"
 
+# the experiment's two runs as the store holds them (the drive on uas, then on usb-storage):
+# compare shows each run's driver side by side
+SBCDISK_RUN="" python3 "$src/tests/store/mkruns.py" "$tmp/runs.json" quick \
+	"$tmp/pi4-jms567-usb3-uas:sda:38:10" "$tmp/pi4-jms567-usb3-quirk:sda:270:20" ||
+	{ echo "FAIL: mkruns"; exit 1; }
+sb history --db "$tmp/runs.db" --import "$tmp/runs.json"
+expect_rc 0 "the two runs imported"
+sb compare --db "$tmp/runs.db" --device 152d:0578 --last 2
+expect_rc 0 "compare the two runs"
+check "compare: the drivers side by side" \
+	grep -Eq '^ +on uas +on usb-storage$' "$tmp/out"
+sb compare --db "$tmp/runs.db" --device 152d:0578 --last 2 --json
+check "compare --json: each run's driver" test "$(python3 -c 'import json, sys
+print(" ".join(r["driver"] for r in json.load(open(sys.argv[1]))["runs"]))' "$tmp/out")" = \
+	"uas usb-storage"
+
 # usage
 sb --sysroot "$tmp/pi4-sd-jms567-usb2" fix uas 152d:0578 --try
 expect_rc 2 "--try with a USB id"
