@@ -466,6 +466,7 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	char la[PATH_MAX + 4], lb[PATH_MAX + 4];
 	struct usb_id id = sub_id, *idp = NULL;
 	const char *arg = argc > 2 ? argv[2] : NULL;
+	char try_id[16];
 	int ret;
 
 	if (!sub->plan)
@@ -475,11 +476,14 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 					  .root_ok = o.running_root, .db = o.db };
 		bool write = false;
 
-		ret = fix_try_run(ctx, arg, &t, &write);
+		ret = fix_try_run(ctx, arg, &t, &write, &id);
 		if (ret != EXIT_OK || !write)
 			return ret;
-		/* usb-storage won: the boot configuration as `fix uas --apply` writes it; the
-		 * running kernel's list holds the entry already */
+		/* usb-storage won: the boot configuration as `fix uas VID:PID --apply` writes it
+		 * (the disk's name may have changed on the other driver); the running kernel's
+		 * list holds the entry already */
+		str_fmt(try_id, sizeof(try_id), "%04x:%04x", id.vid, id.pid);
+		arg = try_id;
 		o.now = false;
 	}
 	if (o.disk)

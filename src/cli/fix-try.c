@@ -127,7 +127,7 @@ static void judge(const struct flow_uas_try_plan *p, const struct fix_try_opts *
 }
 
 int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts *o,
-		bool *apply_uas)
+		bool *apply_uas, struct usb_id *id)
 {
 	struct flow_uas_try_plan p;
 	struct inventory *inv = NULL;
@@ -203,6 +203,7 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 	if (o->apply && rc == EXIT_OK && bot_wins && !strcmp(p.other, "usb-storage")) {
 		printf("\n== 5. usb-storage won: written into the boot configuration\n");
 		*apply_uas = true;
+		*id = p.id;
 		return EXIT_OK;
 	}
 	printf("\n== 5. put back\n");

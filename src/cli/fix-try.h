@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "cli/cli.h"
+#include "common/usbquirks.h"
 
 struct fix_try_opts {
 	bool run;        /* --now (or --apply): do it; else the plan only */
@@ -14,8 +15,9 @@ struct fix_try_opts {
 	const char *db;  /* the result database, NULL the default */
 };
 
-/* An exit code; *apply_uas true when the caller is to write the quirk (usb-storage won). */
+/* An exit code; *apply_uas true when the caller is to write the quirk for *id (usb-storage
+ * won: the disk may have a new name by now, the USB id is the same). */
 int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts *o,
-		bool *apply_uas);
+		bool *apply_uas, struct usb_id *id);
 
 #endif
