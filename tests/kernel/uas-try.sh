@@ -39,7 +39,7 @@ try() {
 }
 try uas1 uas usb-storage
 try bot1 usb-storage uas
-"$SBCDISK" history --db $K/r.db --json >$K/history.json 2>$K/history.err
+"$SBCDISK" --json history --db $K/r.db >$K/history.json 2>$K/history.err
 ok "the end"
 G
 kboot try || finish
