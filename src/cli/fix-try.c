@@ -35,7 +35,7 @@ static int bench(struct cli_ctx *ctx, const char *disk, const char *db)
 	char dev[80];
 	const char *args[TRY_ARGS_MAX] = { "bench", dev, "--profile", "quick", NULL };
 
-	str_fmt(dev, sizeof(dev), "/dev/%s", disk);
+	str_fmt(dev, sizeof(dev), "%s%s", PATH_DEV_PREFIX, disk);
 	if (db) {
 		args[4] = "--db";
 		args[5] = db;
@@ -49,8 +49,8 @@ static void print_plan(const struct flow_uas_try_plan *p, const struct fix_try_o
 
 	printf("The driver experiment on %s (USB %04x:%04x, interface %s, now on %s):\n",
 	       p->disk, p->id.vid, p->id.pid, p->interface, p->driver);
-	printf("  1. a quick bench on %s (sbcdisk bench /dev/%s --profile quick), stored\n",
-	       p->driver, p->disk);
+	printf("  1. a quick bench on %s (sbcdisk bench %s%s --profile quick), stored\n",
+	       p->driver, PATH_DEV_PREFIX, p->disk);
 	printf("  2. %s: '%s' -> '%s'\n", PATH_USB_STORAGE_QUIRKS, p->quirks_before,
 	       !strcmp(p->other, "usb-storage") ? p->quirks_with : p->quirks_without);
 	printf("     then %s unbound from %s and bound to %s; the disk is awaited for %d s\n",

@@ -40,6 +40,7 @@ try() {
 try uas1 uas usb-storage
 try bot1 usb-storage uas
 "$SBCDISK" --json history --db $K/r.db >$K/history.json 2>$K/history.err
+t "history: read ($(cat $K/history.err))" test -s $K/history.json
 ok "the end"
 G
 kboot try || finish
@@ -51,4 +52,7 @@ for r in json.load(open(sys.argv[1]))["runs"]:
 	"$tmp/try/history.json" 2>&1 | sort | tr '\n' ' ')
 check "stored: one quick run per disk with its driver (got '$got')" \
 	test "$got" = "bot1 usb-storage quick uas1 uas quick "
+[ "$failures" = 0 ] || for f in uas1.out uas1.err bot1.out bot1.err; do
+	echo "--- $f"; tail -30 "$tmp/try/$f"
+done
 finish
