@@ -14,6 +14,7 @@ truncate -s 48M "$tmp/bot.img"
 q_xhci x
 q_uas uas1 x "$tmp/uas.img"
 q_bot bot1 x "$tmp/bot.img"
+# the store in the guest's tmpfs: SQLite cannot lock a file over 9p
 mkdir -p "$tmp/try"
 cat >"$tmp/try/run.sh" <<'G'
 . $K/guest-lib.sh
@@ -27,7 +28,7 @@ try() {
 	d=$(blk_serial $1)
 	t "$1: found on $2 as '$d'" test -n "$d" -a "$(drv $d)" = $2
 	q0=$(cat $q)
-	"$SBCDISK" fix uas $d --try --now --db $K/r.db >$K/$1.out 2>$K/$1.err
+	"$SBCDISK" fix uas $d --try --now --db /tmp/r.db >$K/$1.out 2>$K/$1.err
 	echo $? >$K/$1.rc
 	t "$1: exit 1 (not back on $3)" test "$(cat $K/$1.rc)" = 1
 	t "$1: said it did not come back on $3" grep -q "did not come back on $3" $K/$1.out
@@ -39,7 +40,7 @@ try() {
 }
 try uas1 uas usb-storage
 try bot1 usb-storage uas
-"$SBCDISK" --json history --db $K/r.db >$K/history.json 2>$K/history.err
+"$SBCDISK" --json history --db /tmp/r.db >$K/history.json 2>$K/history.err
 t "history: read ($(cat $K/history.err))" test -s $K/history.json
 ok "the end"
 G
