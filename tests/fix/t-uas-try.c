@@ -8,6 +8,7 @@
 #include "t-tree.h"
 #include "common/paths.h"
 #include "flow/uas-try.h"
+#include "store/run.h"
 
 #define DRV "sys/bus/usb/drivers/"
 #define INTF "sys/bus/usb/devices/1-1.3:1.0"
@@ -26,6 +27,51 @@ static void file_is(const char *rel, const char *want)
 	}
 	buf[n] = '\0';
 	T_EQ_STR(buf, want);
+}
+
+/* The experiment's two runs in a store (another drive's run between them and one after them
+ * with another profile): flow_uas_try_runs() finds them, oldest first, with their figures. */
+static void test_runs(const struct flow_uas_try_plan *p)
+{
+	static const char doc[] =
+		"{\"schema\": 1, \"runs\": ["
+		"{\"started_at\": \"2026-11-20T10:00:00Z\", \"profile\": \"quick\", "
+		"\"device\": {\"name\": \"sda\", \"usb\": {\"vid\": \"152d\", \"pid\": \"0578\", "
+		"\"driver\": \"uas\"}}, \"tests\": [{\"name\": \"RND4K Q1T1\", \"rw\": \"randread\", "
+		"\"bw_bytes_per_s\": 5e6}, {\"name\": \"SEQ1M Q8T1\", \"rw\": \"read\", "
+		"\"bw_bytes_per_s\": 38e6}]},"
+		"{\"started_at\": \"2026-11-20T10:00:30Z\", \"profile\": \"quick\", "
+		"\"device\": {\"name\": \"sdb\", \"usb\": {\"vid\": \"174c\", \"pid\": \"55aa\", "
+		"\"driver\": \"uas\"}}, \"tests\": [{\"name\": \"SEQ1M Q8T1\", \"rw\": \"read\", "
+		"\"bw_bytes_per_s\": 1e6}]},"
+		"{\"started_at\": \"2026-11-20T10:01:00Z\", \"profile\": \"quick\", "
+		"\"device\": {\"name\": \"sdc\", \"usb\": {\"vid\": \"152d\", \"pid\": \"0578\", "
+		"\"driver\": \"usb-storage\"}}, \"tests\": [{\"name\": \"SEQ1M Q8T1\", "
+		"\"rw\": \"read\", \"bw_bytes_per_s\": 270e6}]}]}";
+	struct json_object *j = json_tokener_parse(doc);
+	struct run_list l = { 0 };
+	struct store *st = NULL;
+	char db[PATH_MAX], why[256];
+	int64_t ids[3], got[2] = { 0, 0 };
+	double bw[2] = { 0, 0 };
+
+	T_MUST(!j);
+	T_MUST(run_list_from_json(j, &l, why, sizeof(why)));
+	T_MUST(store_open(t_tree_path("r.db", db, sizeof(db)), STORE_WRITE, STORE_BUSY_MS, &st,
+			  why, sizeof(why)));
+	/* one of them only: fewer than two */
+	T_MUST(store_runs_add(st, l.runs, 1, STORE_ADD_NEW, ids, NULL));
+	T_EQ_INT(flow_uas_try_runs(st, p, "quick", got, bw), -ENOENT);
+	T_MUST(store_runs_add(st, l.runs + 1, 2, STORE_ADD_NEW, ids + 1, NULL));
+	T_EQ_INT(flow_uas_try_runs(st, p, "quick", got, bw), 0);
+	T_EQ_INT(got[0], ids[0]);
+	T_EQ_INT(got[1], ids[2]);
+	T_NEAR(bw[0], 38e6, 1);
+	T_NEAR(bw[1], 270e6, 1);
+	T_EQ_INT(flow_uas_try_runs(st, p, "default", got, bw), -ENOENT);
+	store_close(st);
+	run_list_release(&l);
+	json_object_put(j);
 }
 
 int main(void)
@@ -100,6 +146,7 @@ int main(void)
 	T_EQ_INT(flow_uas_try_switch(sr, &p, "usb-storage", why, sizeof(why)), -ENOENT);
 	T_CHECK(strstr(why, "usb-storage did not take 1-1.3:1.0") != NULL);
 
+	test_runs(&p);
 	probe_inventory_free(inv);
 	sysroot_free(sr);
 	t_tree_remove();
