@@ -476,6 +476,11 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 					  .root_ok = o.running_root, .db = o.db };
 		bool write = false;
 
+		if (ctx->json) {
+			log_error("fix: --try shows its steps as text; its runs are in 'sbcdisk "
+				  "--json compare'");
+			return EXIT_USAGE;
+		}
 		ret = fix_try_run(ctx, arg, &t, &write, &id);
 		if (ret != EXIT_OK || !write)
 			return ret;

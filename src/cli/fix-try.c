@@ -1,6 +1,7 @@
 /* fix-try.c - `sbcdisk fix uas DEV --try`: a quick bench on each driver of one USB drive, both
  * stored and compared, the device put back as it was; the plan alone without --now. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +16,15 @@
 #define TRY_WAIT_S 30 /* how long a disk may take to come back on a driver */
 #define TRY_ARGS_MAX 12
 
-/* Another command of the table with args (NULL-ended). */
+static volatile sig_atomic_t try_signal;
+
+static void on_signal(int sig)
+{
+	try_signal = sig;
+}
+
+/* Another command of the table with args (NULL-ended); then the experiment's own handlers
+ * again (a step leaves its own behind): a signal from here on still puts the device back. */
 static int step(struct cli_ctx *ctx, const char *const *args)
 {
 	char *argv[TRY_ARGS_MAX + 1];
@@ -27,7 +36,9 @@ static int step(struct cli_ctx *ctx, const char *const *args)
 	}
 	argv[argc] = NULL;
 	fflush(stdout);
-	return cli_run(ctx, cli_command_find(argv[0]), argc, argv);
+	argc = cli_run(ctx, cli_command_find(argv[0]), argc, argv);
+	cli_catch_stop_signals(on_signal);
+	return argc;
 }
 
 static int bench(struct cli_ctx *ctx, const char *disk, const char *db)
@@ -167,10 +178,12 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 		log_error("fix: the usb_storage module is not loaded: modprobe usb-storage first");
 		return EXIT_FAIL;
 	}
+	try_signal = 0;
+	cli_catch_stop_signals(on_signal);
 	printf("\n== 1. a quick bench on %s\n", p.driver);
 	rc = bench(ctx, p.disk, o->db);
-	if (rc != EXIT_OK)
-		return rc;
+	if (rc != EXIT_OK || try_signal)
+		return rc != EXIT_OK ? rc : 128 + try_signal;
 	printf("\n== 2. %s to %s\n", p.interface, p.other);
 	ret = flow_uas_try_switch(ctx->sr, &p, p.other, why, sizeof(why));
 	if (!ret)
@@ -186,7 +199,7 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 	}
 	printf("%s is on %s as %s.\n", p.interface, p.other, disk);
 	printf("\n== 3. the same quick bench on %s\n", p.other);
-	rc = bench(ctx, disk, o->db);
+	rc = try_signal ? 128 + try_signal : bench(ctx, disk, o->db);
 	if (rc == EXIT_OK) {
 		const char *args[TRY_ARGS_MAX] = { "compare", "--device", vidpid, "--last", "2",
 						   NULL };
@@ -210,5 +223,7 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 	if (o->apply && rc == EXIT_OK)
 		printf("%s won: nothing to write.\n", p.driver);
 	ret = put_back(ctx->sr, &p);
+	if (rc == EXIT_OK && try_signal)
+		rc = 128 + try_signal;
 	return rc != EXIT_OK ? rc : ret;
 }

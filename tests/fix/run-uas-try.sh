@@ -75,6 +75,9 @@ sb --sysroot "$tmp/pi4-sd-jms567-usb2" fix uas 152d:0578 --try
 expect_rc 2 "--try with a USB id"
 sb --sysroot "$tmp/pi4-sd-jms567-usb2" fix uas sda --running-root
 expect_rc 2 "--running-root without --try"
+sb --sysroot "$tmp/pi4-sd-jms567-usb2" --json fix uas sda --try
+expect_rc 2 "--try with --json"
+grep_out "its runs are in 'sbcdisk --json compare'" err "--try with --json: said"
 sb --sysroot "$tmp/pi4-sd-jms567-usb2" fix pcie-gen 3 --try
 expect_rc 2 "--try off uas"
 grep_out "'--try' is for 'fix uas' only" err "--try off uas: said"
