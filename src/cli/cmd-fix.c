@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "cli/fix-disk.h"
 #include "cli/fix-proof.h"
+#include "cli/fix-try.h"
 #include "common/log.h"
 #include "common/paths.h"
 #include "fix/diff.h"
@@ -22,6 +23,8 @@ struct fix_opts {
 	const char *db;
 	bool no_save;
 	const char *disk;
+	bool try_;
+	bool running_root;
 };
 
 static int fail(struct fix_plan *p, int ret)
@@ -238,7 +241,7 @@ static struct {
 } opt = { .runs = { &filter, 1 } };
 
 /* the entries of options[]: which subcommand takes which */
-enum { O_APPLY, O_NOW, O_DB, O_NO_SAVE, O_DEVICE, O_PROFILE, O_LAST, O_DISK, O_HELP };
+enum { O_APPLY, O_NOW, O_DB, O_NO_SAVE, O_DEVICE, O_PROFILE, O_LAST, O_DISK, O_TRY, O_ROOT, O_HELP };
 
 static const struct cli_option options[] = {
 	[O_APPLY] = OPT_BOOL(0, "apply", &fo.apply,
@@ -259,6 +262,12 @@ static const struct cli_option options[] = {
 	[O_DISK] = OPT_STRING(0, "disk", "DISK", &fo.disk,
 		"edit the boot files of DISK (a disk that is not mounted, such as the\n"
 		"drive about to boot, or an image file) instead of the running system's"),
+	[O_TRY] = OPT_BOOL(0, "try", &fo.try_,
+		"(uas) the experiment: a quick bench on each driver, both stored and\n"
+		"compared, the device put back (the plan only without --now; --apply\n"
+		"writes the winner)"),
+	[O_ROOT] = OPT_BOOL(0, "running-root", &fo.running_root,
+		"(--try) allow the experiment on the disk of the running root"),
 	[O_HELP] = OPT_BOOL('h', "help", &opt.help, NULL),
 	OPT_END(),
 };
@@ -267,6 +276,7 @@ static int check(const char *cmd, int argc, char **argv);
 
 const struct cli_spec fix_spec = {
 	.usage = "Usage: sbcdisk fix uas DEVICE|VID:PID [--disk DISK] [--apply] [--now]\n"
+		 "       sbcdisk fix uas DEVICE --try [--now] [--apply] [--running-root]\n"
 		 "       sbcdisk fix pcie-gen 2|3 [--disk DISK] [--apply]\n"
 		 "       sbcdisk fix usb-current [--disk DISK] [--apply]\n"
 		 "       sbcdisk fix sd-cqe [--apply]\n"
@@ -412,7 +422,7 @@ static const struct fix_sub {
 	int (*plan)(struct cli_ctx *ctx, const char *arg, struct usb_id *id,
 		    struct fix_plan *plan);
 } fix_subs[] = {
-	{ "uas", 1, "a DEVICE or VID:PID", O_EDIT | O(O_NOW), plan_uas },
+	{ "uas", 1, "a DEVICE or VID:PID", O_EDIT | O(O_NOW) | O(O_TRY) | O(O_ROOT), plan_uas },
 	{ "pcie-gen", 1, "2 or 3", O_EDIT, plan_pcie_gen },
 	{ "usb-current", 0, NULL, O_EDIT, plan_usb_current },
 	/* the running system's boot files only: plan_on_disk() knows the kinds above */
@@ -454,8 +464,9 @@ static int check(const char *cmd, int argc, char **argv)
 	for (i = 0; i < O_HELP; i++) {
 		if (!(opt.given & O(i)) || (sub->opts & O(i)))
 			continue;
-		if (i == O_NOW)
-			return cli_usage_error(cmd, "'--now' is for 'fix uas' only");
+		if (i == O_NOW || i == O_TRY)
+			return cli_usage_error(cmd, "'--%s' is for 'fix uas' only",
+					       options[i].long_name);
 		return cli_usage_error(cmd, "unknown option '--%s'", options[i].long_name);
 	}
 	if (argc - 2 > sub->nargs)
@@ -464,6 +475,11 @@ static int check(const char *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "'fix %s' needs %s", sub->name, sub->needs);
 	if (sub->plan == plan_uas && strchr(arg, ':') && usbq_id_parse(arg, &sub_id))
 		return cli_usage_error(cmd, "'%s' is not a USB id like 152d:0578", arg);
+	if (fo.running_root && !fo.try_)
+		return cli_usage_error(cmd, "'--running-root' is for 'fix uas DEVICE --try'");
+	if (fo.try_ && (strchr(arg, ':') || fo.disk))
+		return cli_usage_error(cmd, "'--try' needs a DEVICE such as sda (a drive plugged "
+					    "in now) and no --disk");
 	if (sub->plan == plan_pcie_gen && strcmp(arg, "2") && strcmp(arg, "3"))
 		return cli_usage_error(cmd, "PCIe generation '%s': the Raspberry Pi 5 "
 					    "connector runs at 2 or 3", arg);
@@ -481,10 +497,31 @@ int cmd_fix(struct cli_ctx *ctx, int argc, char **argv)
 	char la[PATH_MAX + 4], lb[PATH_MAX + 4];
 	struct usb_id id = sub_id, *idp = NULL;
 	const char *arg = argc > 2 ? argv[2] : NULL;
+	char try_id[16];
 	int ret;
 
 	if (!sub->plan)
 		return fix_proof_report(ctx, o.db, &filter, opt.profile);
+	if (o.try_) {
+		struct fix_try_opts t = { .run = o.now || o.apply, .apply = o.apply,
+					  .root_ok = o.running_root, .db = o.db };
+		bool write = false;
+
+		if (ctx->json) {
+			log_error("fix: --try shows its steps as text; its runs are in 'sbcdisk "
+				  "--json compare'");
+			return EXIT_USAGE;
+		}
+		ret = fix_try_run(ctx, arg, &t, &write, &id);
+		if (ret != EXIT_OK || !write)
+			return ret;
+		/* usb-storage won: the boot configuration as `fix uas VID:PID --apply` writes it
+		 * (the disk's name may have changed on the other driver); the running kernel's
+		 * list holds the entry already */
+		str_fmt(try_id, sizeof(try_id), "%04x:%04x", id.vid, id.pid);
+		arg = try_id;
+		o.now = false;
+	}
 	if (o.disk)
 		ret = plan_on_disk(ctx, sub->plan == plan_uas ? FIX_UAS :
 					sub->plan == plan_pcie_gen ? FIX_PCIE_GEN :

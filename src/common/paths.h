@@ -34,6 +34,7 @@
 #define PATH_DEV_PREFIX      "/dev/"
 #define PATH_DEV_MAPPER      "/dev/mapper/"
 #define PATH_SYS_BUS_USB_DEVICES "/sys/bus/usb/devices"
+#define PATH_SYS_BUS_USB_DRIVERS "/sys/bus/usb/drivers"
 #define PATH_BOOT            "/boot"
 #define PATH_BOOT_FIRMWARE   "/boot/firmware"
 #define PATH_BOOT_FW_CONFIG  "/boot/firmware/config.txt"

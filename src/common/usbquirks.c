@@ -303,3 +303,46 @@ int usbq_list_add(const char *val, size_t len, struct usb_id id, char flag, stru
 	}
 	return ret;
 }
+
+int usbq_list_drop(const char *val, size_t len, struct usb_id id, char flag, struct sbuf *out)
+{
+	const char *p = val, *end = val + len, *e, *f, *c;
+	bool first = true;
+	size_t mark;
+	int ret = 0;
+
+	sbuf_reset(out);
+	while (!ret && p < end) {
+		e = memchr(p, ',', (size_t)(end - p));
+		if (!e)
+			e = end;
+		f = entry_flags(p, e, id);
+		mark = out->len;
+		if (!first)
+			ret = sbuf_addch(out, ',');
+		if (!f) {
+			if (!ret)
+				ret = sbuf_add(out, p, (size_t)(e - p));
+			first = false;
+		} else {
+			bool kept = false;
+
+			if (!ret)
+				ret = sbuf_add(out, p, (size_t)(f - p));
+			for (c = f; !ret && c < e; c++)
+				if (tolower((unsigned char)*c) != tolower((unsigned char)flag)) {
+					ret = sbuf_addch(out, *c);
+					kept = true;
+				}
+			if (!kept) {
+				out->len = mark; /* no flags left: the entry goes */
+				if (out->buf)
+					out->buf[mark] = '\0';
+			} else {
+				first = false;
+			}
+		}
+		p = e + 1;
+	}
+	return ret;
+}

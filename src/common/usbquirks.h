@@ -71,4 +71,9 @@ int usbq_list_add(const char *val, size_t len, struct usb_id id, char flag, stru
  * kernel decides). */
 bool usbq_list_has(const char *val, size_t len, struct usb_id id, char flag);
 
+/* The list val[0..len) with flag taken out of every entry for id into out (reset first); an
+ * entry left without flags is dropped. Other entries are kept byte for byte. 0, -ENOMEM or
+ * -E2BIG (out's cap). */
+int usbq_list_drop(const char *val, size_t len, struct usb_id id, char flag, struct sbuf *out);
+
 #endif

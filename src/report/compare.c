@@ -168,8 +168,13 @@ static void header_line(FILE *f, const struct compare *c, const struct cmp_layou
 		case 2:
 			str_fmt(buf, sizeof(buf), "%.10s %s", r->started_at, r->profile);
 			break;
-		default:
+		case 3:
 			str_copy(buf, sizeof(buf), *r->board ? r->board : "-");
+			break;
+		default:
+			/* the USB driver of each run: only shown when they differ (fix uas --try) */
+			str_fmt(buf, sizeof(buf), "on %s", run_device_str(r, "usb.driver"));
+			str_sanitize(buf);
 			break;
 		}
 		fputs("  ", f);
@@ -259,6 +264,23 @@ static void layout(const struct compare *c, struct cmp_layout *ly)
 		ly->cw = w - 2 < COL_W ? w - 2 : COL_W;
 }
 
+/* Whether the runs, all on USB with a known driver, were measured on different drivers (uas
+ * against usb-storage: fix uas --try). */
+static bool drivers_differ(const struct compare *c)
+{
+	const char *d0 = run_device_str(c->runs[0], "usb.driver"), *d;
+	bool differ = false;
+	size_t k;
+
+	for (k = 1; d0 && k < c->nruns; k++) {
+		d = run_device_str(c->runs[k], "usb.driver");
+		if (!d)
+			return false;
+		differ = differ || strcmp(d, d0);
+	}
+	return differ;
+}
+
 static void print_block(FILE *f, const struct compare *c, const struct cmp_layout *ly,
 			size_t from, size_t to)
 {
@@ -268,6 +290,8 @@ static void print_block(FILE *f, const struct compare *c, const struct cmp_layou
 
 	for (i = 0; i < 4; i++)
 		header_line(f, c, ly, (int)i, from, to);
+	if (c->nruns && drivers_differ(c))
+		header_line(f, c, ly, 4, from, to);
 	for (i = 0; i < c->nrows; i++) {
 		const struct compare_row *row = &c->rows[i];
 
@@ -337,6 +361,7 @@ struct json_object *compare_to_json(const struct compare *c)
 		json_add_str(ro, "profile", r->profile);
 		json_add_str(ro, "board", *r->board ? r->board : NULL);
 		json_add_str(ro, "device", run_device_label(r, label, sizeof(label)));
+		json_add_str(ro, "driver", run_device_str(r, "usb.driver"));
 		json_add_double(ro, "score", isfinite(s), round(s * 10) / 10);
 		json_add_str(ro, "verdict", verdict_run(r, &v) ? NULL : v.text);
 		json_object_array_add(runs, ro);

@@ -340,6 +340,29 @@ static void test_param_set(void)
 		  "root=/dev/sda2 nvme-core.default-ps-max-latency-us=0\n", false);
 }
 
+/* the way to uas: the u flag of the device taken out, everything else kept byte for byte */
+static void drop_is(const char *in, const char *want)
+{
+	struct sbuf out = SBUF_INIT(4096);
+
+	T_EQ_INT(usbq_list_drop(in, strlen(in), jms567, 'u', &out), 0);
+	T_EQ_STR(sbuf_str(&out), want);
+	sbuf_release(&out);
+}
+
+static void test_drop(void)
+{
+	drop_is("152d:0578:u", "");
+	drop_is("", "");
+	drop_is("174c:55aa:u,152d:0578:u", "174c:55aa:u");
+	drop_is("152d:0578:u,174c:55aa:u", "174c:55aa:u");
+	drop_is("152d:0578:U", "");
+	drop_is("152d:0578:mu", "152d:0578:m");
+	drop_is("174c:55aa:u", "174c:55aa:u");
+	drop_is("0x152d:0578:u,garbage", "garbage");
+	drop_is("a,152d:0578:u,b", "a,b");
+}
+
 int main(void)
 {
 	test_param_set();
@@ -349,5 +372,6 @@ int main(void)
 	test_limit();
 	test_refusals();
 	test_ids();
+	test_drop();
 	return t_done();
 }
