@@ -205,7 +205,20 @@ static bool usb_current_find(const struct config_line *l, size_t *voff, size_t *
 	return true;
 }
 
-int config_usb_current_set(struct config *cfg, struct fix_msgs *m, bool *changed)
+/* One setting that only a Raspberry Pi 5 reads: how it is found on a line, whether a value
+ * already says what the fix wants, the value it gets in place, the line appended otherwise. */
+struct pi5_setting {
+	const char *name; /* in the notes */
+	bool (*find)(const struct config_line *l, size_t *voff, size_t *vlen);
+	bool (*done)(const char *v, size_t len);
+	const char *value;
+	const char *line;
+};
+
+/* Set s where a Pi 5 reads it: each line that sets it otherwise is changed in place, and one
+ * line is added where the Pi 5 reads it when none applies to it whatever the filters. */
+static int pi5_set(struct config *cfg, const struct pi5_setting *s, struct fix_msgs *m,
+		   bool *changed)
 {
 	struct config_filter f = { 0 };
 	char t[256], name[64];
@@ -226,74 +239,59 @@ int config_usb_current_set(struct config *cfg, struct fix_msgs *m, bool *changed
 			continue;
 		}
 		if (config_line_is_include(t)) {
-			fix_note(m, "line %zu includes another file ('%s'); a usb_max_current_enable "
-				    "setting there is not changed, and a later one wins", i + 1, t);
+			fix_note(m, "line %zu includes another file ('%s'); a %s setting there is "
+				    "not changed, and a later one wins", i + 1, t, s->name);
 			f.included = true;
 		}
-		if (!pi5_reads(&f) || !usb_current_find(l, &off, &vlen))
+		if (!pi5_reads(&f) || !s->find(l, &off, &vlen))
 			continue;
 		unconditional = unconditional || pi5_reads(&f) == 2;
-		if (vlen == 1 && l->s[off] == '1') {
+		if (s->done(l->s + off, vlen)) {
 			if (pi5_reads(&f) == 2)
-				fix_note(m, "line %zu already sets usb_max_current_enable=1 where a "
-					    "Pi 5 reads it", i + 1);
+				fix_note(m, "line %zu already sets %s=%s where a Pi 5 reads it",
+					 i + 1, s->name, s->value);
 			continue;
 		}
-		ret = line_value_replace(l, off, vlen, "1");
+		ret = line_value_replace(l, off, vlen, s->value);
 		*changed = !ret;
-		fix_note(m, "line %zu: sets usb_max_current_enable to 1 in place (under %s%s%s)",
-			 i + 1, f.model[0] ? "[" : "", f.model[0] ? f.model : "no model filter",
+		fix_note(m, "line %zu: sets %s to %s in place (under %s%s%s)", i + 1, s->name,
+			 s->value, f.model[0] ? "[" : "", f.model[0] ? f.model : "no model filter",
 			 f.model[0] ? "]" : "");
 	}
 	if (ret || unconditional)
 		return ret;
-	ret = gen_append(cfg, "usb_max_current_enable=1", m);
+	ret = gen_append(cfg, s->line, m);
 	*changed = !ret;
 	return ret;
 }
 
+static bool is_one(const char *v, size_t len)
+{
+	return len == 1 && v[0] == '1';
+}
+
+static bool is_off(const char *v, size_t len)
+{
+	return (len == 3 && !memcmp(v, "off", 3)) || (len == 1 && v[0] == '0');
+}
+
+static bool sd_cqe_find(const struct config_line *l, size_t *voff, size_t *vlen)
+{
+	return dtparam_find(l, "sd_cqe", voff, vlen);
+}
+
+int config_usb_current_set(struct config *cfg, struct fix_msgs *m, bool *changed)
+{
+	static const struct pi5_setting s = { "usb_max_current_enable", usb_current_find, is_one,
+					      "1", "usb_max_current_enable=1" };
+
+	return pi5_set(cfg, &s, m, changed);
+}
+
 int config_sd_cqe_off(struct config *cfg, struct fix_msgs *m, bool *changed)
 {
-	struct config_filter f = { 0 };
-	char t[256], name[64];
-	bool unconditional = false;
-	size_t i, off, vlen;
-	int ret = 0;
+	static const struct pi5_setting s = { "sd_cqe", sd_cqe_find, is_off, "off",
+					      "dtparam=sd_cqe=off" };
 
-	*changed = false;
-	for (i = 0; i < cfg->n && !ret; i++) {
-		struct config_line *l = &cfg->line[i];
-
-		if (memchr(l->s, '\0', l->len))
-			return fix_refuse(m, -EINVAL, "line %zu holds a NUL byte; repair the file "
-						      "by hand first", i + 1);
-		config_line_text(l, t, sizeof(t));
-		if (config_filter_name(t, name, sizeof(name))) {
-			config_filter_apply(&f, name);
-			continue;
-		}
-		if (config_line_is_include(t)) {
-			fix_note(m, "line %zu includes another file ('%s'); an sd_cqe setting "
-				    "there is not changed, and a later one wins", i + 1, t);
-			f.included = true;
-		}
-		if (!pi5_reads(&f) || !dtparam_find(l, "sd_cqe", &off, &vlen))
-			continue;
-		unconditional = unconditional || pi5_reads(&f) == 2;
-		if ((vlen == 3 && !memcmp(l->s + off, "off", 3)) ||
-		    (vlen == 1 && l->s[off] == '0')) {
-			if (pi5_reads(&f) == 2)
-				fix_note(m, "line %zu already turns sd_cqe off where a Pi 5 reads "
-					    "it", i + 1);
-			continue;
-		}
-		ret = line_value_replace(l, off, vlen, "off");
-		*changed = !ret;
-		fix_note(m, "line %zu: sets sd_cqe to off in place", i + 1);
-	}
-	if (ret || unconditional)
-		return ret;
-	ret = gen_append(cfg, "dtparam=sd_cqe=off", m);
-	*changed = !ret;
-	return ret;
+	return pi5_set(cfg, &s, m, changed);
 }
