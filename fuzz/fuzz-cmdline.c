@@ -14,12 +14,13 @@ static void check(bool ok)
 		abort();
 }
 
+/* The quirks parameters the kernel reads: in the first line, before a "--". */
 static size_t quirks_params(const struct cmdline *cl)
 {
 	struct sbuf v = SBUF_INIT(CMDLINE_FILE_MAX);
-	size_t i, n = 0;
+	size_t i, n = 0, end = cmdline_kernel_end(cl);
 
-	for (i = 0; i < cl->n; i++) {
+	for (i = 0; i < end; i++) {
 		struct cmdline one = { .seg = &cl->seg[i], .n = 1, .alloc = 1 };
 
 		n += cl->seg[i].param && !cmdline_quirks_get(&one, &v);

@@ -161,13 +161,19 @@ enum usbq_problem usbq_cmdline_check(const char *cmdline, char *value, size_t ca
 	if (value && cap)
 		value[0] = '\0';
 	while (i < len) {
+		/* the kernel reads one line (the firmware passes on only cmdline.txt's first) and
+		 * hands what follows a "--" to init: fix edits the same part (fix/cmdline.c) */
+		if (cmdline[i] == '\n')
+			break;
 		if (kcmdline_is_space(cmdline[i])) {
 			i++;
 			continue;
 		}
 		n = kcmdline_arg_len(cmdline + i, len - i);
-		if (!n) /* a new line: the next argument starts after it */
-			n = 1;
+		if (!n)
+			break;
+		if (n == 2 && !memcmp(cmdline + i, "--", 2))
+			break;
 		if (kcmdline_param_is(cmdline + i, n, USBQ_PARAM_NAME)) {
 			seen++;
 			kcmdline_param_value(cmdline + i, n, &v, &vlen, &quoted);

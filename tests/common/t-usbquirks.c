@@ -56,6 +56,17 @@ int main(void)
 		 USBQ_OK);
 	T_EQ_STR(v, "");
 	T_EQ_INT(usbq_cmdline_check("a usb_storage.quirks=\"\" b", v, sizeof(v)), USBQ_MALFORMED);
+	/* only what the kernel reads: the first line (the firmware passes on no other), up to a
+	 * "--" (what follows goes to init); fix edits the same part (a fuzz-cmdline crash) */
+	T_EQ_INT(usbq_cmdline_check("root=/dev/sda2\nusb-storage.quirks=152d:0578:u\n", v,
+				    sizeof(v)), USBQ_OK);
+	T_EQ_STR(v, "");
+	T_EQ_INT(usbq_cmdline_check("usb-storage.quirks=152d:0578:u\nusb-storage.quirks=1:1:u", v,
+				    sizeof(v)), USBQ_OK);
+	T_EQ_STR(v, "152d:0578:u");
+	T_EQ_INT(usbq_cmdline_check("root=/dev/sda2 -- usb-storage.quirks=152d:0578:u", v,
+				    sizeof(v)), USBQ_OK);
+	T_EQ_STR(v, "");
 
 	T_EQ_INT(kcmdline_arg_len("a=\"b c\" d", 9), 7);
 	T_EQ_INT(kcmdline_arg_len("a=\"b\nc\"", 7), 4);
