@@ -36,13 +36,17 @@ static int refuse_file(struct fix_plan *p, int ret)
 	return fix_refuse(&p->msgs, ret, "cannot edit '%s': %s", p->file.path, why);
 }
 
-int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
+/* A cmdline.txt fix: the file the firmware reads, edit() applied to its model, the bytes
+ * after it in p->after. */
+static int plan_cmdline(struct sysroot *sr, struct fix_plan *p, enum fix_kind kind,
+			int (*edit)(struct cmdline *cl, const void *arg, struct fix_plan *p),
+			const void *arg)
 {
 	struct cmdline cl = { 0 };
 	struct boot_loc loc;
 	int ret;
 
-	plan_init(p, FIX_UAS);
+	plan_init(p, kind);
 	ret = boot_locate(sr, &loc, &p->msgs);
 	if (ret)
 		return ret;
@@ -52,12 +56,32 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
 		return refuse_file(p, ret);
 	ret = cmdline_parse(sbuf_str(&p->file.data), p->file.data.len, &cl);
 	if (!ret)
-		ret = cmdline_quirks_add(&cl, id, USBQ_FLAG_IGNORE_UAS, &p->msgs, &p->changed);
+		ret = edit(&cl, arg, p);
 	if (!ret)
 		ret = cmdline_write(&cl, &p->after);
 	cmdline_release(&cl);
+	return ret ? refuse_file(p, ret) : 0;
+}
+
+static int edit_uas(struct cmdline *cl, const void *arg, struct fix_plan *p)
+{
+	return cmdline_quirks_add(cl, *(const struct usb_id *)arg, USBQ_FLAG_IGNORE_UAS, &p->msgs,
+				  &p->changed);
+}
+
+static int edit_apst(struct cmdline *cl, const void *arg, struct fix_plan *p)
+{
+	(void)arg;
+	return cmdline_param_set(cl, "nvme_core.default_ps_max_latency_us", "0", &p->msgs,
+				 &p->changed);
+}
+
+int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
+{
+	int ret = plan_cmdline(sr, p, FIX_UAS, edit_uas, &id);
+
 	if (ret)
-		return refuse_file(p, ret);
+		return ret;
 	if (p->changed)
 		str_fmt(p->next_boot, sizeof(p->next_boot),
 			"At the next boot the kernel reads usb-storage.quirks with %04x:%04x:u "
@@ -74,27 +98,10 @@ int fix_plan_uas(struct sysroot *sr, struct usb_id id, struct fix_plan *p)
 
 int fix_plan_nvme_apst(struct sysroot *sr, struct fix_plan *p)
 {
-	struct cmdline cl = { 0 };
-	struct boot_loc loc;
-	int ret;
+	int ret = plan_cmdline(sr, p, FIX_NVME_APST, edit_apst, NULL);
 
-	plan_init(p, FIX_NVME_APST);
-	ret = boot_locate(sr, &loc, &p->msgs);
 	if (ret)
 		return ret;
-	str_copy(p->file.path, sizeof(p->file.path), loc.cmdline);
-	ret = boot_file_read(sr, loc.cmdline, CMDLINE_FILE_MAX, &p->file, &p->msgs);
-	if (ret)
-		return refuse_file(p, ret);
-	ret = cmdline_parse(sbuf_str(&p->file.data), p->file.data.len, &cl);
-	if (!ret)
-		ret = cmdline_param_set(&cl, "nvme_core.default_ps_max_latency_us", "0", &p->msgs,
-					&p->changed);
-	if (!ret)
-		ret = cmdline_write(&cl, &p->after);
-	cmdline_release(&cl);
-	if (ret)
-		return refuse_file(p, ret);
 	str_copy(p->next_boot, sizeof(p->next_boot), p->changed ?
 		 "At the next boot the NVMe driver reads nvme_core.default_ps_max_latency_us=0 "
 		 "and leaves the drive's power-saving states (APST) off: no 'failed to set APST "
