@@ -238,14 +238,31 @@ int clone_copy_range(struct clone_copier *c, uint64_t soff, uint64_t doff, uint6
 
 
 #ifdef HAVE_EXT2FS
-#include <e2p/e2p.h>
-#include <ext2fs/ext2fs.h>
+#include "clone/ext2fs-dl.h"
+
+EXT2FS_DL_FUNCS(DLIB_DEFINE)
+E2P_DL_FUNCS(DLIB_DEFINE)
+static const struct dlib_sym ext2fs_syms[] = { EXT2FS_DL_FUNCS(DLIB_SYM) };
+static const struct dlib_sym e2p_syms[] = { E2P_DL_FUNCS(DLIB_SYM) };
+static struct dlib ext2fs_lib = { "libext2fs.so.2", ext2fs_syms, ARRAY_SIZE(ext2fs_syms),
+				  NULL };
+static struct dlib e2p_lib = { "libe2p.so.2", e2p_syms, ARRAY_SIZE(e2p_syms), NULL };
+
+int clone_ext_load(char *why, size_t whycap)
+{
+	int ret = dlib_open(&ext2fs_lib, why, whycap);
+
+	return ret ? ret : dlib_open(&e2p_lib, why, whycap);
+}
 
 static int ext_open(const char *path, uint64_t off, ext2_filsys *fs)
 {
 	char opts[64];
 	errcode_t err;
+	int ret = clone_ext_load(NULL, 0);
 
+	if (ret)
+		return ret;
 	str_fmt(opts, sizeof(opts), "offset=%llu", (unsigned long long)off);
 	err = ext2fs_open2(path, opts, EXT2_FLAG_64BITS | EXT2_FLAG_SOFTSUPP_FEATURES, 0, 0,
 			   unix_io_manager, fs);

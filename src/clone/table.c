@@ -3,7 +3,6 @@
  * (DOS and GPT), on a whole device or an image file alike. */
 #include <errno.h>
 #include <fcntl.h>
-#include <libfdisk/libfdisk.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include "clone/clone.h"
 #include "clone/clone-int.h"
+#include "clone/fdisk-dl.h"
 #include "common/banned.h"
 #include "common/util.h"
 
@@ -27,12 +27,24 @@ static bool dos_type_is_extended(unsigned t)
 	return t == 0x05 || t == 0x0f || t == 0x85;
 }
 
+FDISK_DL_FUNCS(DLIB_DEFINE)
+static const struct dlib_sym fdisk_syms[] = { FDISK_DL_FUNCS(DLIB_SYM) };
+static struct dlib fdisk_lib = { "libfdisk.so.1", fdisk_syms, ARRAY_SIZE(fdisk_syms), NULL };
+
+int clone_fdisk_load(char *why, size_t whycap)
+{
+	return dlib_open(&fdisk_lib, why, whycap);
+}
+
 static struct fdisk_context *table_open(const char *path, bool readonly, char *why,
 					size_t whycap)
 {
-	struct fdisk_context *cxt = fdisk_new_context();
+	struct fdisk_context *cxt;
 	int ret;
 
+	if (clone_fdisk_load(why, whycap))
+		return NULL;
+	cxt = fdisk_new_context();
 	if (!cxt) {
 		str_fmt(why, whycap, "out of memory");
 		return NULL;

@@ -46,7 +46,7 @@ static int json_put_stable(const char *s, FILE *f)
 {
 	bool in_str = false, esc = false;
 	size_t indent = 0;
-	const char *p;
+	const char *p, *run = s; /* written up to run; the rest in runs, not a call a byte */
 
 	for (p = s; *p; p++) {
 		if (in_str) {
@@ -61,14 +61,15 @@ static int json_put_stable(const char *s, FILE *f)
 		} else if (*p == '\n') {
 			indent = strspn(p + 1, " ");
 		} else if ((p[0] == '[' && p[1] == ']') || (p[0] == '{' && p[1] == '}')) {
-			if (fprintf(f, "%c\n%*s%c", p[0], (int)indent, "", p[1]) < 0)
+			if ((p > run && fwrite(run, 1, (size_t)(p - run), f) != (size_t)(p - run)) ||
+			    fprintf(f, "%c\n%*s%c", p[0], (int)indent, "", p[1]) < 0)
 				return -EIO;
 			p++;
-			continue;
+			run = p + 1;
 		}
-		if (fputc(*p, f) == EOF)
-			return -EIO;
 	}
+	if (p > run && fwrite(run, 1, (size_t)(p - run), f) != (size_t)(p - run))
+		return -EIO;
 	return 0;
 }
 

@@ -2,11 +2,11 @@
  * attachment the count, mean, min and max of each figure (`history --boot`). */
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 
 #include "common/sbuf.h"
 #include "common/util.h"
+#include "store/sqlite-dl.h"
 #include "store/store-int.h"
 #include "store/store-schema.h"
 

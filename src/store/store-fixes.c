@@ -1,12 +1,12 @@
 /* store-fixes.c - what `fix --apply` wrote, and the runs of the same drive before and after
  * it: the proof that a fix helped. A database older than schema 6 simply has no fixes. */
 #include <errno.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "common/sbuf.h"
 #include "common/util.h"
+#include "store/sqlite-dl.h"
 #include "store/store-int.h"
 #include "store/store-schema.h"
 

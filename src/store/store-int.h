@@ -4,8 +4,8 @@
 #define SBCDISK_STORE_INT_H
 
 #include <limits.h>
-#include <sqlite3.h>
 
+#include "store/sqlite-dl.h"
 #include "store/store.h"
 
 struct store {

@@ -1,10 +1,10 @@
 /* store-moves.c - what `move --apply` did (schema 8): the drive the system left and the one
  * it went to, so that the health check after the reboot can say whether the move took. */
 #include <errno.h>
-#include <sqlite3.h>
 #include <string.h>
 
 #include "common/util.h"
+#include "store/sqlite-dl.h"
 #include "store/store-int.h"
 
 #define MOVE_COLUMNS                                                                        \

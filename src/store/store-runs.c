@@ -2,11 +2,11 @@
  * What the database returns is checked again: a tampered file must not crash the readers. */
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stddef.h>
 
 #include "common/util.h"
 #include "common/json.h"
+#include "store/sqlite-dl.h"
 #include "store/store-int.h"
 #include "store/store-schema.h"
 

@@ -3,8 +3,9 @@
 #ifndef SBCDISK_STORE_SCHEMA_H
 #define SBCDISK_STORE_SCHEMA_H
 
-#include <sqlite3.h>
 #include <stddef.h>
+
+#include "store/sqlite-dl.h"
 
 /* The attachment columns (schema 3) from the device document: used by migration 3 for the
  * runs stored before it, and by every insert since. */

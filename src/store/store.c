@@ -3,12 +3,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "common/dlib.h"
 #include "common/util.h"
+#include "store/sqlite-dl.h"
 #include "store/store-int.h"
 #include "store/store-schema.h"
 
@@ -50,6 +51,9 @@ int store_fail(struct store *st, int err, const char *detail)
 		break;
 	case -ENOMEM:
 		what = "out of memory";
+		break;
+	case -ELIBACC:
+		what = "the result store needs SQLite";
 		break;
 	default:
 		what = "database error";
@@ -171,7 +175,8 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
-	sqlite3_close(st->db);
+	if (st->db) /* else SQLite may not even be loaded */
+		sqlite3_close(st->db);
 	free(st);
 }
 
@@ -237,6 +242,18 @@ static int store_migrate(struct store *st)
 	if (ret)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	return ret;
+}
+
+/* SQLite is opened with the store, not at start: `list`, `bench --no-save` and the health
+ * check without a database never load it (docs/startup.md). */
+SQLITE_DL_FUNCS(DLIB_DEFINE)
+static const struct dlib_sym sqlite_syms[] = { SQLITE_DL_FUNCS(DLIB_SYM) };
+static struct dlib sqlite_lib = { "libsqlite3.so.0", sqlite_syms, ARRAY_SIZE(sqlite_syms),
+				  NULL };
+
+int store_sqlite_load(char *why, size_t whycap)
+{
+	return dlib_open(&sqlite_lib, why, whycap);
 }
 
 static int open_db(struct store *st, const char *name, int flags, int busy_ms)
@@ -523,6 +540,12 @@ int store_open(const char *path, enum store_mode mode, int busy_ms, struct store
 		ret = store_fail(st, -ENOENT, "no results have been stored yet");
 	else if (!ret && !exists)
 		ret = check_new(st);
+	if (!ret) {
+		char lib[160];
+
+		if (store_sqlite_load(lib, sizeof(lib)))
+			ret = store_fail(st, -ELIBACC, lib);
+	}
 	if (!ret)
 		ret = st->writable ? open_write(st, busy_ms, exists) : open_read(st, busy_ms);
 out:
