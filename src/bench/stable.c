@@ -40,24 +40,31 @@ double bench_runs_ci(const double *bw, unsigned n)
 	return bench_t95(n - 1) * sqrt(var / n) / mean;
 }
 
-/* A step (a throttle that changes, a cache that runs out at once) bends no line much: the
- * first half's mean and the second's differ by more than BENCH_DRIFT_MIN, surely (Student's
- * t over the pooled spread). */
-static bool halves_differ(const double *bw, unsigned n, double mean)
+/* A step (a throttle that changes, a cache that runs out at once) bends no line much, least of
+ * all when it comes early in a run: at some split of the figures, the mean before and the mean
+ * after differ by more than BENCH_DRIFT_MIN and, surely, by more than the noise: Student's t
+ * over the pooled spread beyond twice its 95 % point (twice: the split is the best of n - 1,
+ * not given beforehand). */
+static bool step_somewhere(const double *bw, unsigned n, double mean)
 {
-	unsigned h = n / 2, i;
-	double m1 = 0, m2 = 0, ss = 0, sp;
+	unsigned k, i;
 
-	for (i = 0; i < h; i++)
-		m1 += bw[i] / h;
-	for (i = h; i < n; i++)
-		m2 += bw[i] / (n - h);
-	if (fabs(m2 - m1) < BENCH_DRIFT_MIN * mean)
-		return false;
-	for (i = 0; i < n; i++)
-		ss += (bw[i] - (i < h ? m1 : m2)) * (bw[i] - (i < h ? m1 : m2));
-	sp = sqrt(ss / (n - 2) * (1.0 / h + 1.0 / (n - h)));
-	return !sp || fabs(m2 - m1) / sp >= bench_t95(n - 2);
+	for (k = 1; k < n; k++) {
+		double m1 = 0, m2 = 0, ss = 0, sp;
+
+		for (i = 0; i < k; i++)
+			m1 += bw[i] / k;
+		for (i = k; i < n; i++)
+			m2 += bw[i] / (n - k);
+		if (fabs(m2 - m1) < BENCH_DRIFT_MIN * mean)
+			continue;
+		for (i = 0; i < n; i++)
+			ss += (bw[i] - (i < k ? m1 : m2)) * (bw[i] - (i < k ? m1 : m2));
+		sp = sqrt(ss / (n - 2) * (1.0 / k + 1.0 / (n - k)));
+		if (!sp || fabs(m2 - m1) / sp >= 2 * bench_t95(n - 2))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -65,7 +72,7 @@ static bool halves_differ(const double *bw, unsigned n, double mean)
  * runs is larger than BENCH_DRIFT_MIN of the mean and the slope is surely not zero: its t
  * statistic beyond the 95 % point with n - 2 degrees of freedom. Noise around a level figure
  * gives a small t; a cache that fills, a drive that heats up, a throttle that changes give a
- * large one; so does a step, by halves_differ().
+ * large one; so does a step, by step_somewhere().
  */
 int bench_runs_drift(const double *bw, unsigned n, double *change)
 {
@@ -96,7 +103,7 @@ int bench_runs_drift(const double *bw, unsigned n, double *change)
 	if (fabs(slope * (n - 1)) < BENCH_DRIFT_MIN * my)
 		return 0;
 	se = sqrt(sse / (n - 2) / sxx);
-	if (se > 0 && fabs(slope) / se < bench_t95(n - 2) && !halves_differ(bw, n, my))
+	if (se > 0 && fabs(slope) / se < bench_t95(n - 2) && !step_somewhere(bw, n, my))
 		return 0;
 	return slope < 0 ? -1 : 1;
 }

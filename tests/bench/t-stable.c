@@ -69,6 +69,7 @@ int main(void)
 	double falling[6] = { 400, 380, 360, 330, 310, 300 }, step[5] = { 40, 40, 20, 20, 20 };
 	double rising[6] = { 300, 310, 330, 360, 380, 400 };
 	double noisy[6] = { 100, 103, 97, 101, 99, 100 };
+	double early_step[5] = { 175, 87.5, 87.4, 87.6, 87.5 }, early_noisy[5] = { 104, 99, 101, 98, 100 };
 	double jit[4] = { 0, 2e5, -2e5, 1e5 };
 	double noise[9] = { 1, 0.7, 1.25, 0.8, 1.0, 1.4, 0.6, 1.2, 0.9 };
 	unsigned n, i;
@@ -136,6 +137,10 @@ int main(void)
 	T_CHECK(change < -0.2 && change > -0.35);
 	T_EQ_INT(bench_runs_drift(step, 5, &change), -1);
 	T_EQ_INT(bench_runs_drift(step, 3, NULL), 0); /* too few to tell */
+	/* a throttle halved a second into the run: one second fast, four slow; the line through
+	 * them is no sure slope, nor are the halves (2 and 3 seconds) surely apart */
+	T_EQ_INT(bench_runs_drift(early_step, 5, &change), -1);
+	T_EQ_INT(bench_runs_drift(early_noisy, 5, NULL), 0);
 	T_EQ_INT(bench_runs_drift(rising, 6, &change), 1);
 	T_CHECK(change > 0.2);
 	test_wide_latency();
