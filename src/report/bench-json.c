@@ -131,7 +131,8 @@ void bench_json_add_verdicts(struct json_object *doc, const struct run *judged)
 		struct json_object *t = json_object_array_get_idx(tests, i), *vo = NULL;
 		struct verdict v;
 
-		if (judged && i < judged->ntests && !verdict_test_shown(judged, &judged->tests[i], &v)) {
+		if (judged && i < judged->ntests &&
+		    !verdict_test_shown(judged, &judged->tests[i], &v)) {
 			vo = json_object_new_object();
 			verdict_json_add(vo, &v);
 		}

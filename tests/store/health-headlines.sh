@@ -10,7 +10,7 @@ set -u
 # tree NAME DESC NAME:SEQ:RND...: $tmp/NAME from tests/sysroots/DESC.desc with its own store
 # holding one quick run of each drive (SEQ1M Q8T1 read SEQ MB/s, RND4K Q1T1 RND MB/s)
 tree() {
-	local name=$1 desc=$2 root=$tmp/$1 spec specs=()
+	local desc=$2 root=$tmp/$1 spec specs=()
 	shift 2
 	python3 "$src/tools/mksysroot" "$src/tests/sysroots/$desc.desc" "$root" >/dev/null ||
 		{ fail "mksysroot $desc"; return 1; }
