@@ -223,8 +223,8 @@ static int print_result(struct cli_ctx *ctx, const struct bench_run *run, struct
 		doc = own = bench_result_to_json(run);
 	if (!doc)
 		return -ENOMEM;
-	if (judged)
-		bench_json_add_verdicts(doc, judged);
+	/* every test has its verdict, null when not judged (or no run could be made) */
+	bench_json_add_verdicts(doc, judged);
 	ret = json_print(doc, stdout);
 	json_object_put(own);
 	return ret;

@@ -46,6 +46,13 @@ v = t[("RND4K Q1T1", "randread")]["verdict"]
 assert v["limit"] is None and v["text"].startswith("not judged"), v
 assert t[("SEQ1M Q8T1", "write")]["verdict"] is None  # skipped: no figure
 PY
+# a test file on whatever disk holds $tmp here: every test has its verdict key all the same
+sb --json bench "$tmp" --engine null --runs 1 --time 100ms --interval 0 --size 8m
+python3 - "$tmp/out" <<'PY' && ok || fail "a test without its verdict: $(cat "$tmp/out")"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"]
+assert t and all("verdict" in x for x in t), t
+PY
 
 # hdparm's cached reads are memory, its disk reads judged against the path
 sb --sysroot "$root" bench "$loop" --engine null --profile hdparm --runs 1 --time 100ms \
