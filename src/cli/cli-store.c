@@ -21,6 +21,21 @@
 #include "report/list.h"
 #include "store/verdict.h"
 
+struct store *cli_store_open_system(struct cli_ctx *ctx)
+{
+	struct store *st = NULL;
+	char path[4096], why[256];
+	int ret;
+
+	if (sysroot_is_live(ctx->sr))
+		ret = store_default_path(path, sizeof(path));
+	else
+		ret = str_fmt(path, sizeof(path), "%s" STORE_SYSTEM_PATH, sysroot_dir(ctx->sr));
+	if (ret || access(path, F_OK) || store_open(path, STORE_READ, 200, &st, why, sizeof(why)))
+		return NULL;
+	return st;
+}
+
 int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool missing_ok,
 		   struct store **st)
 {
@@ -197,6 +212,12 @@ static void bench_judge_print(const struct run *r)
 int cli_bench_finish(struct cli_ctx *ctx, const char *db, struct json_object *bench, bool judge,
 		     bool save, int64_t *id)
 {
+	return cli_bench_finish_print(ctx, db, bench, judge, save, NULL, NULL, id);
+}
+
+int cli_bench_finish_print(struct cli_ctx *ctx, const char *db, struct json_object *bench,
+			   bool judge, bool save, cli_bench_print_fn print, void *arg, int64_t *id)
+{
 	struct doctor_run dr;
 	struct store *st = NULL;
 	struct run *r = NULL;
@@ -204,6 +225,9 @@ int cli_bench_finish(struct cli_ctx *ctx, const char *db, struct json_object *be
 
 	*id = 0;
 	ret = bench_run_make(ctx, bench, &dr, &r);
+	/* the figures are printed even when no run could be made of them: without verdicts */
+	if (print)
+		print(r, arg);
 	if (ret)
 		goto out;
 	if (judge)

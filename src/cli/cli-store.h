@@ -50,5 +50,16 @@ int cli_bench_save(struct cli_ctx *ctx, const char *db, struct json_object *benc
  * store/verdict.h) on stdout; without save: only that. 0 or -errno. */
 int cli_bench_finish(struct cli_ctx *ctx, const char *db, struct json_object *bench, bool judge,
 		     bool save, int64_t *id);
+/* The same, first calling print with the run made of the bench (NULL when none could be
+ * made), so that the figures are shown with their verdicts before the judgement. */
+struct run;
+typedef void (*cli_bench_print_fn)(const struct run *judged, void *arg);
+int cli_bench_finish_print(struct cli_ctx *ctx, const char *db, struct json_object *bench,
+			   bool judge, bool save, cli_bench_print_fn print, void *arg, int64_t *id);
+
+/* The store of the system the sysroot shows, read-only: on the running system the default
+ * one, for a captured tree its own (below it, at STORE_SYSTEM_PATH), never this machine's.
+ * NULL, saying nothing, when there is none or it cannot be read. */
+struct store *cli_store_open_system(struct cli_ctx *ctx);
 
 #endif

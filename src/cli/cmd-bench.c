@@ -209,36 +209,67 @@ const struct cli_spec bench_spec = {
 	.reset = reset,
 };
 
-static int print_result(struct cli_ctx *ctx, const struct bench_run *run)
+/* The table, or the JSON document (doc: the bench's, printed with its verdicts), with the
+ * verdict of each figure when judged (the store's run made of it) is not NULL. */
+static int print_result(struct cli_ctx *ctx, const struct bench_run *run, struct json_object *doc,
+			const struct run *judged)
 {
-	struct json_object *doc;
+	struct json_object *own = NULL;
 	int ret;
 
 	if (!ctx->json)
-		return bench_table_print(run, stdout);
-	doc = bench_result_to_json(run);
+		return bench_table_print_judged(run, judged, stdout);
+	if (!doc)
+		doc = own = bench_result_to_json(run);
 	if (!doc)
 		return -ENOMEM;
+	/* every test has its verdict, null when not judged (or no run could be made) */
+	bench_json_add_verdicts(doc, judged);
 	ret = json_print(doc, stdout);
-	json_object_put(doc);
+	json_object_put(own);
 	return ret;
 }
 
-/* The judgement of the drive's path (text output), then the run saved unless --no-save. */
-static void finish_result(struct cli_ctx *ctx, const struct bench_run *run, const char *db,
-			  bool save)
+struct print_arg {
+	struct cli_ctx *ctx;
+	const struct bench_run *run;
+	struct json_object *doc;
+	int ret;
+};
+
+static void print_judged(const struct run *judged, void *arg)
+{
+	struct print_arg *p = arg;
+	struct json_object *copy = NULL;
+
+	/* the document saved is the bench's own: the verdicts go into a copy */
+	if (p->ctx->json && json_object_deep_copy(p->doc, &copy, NULL)) {
+		p->ret = -ENOMEM;
+		return;
+	}
+	p->ret = print_result(p->ctx, p->run, copy, judged);
+	json_object_put(copy);
+}
+
+/* A complete run: its figures with their verdicts, the judgement of the drive's path (text
+ * output), then the run saved unless --no-save. 0, or -errno when printing failed. */
+static int finish_result(struct cli_ctx *ctx, const struct bench_run *run, const char *db,
+			 bool save)
 {
 	struct json_object *doc = bench_result_to_json(run);
+	struct print_arg p = { .ctx = ctx, .run = run, .doc = doc };
 	int64_t id = 0;
 
 	if (!doc) {
 		log_error("bench: the results were not saved: out of memory");
-		return;
+		return print_result(ctx, run, NULL, NULL);
 	}
-	if (!cli_bench_finish(ctx, db, doc, !ctx->json, save, &id) && save && !ctx->quiet)
+	if (!cli_bench_finish_print(ctx, db, doc, !ctx->json, save, print_judged, &p, &id) &&
+	    save && !ctx->quiet)
 		fprintf(stderr, "saved as run %lld (sbcdisk history, compare, report)\n",
 			(long long)id);
 	json_object_put(doc);
+	return p.ret;
 }
 
 int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
@@ -279,15 +310,16 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 		run.interrupted = true;
 		rc = 128 + bench_signal;
 	}
-	/* what was measured is printed even after an error or a signal */
-	if (run.ntests && (rc == EXIT_OK || bench_signal || run.tests[0].runs_done)) {
-		if (print_result(ctx, &run))
+	/* what was measured is printed even after an error or a signal; a complete run with the
+	 * verdict of each figure, then kept: a store that fails says so once, and the exit
+	 * stays 0 (the measurement itself worked and was printed) */
+	if (run.ntests && rc == EXIT_OK) {
+		if (finish_result(ctx, &run, opt.db, !opt.no_save))
+			rc = EXIT_FAIL;
+	} else if (run.ntests && (bench_signal || run.tests[0].runs_done)) {
+		if (print_result(ctx, &run, NULL, NULL))
 			rc = EXIT_FAIL;
 	}
-	/* A complete run is kept; a store that fails says so once, and the exit stays 0:
-	 * the measurement itself worked and was printed. */
-	if (rc == EXIT_OK && run.ntests && (!opt.no_save || !ctx->json))
-		finish_result(ctx, &run, opt.db, !opt.no_save);
 	bench_run_release(&run);
 	return rc;
 }

@@ -9,10 +9,12 @@
 
 #include "boot/boot.h"
 #include "cli/cli-health.h"
+#include "cli/cli-store.h"
 #include "cli/doctor-run.h"
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "report/list.h"
 #include "store/run.h"
 #include "store/store.h"
 #include "store/verdict.h"
@@ -128,38 +130,61 @@ static char *read_small(struct sysroot *sr, const char *path)
 	return buf;
 }
 
-/* Which USB drives have a bench in the result store (on this system only: a tree's drives
- * are not the store's). A store that cannot be read is as good as none. */
+/* The newest stored run of drive d: the same serial, else the same model and name, as the
+ * store keeps every drive (USB, NVMe, SD/eMMC, SATA); a USB drive that no run names so is
+ * found by its VID:PID, as imported runs without a serial name it. NULL when none. */
+static struct run *latest_run(struct store *st, const struct inventory *pinv,
+			      const struct diag_dev *d)
+{
+	const struct blkdev *b = pinv ? probe_inventory_find(pinv, d->name) : NULL;
+	struct json_object *dev = b ? list_device_to_json(b) : NULL;
+	struct run_list l = { 0 };
+	struct run *r = NULL;
+	char id[16];
+
+	if (dev && store_run_latest_of(st, dev, &r))
+		r = NULL;
+	json_object_put(dev);
+	if (r || !d->has_usb)
+		return r;
+	str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+	if (!store_runs_query(st, &(struct store_filter){ .device = id, .limit = 1 }, &l) && l.n) {
+		r = l.runs[0];
+		l.runs[0] = NULL;
+		l.n = 0;
+	}
+	run_list_release(&l);
+	return r;
+}
+
+/* Which drives have a bench in the result store of the system the sysroot shows (a tree's
+ * own, never this machine's), and the verdict of the newest. A store that cannot be read is
+ * as good as none. */
 static void stored_runs(struct cli_ctx *ctx, struct doctor_run *r)
 {
-	struct store *st = NULL;
-	char path[4096], id[16], why[256];
+	struct store *st = cli_store_open_system(ctx);
 	size_t i;
 
-	if (!sysroot_is_live(ctx->sr) || store_default_path(path, sizeof(path)) ||
-	    access(path, F_OK) || store_open(path, STORE_READ, 200, &st, why, sizeof(why)))
+	if (!st)
 		return;
-	for (i = 0; i < r->inv.n; i++) {
+	r->last_runs = calloc(r->inv.n ? r->inv.n : 1, sizeof(*r->last_runs));
+	for (i = 0; r->last_runs && i < r->inv.n; i++) {
 		struct diag_dev *d = &r->inv.devs[i];
-		struct store_filter f = { .device = id, .limit = 1 };
-		struct run_list l = { 0 };
+		struct doctor_last_run *lr = &r->last_runs[i];
+		struct run *run = latest_run(st, r->probe_inv, d);
 
-		if (!d->has_usb)
+		if (!run)
 			continue;
-		str_fmt(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
-		if (!store_runs_query(st, &f, &l) && l.n) {
-			struct verdict v;
-
-			d->has_stored_run = true;
-			/* the last run far below its path is a finding of its own */
-			if (!verdict_run(l.runs[0], &v) && v.limit == VERDICT_PROBLEM &&
-			    !verdict_run_line(l.runs[0], d->last_run_line,
-					      sizeof(d->last_run_line))) {
-				d->last_run_far = true;
-				d->last_run_id = (long long)l.runs[0]->id;
-			}
+		d->has_stored_run = true;
+		lr->id = (long long)run->id;
+		lr->judged = !verdict_run(run, &lr->v);
+		/* the last run far below its path is a finding of its own */
+		if (lr->judged && lr->v.limit == VERDICT_PROBLEM &&
+		    !verdict_run_line(run, d->last_run_line, sizeof(d->last_run_line))) {
+			d->last_run_far = true;
+			d->last_run_id = lr->id;
 		}
-		run_list_release(&l);
+		run_free(run);
 	}
 	store_close(st);
 }
@@ -344,6 +369,7 @@ void doctor_run_release(struct doctor_run *r)
 	diag_log_free(r->log);
 	probe_inventory_free(r->probe_inv);
 	free(r->inv.devs);
+	free(r->last_runs);
 	free(r->cmdline);
 	free(r->quirks);
 	if (r->boot)

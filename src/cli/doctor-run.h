@@ -8,8 +8,16 @@
 #include "probe/power.h"
 #include "probe/probe.h"
 #include "report/doctor.h"
+#include "store/verdict.h"
 
 struct boot_facts;
+
+/* The newest stored run of one drive of inv.devs, judged as history judges it. */
+struct doctor_last_run {
+	long long id;      /* 0: no run of it stored (or no store read) */
+	bool judged;       /* v is the run's verdict (verdict_run()) */
+	struct verdict v;
+};
 struct boot_checks;
 
 struct doctor_run {
@@ -23,6 +31,7 @@ struct doctor_run {
 	struct probe_power power;      /* the board's power flags (probe/power.h) */
 	struct boot_facts *boot;	 /* the boot layer's facts, NULL when not read */
 	struct boot_checks *boot_checks; /* boot check of every disk, NULL when not run */
+	struct doctor_last_run *last_runs; /* one per inv.devs, NULL when no store was read */
 };
 
 /* kmsg_file: a pasted log ("-" for stdin), or NULL for the system's /dev/kmsg. Prints its own

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "cli/cli-store.h"
 #include "cli/health-move.h"
 #include "common/json.h"
 #include "common/util.h"
@@ -37,17 +38,7 @@ struct move_view {
 
 static struct store *open_store(struct cli_ctx *ctx)
 {
-	struct store *st = NULL;
-	char path[4096], why[256];
-	int ret;
-
-	if (sysroot_is_live(ctx->sr))
-		ret = store_default_path(path, sizeof(path));
-	else
-		ret = str_fmt(path, sizeof(path), "%s" STORE_SYSTEM_PATH, sysroot_dir(ctx->sr));
-	if (ret || access(path, F_OK) || store_open(path, STORE_READ, 200, &st, why, sizeof(why)))
-		return NULL;
-	return st;
+	return cli_store_open_system(ctx);
 }
 
 /* The DEVICE object of the drive the move knew as name/model/serial: the same serial when it

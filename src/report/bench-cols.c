@@ -46,9 +46,9 @@ GETTER(get_cpu_sys, true, r->cpu_sys_s)
 GETTER(get_seconds, has_runs(r), r->seconds)
 
 const struct bench_col bench_cols[] = {
-	{ "MB/s", NULL, 10, 2, false, get_mbps, 1 },
+	{ "MB/s", NULL, 9, 2, false, get_mbps, 1 },
 	{ "MiB/s", NULL, 10, 2, false, get_mibps, 9 },
-	{ "IOPS", NULL, 10, 1, false, get_iops, 2 },
+	{ "IOPS", NULL, 9, 1, false, get_iops, 2 },
 	{ "+/-%", "bw_ci95_pct", 5, 1, false, get_ci_pct, 3 },
 	{ "secs", NULL, 5, 1, false, get_seconds_shown, 5 },
 	{ NULL, "bw_bytes_per_s", 0, 0, true, get_bw },

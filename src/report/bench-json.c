@@ -4,6 +4,7 @@
 
 #include "common/util.h"
 #include "report/bench-report.h"
+#include "store/verdict.h"
 #include "common/json.h"
 
 static struct json_object *test_to_json(const struct bench_test_result *r)
@@ -115,4 +116,26 @@ struct json_object *bench_result_to_json(const struct bench_run *run)
 		json_object_array_add(a, json_object_new_string(run->notes[i]));
 	json_object_object_add(o, "notes", a);
 	return o;
+}
+
+void bench_json_add_verdicts(struct json_object *doc, const struct run *judged)
+{
+	struct json_object *tests = NULL;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(doc, "tests", &tests) ||
+	    !json_object_is_type(tests, json_type_array))
+		return;
+	n = json_object_array_length(tests);
+	for (i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(tests, i), *vo = NULL;
+		struct verdict v;
+
+		if (judged && i < judged->ntests &&
+		    !verdict_test_shown(judged, &judged->tests[i], &v)) {
+			vo = json_object_new_object();
+			verdict_json_add(vo, &v);
+		}
+		json_object_object_add(t, "verdict", vo);
+	}
 }

@@ -7,13 +7,14 @@
 #include "bench/stable.h"
 #include "report/bench-report.h"
 #include "report/text.h"
+#include "store/verdict.h"
 
 #define MiB 1048576.0
 
-/* The Test column: CrystalDiskMark's names fit in 14; hdparm's are longer. */
+/* The Test column: as wide as the longest name (hdparm's are long), at least its header. */
 static int name_width(const struct bench_run *run)
 {
-	size_t w = 14;
+	size_t w = 4;
 	unsigned i;
 
 	for (i = 0; i < run->ntests; i++)
@@ -22,32 +23,58 @@ static int name_width(const struct bench_run *run)
 	return (int)w;
 }
 
+/* The verdict beside the MB/s figure: what limits it ("link", "protocol", "device",
+ * "problem", "memory"), "-" when not judged. */
+#define LIMIT_WIDTH 8
+#define LIMIT_RANK 2
+
 /* Which of bench_cols are shown: those with a header, on a terminal as many as fit, by rank
- * (the test's name and R/W always). */
-static void cols_fit(int nw, bool *show)
+ * (the test's name and R/W always); *limit: the verdict column (when there are verdicts). */
+static void cols_fit(int nw, bool judged, bool *show, bool *limit)
 {
-	struct text_fit_col fit[TEXT_TABLE_COLS_MAX + 2];
-	size_t map[TEXT_TABLE_COLS_MAX], n = 2, i;
+	struct text_fit_col fit[TEXT_TABLE_COLS_MAX + 3];
+	size_t map[TEXT_TABLE_COLS_MAX], n = 3, i;
 
 	fit[0] = (struct text_fit_col){ .natural = (size_t)nw, .min = (size_t)nw, .keep = true };
 	fit[1] = (struct text_fit_col){ .natural = 9, .min = 9, .keep = true };
+	fit[2] = (struct text_fit_col){ .natural = LIMIT_WIDTH, .min = LIMIT_WIDTH,
+					.rank = LIMIT_RANK };
+	*limit = judged;
+	if (!judged)
+		fit[2].natural = fit[2].min = 0;
 	for (i = 0; i < bench_ncols; i++) {
 		show[i] = bench_cols[i].header != NULL;
 		if (!show[i] || n >= TEXT_TABLE_COLS_MAX + 2)
 			continue;
-		map[n - 2] = i;
+		map[n - 3] = i;
 		fit[n++] = (struct text_fit_col){ .natural = (size_t)bench_cols[i].width,
 						  .min = (size_t)bench_cols[i].width,
 						  .rank = bench_cols[i].rank };
 	}
 	if (!text_width())
 		return;
-	text_fit(fit, n, 1, text_width());
-	for (i = 2; i < n; i++)
-		show[map[i - 2]] = fit[i].width != 0;
+	/* no verdicts: the column takes no room (its separator aside) */
+	text_fit(fit, n, 1, text_width() + (judged ? 0 : 1));
+	*limit = judged && fit[2].width != 0;
+	for (i = 3; i < n; i++)
+		show[map[i - 3]] = fit[i].width != 0;
 }
 
-static void print_header(const struct bench_run *run, int nw, const bool *show, FILE *f)
+/* The verdict of test i of the bench (judged: the store's run made of it, its tests in the
+ * same order), or "-" when the path model backs none (verdict_test_shown()). */
+static const char *limit_of(const struct run *judged, unsigned i)
+{
+	struct verdict v;
+	const char *name;
+
+	if (!judged || i >= judged->ntests || verdict_test_shown(judged, &judged->tests[i], &v))
+		return "-";
+	name = verdict_limit_name(v.limit);
+	return name ? name : "-";
+}
+
+static void print_header(const struct bench_run *run, int nw, const bool *show, bool limit,
+			 FILE *f)
 {
 	const struct bench_target *t = &run->target;
 	char size[32];
@@ -67,13 +94,17 @@ static void print_header(const struct bench_run *run, int nw, const bool *show, 
 		fprintf(f, "Attached: %s\n", t->attachment);
 	fprintf(f, "* MB/s = 1,000,000 bytes/s, MiB/s = 1,048,576 bytes/s, latency in us\n\n");
 	fprintf(f, "%-*s %-9s", nw, "Test", "R/W");
-	for (i = 0; i < bench_ncols; i++)
+	for (i = 0; i < bench_ncols; i++) {
 		if (show[i])
 			fprintf(f, " %*s", bench_cols[i].width, bench_cols[i].header);
+		if (i == 0 && limit)
+			fprintf(f, " %-*s", LIMIT_WIDTH, "limit");
+	}
 	fputc('\n', f);
 }
 
-static void print_row(const struct bench_test_result *r, int nw, const bool *show, FILE *f)
+static void print_row(const struct bench_test_result *r, int nw, const bool *show,
+		      const char *limit, FILE *f)
 {
 	unsigned i;
 
@@ -92,6 +123,8 @@ static void print_row(const struct bench_test_result *r, int nw, const bool *sho
 		const struct bench_col *c = &bench_cols[i];
 		double v;
 
+		if (i == 1 && limit)
+			fprintf(f, " %-*s", LIMIT_WIDTH, limit);
 		if (!show[i])
 			continue;
 		if (c->get(r, &v))
@@ -278,16 +311,21 @@ static void print_footer(const struct bench_run *run, FILE *f)
 
 int bench_table_print(const struct bench_run *run, FILE *f)
 {
-	bool show[TEXT_TABLE_COLS_MAX];
+	return bench_table_print_judged(run, NULL, f);
+}
+
+int bench_table_print_judged(const struct bench_run *run, const struct run *judged, FILE *f)
+{
+	bool show[TEXT_TABLE_COLS_MAX], limit;
 	int nw = name_width(run);
 	unsigned i;
 
 	if (bench_ncols > TEXT_TABLE_COLS_MAX)
 		return -E2BIG;
-	cols_fit(nw, show);
-	print_header(run, nw, show, f);
+	cols_fit(nw, judged != NULL, show, &limit);
+	print_header(run, nw, show, limit, f);
 	for (i = 0; i < run->ntests; i++)
-		print_row(&run->tests[i], nw, show, f);
+		print_row(&run->tests[i], nw, show, limit ? limit_of(judged, i) : NULL, f);
 	if (run->profile && run->profile->kind == BENCH_PROFILE_HDPARM)
 		print_hdparm(run, f);
 	if (run->profile && run->profile->kind == BENCH_PROFILE_DD)

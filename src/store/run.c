@@ -437,18 +437,7 @@ struct json_object *run_to_json(const struct run *r)
 
 			json_add_str(vo, "test", r->tests[i].name);
 			json_add_str(vo, "rw", r->tests[i].rw);
-			json_add_str(vo, "limit", verdict_limit_name(v.limit));
-			add_num(vo, "ceiling_bytes_per_s", v.ceiling);
-			if (isfinite(v.expect_lo) && isfinite(v.expect_hi)) {
-				struct json_object *ex = json_object_new_object();
-
-				add_num(ex, "low", round(v.expect_lo));
-				add_num(ex, "high", round(v.expect_hi));
-				json_object_object_add(vo, "expected_bytes_per_s", ex);
-			} else {
-				json_add_null(vo, "expected_bytes_per_s");
-			}
-			json_add_str(vo, "text", v.text);
+			verdict_json_add(vo, &v);
 			json_object_array_add(verdicts, vo);
 		}
 	}

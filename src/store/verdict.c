@@ -3,6 +3,7 @@
 #include <math.h>
 #include <strings.h>
 
+#include "common/json.h"
 #include "common/util.h"
 #include "store/verdict.h"
 
@@ -114,6 +115,31 @@ const char *verdict_limit_name(enum verdict_limit l)
 	default:
 		return NULL;
 	}
+}
+
+/* Whole numbers as integers, as the run's own figures print. */
+static void json_add_bytes(struct json_object *o, const char *key, double v)
+{
+	if (isfinite(v) && v == floor(v) && fabs(v) < 9e15)
+		json_add_i64(o, key, true, (int64_t)v);
+	else
+		json_add_double(o, key, isfinite(v), v);
+}
+
+void verdict_json_add(struct json_object *o, const struct verdict *v)
+{
+	json_add_str(o, "limit", verdict_limit_name(v->limit));
+	json_add_bytes(o, "ceiling_bytes_per_s", v->ceiling);
+	if (isfinite(v->expect_lo) && isfinite(v->expect_hi)) {
+		struct json_object *ex = json_object_new_object();
+
+		json_add_bytes(ex, "low", round(v->expect_lo));
+		json_add_bytes(ex, "high", round(v->expect_hi));
+		json_object_object_add(o, "expected_bytes_per_s", ex);
+	} else {
+		json_add_null(o, "expected_bytes_per_s");
+	}
+	json_add_str(o, "text", v->text);
 }
 
 /* Transfers big enough that only bandwidth limits them, not the latency of one request:
@@ -289,6 +315,19 @@ int verdict_test(const struct run *r, const struct run_test *t, struct verdict *
 		v->limit = VERDICT_DEVICE;
 		str_copy(v->text, sizeof(v->text), "limited by the device");
 	}
+	return 0;
+}
+
+int verdict_test_shown(const struct run *r, const struct run_test *t, struct verdict *v)
+{
+	int ret = verdict_test(r, t, v);
+
+	if (ret || is_large(t) || v->limit == VERDICT_MEMORY || v->limit == VERDICT_LINK ||
+	    v->limit == VERDICT_UNKNOWN)
+		return ret;
+	v->limit = VERDICT_UNKNOWN;
+	str_copy(v->text, sizeof(v->text), "not judged: small transfers are paced by the latency "
+					   "of the whole path, for which no range is known");
 	return 0;
 }
 

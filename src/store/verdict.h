@@ -51,12 +51,20 @@ int verdict_ceiling(const struct run *r, struct link_ceiling *c);
 /* The verdict on one test (a memory figure gets VERDICT_MEMORY and no range); -ENODATA when
  * the test has no bandwidth. */
 int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v);
+/* verdict_test() as the bench shows it beside each figure: only what rests on the path
+ * model. A large transfer is judged against the path's range, a memory figure is memory, a
+ * small one at the link's ceiling is the link's; a small one below it is paced by the whole
+ * path's latency, for which no range is published, and stays unjudged (limit unknown). */
+int verdict_test_shown(const struct run *r, const struct run_test *t, struct verdict *v);
 /* The one line for the run: a problem first, then the link, the protocol, the device (a memory
  * figure never). -ENODATA when no test could be judged. */
 int verdict_run(const struct run *r, struct verdict *v);
 /* The run's judgement of its large reads as one line: "Pi 4 USB 3 Gen 1 (VL805) → uas: large
  * reads should reach 330–400 MB/s; measured 38 MB/s: far below — try ...". 0 or -ENODATA. */
 int verdict_run_line(const struct run *r, char *buf, size_t cap);
+/* v's keys added to o: limit, ceiling_bytes_per_s, expected_bytes_per_s {low, high} and
+ * text, null where unknown (history --json's verdicts, the bench's, the health check's). */
+void verdict_json_add(struct json_object *o, const struct verdict *v);
 /* "link", "protocol", "device", "problem", "memory", or NULL for unknown. */
 const char *verdict_limit_name(enum verdict_limit l);
 
