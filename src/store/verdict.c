@@ -210,6 +210,9 @@ static void next_step(const struct run *r, const struct path_expect *e, char *bu
 		str_copy(buf, cap, "check the cable, port and power: sbcdisk doctor");
 	else if (e->medium == PATH_MEDIUM_NVME && (e->floor_only || strstr(e->link, "board")))
 		str_copy(buf, cap, "check its PCIe link: sbcdisk list");
+	else if (e->medium == PATH_MEDIUM_NVME) /* the link is known and not the limit */
+		str_copy(buf, cap, "check its temperature and health: "
+			 "sbcdisk list -o +TEMP,HEALTH,WEAR");
 	else
 		str_copy(buf, cap, "run sbcdisk doctor");
 }

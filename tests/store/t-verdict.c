@@ -100,6 +100,10 @@ static void test_verdicts(void)
 	expect(nvme_nolink, 21.9 * 1.048576, NULL, VERDICT_PROBLEM,
 	       "far below this path — check its PCIe link: sbcdisk list");
 	expect(nvme_nolink, 175, NULL, VERDICT_UNKNOWN, "no ceiling known (PCIe link not recorded)");
+	/* its link known and far above the figure: the drive itself (a drive that throttles) */
+	expect(nvme_gen2, 40, NULL, VERDICT_PROBLEM,
+	       "far below this path — check its temperature and health: "
+	       "sbcdisk list -o +TEMP,HEALTH,WEAR");
 	expect(usb3_ssd, 35, uas, VERDICT_PROBLEM,
 	       "far below this path — see doctor: uas-errors; try sbcdisk fix uas DEVICE --try");
 	expect(usb3_ssd, 420, uas, VERDICT_LINK, "limited by the link (USB 3 Gen 1, 5000M)");
