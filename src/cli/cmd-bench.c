@@ -7,6 +7,7 @@
 
 #include "bench/bench.h"
 #include "bench/engine.h"
+#include "cli/bench-print.h"
 #include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -32,15 +33,10 @@ static void profiles_help(void)
 		printf("  %-10s %s\n", p->name, p->help);
 }
 
-struct progress_state {
-	bool on;
-	bool shown;
-};
-
 /* One line, rewritten in place (cli_progress_put: never as wide as the terminal). */
-static void progress_line(void *arg, const struct bench_progress *p)
+void cli_bench_progress(void *arg, const struct bench_progress *p)
 {
-	struct progress_state *st = arg;
+	struct cli_bench_progress *st = arg;
 	struct sbuf sb = SBUF_INIT(1023);
 	int ret;
 
@@ -272,13 +268,39 @@ static int finish_result(struct cli_ctx *ctx, const struct bench_run *run, const
 	return p.ret;
 }
 
+int cli_bench_report(struct cli_ctx *ctx, struct bench_run *run, int ret, const char *why,
+		     int sig, const char *db, bool no_save)
+{
+	int rc = EXIT_OK;
+
+	if (ret && !sig) {
+		log_error("bench: target '%s': %s", run->target.path, why[0] ? why : strerror(-ret));
+		rc = EXIT_FAIL;
+	}
+	if (sig) {
+		run->interrupted = true;
+		rc = 128 + sig;
+	}
+	/* what was measured is printed even after an error or a signal; a complete run with the
+	 * verdict of each figure, then kept: a store that fails says so once, and the exit
+	 * stays 0 (the measurement itself worked and was printed) */
+	if (run->ntests && rc == EXIT_OK) {
+		if (finish_result(ctx, run, db, !no_save))
+			rc = EXIT_FAIL;
+	} else if (run->ntests && (sig || run->tests[0].runs_done)) {
+		if (print_result(ctx, run, NULL, NULL))
+			rc = EXIT_FAIL;
+	}
+	return rc;
+}
+
 int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct bench_opts *o = &bo;
-	struct progress_state ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
+	struct cli_bench_progress ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
 	struct bench_run run;
 	char why[256] = "";
-	int ret, rc = EXIT_OK;
+	int ret, rc;
 
 	(void)argc;
 	(void)argv;
@@ -295,31 +317,14 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 	bench_signal = 0;
 	cli_catch_stop_signals(on_signal);
 	run.stop = &bench_signal;
-	run.progress = progress_line;
+	run.progress = cli_bench_progress;
 	run.progress_arg = &ps;
 	ret = bench_run_prepare(&run, ctx->sr, o, why, sizeof(why));
 	if (!ret)
 		ret = bench_run_execute(&run, why, sizeof(why));
 	if (ps.shown)
 		fprintf(stderr, "\r\033[K");
-	if (ret && !bench_signal) {
-		log_error("bench: target '%s': %s", run.target.path, why[0] ? why : strerror(-ret));
-		rc = EXIT_FAIL;
-	}
-	if (bench_signal) {
-		run.interrupted = true;
-		rc = 128 + bench_signal;
-	}
-	/* what was measured is printed even after an error or a signal; a complete run with the
-	 * verdict of each figure, then kept: a store that fails says so once, and the exit
-	 * stays 0 (the measurement itself worked and was printed) */
-	if (run.ntests && rc == EXIT_OK) {
-		if (finish_result(ctx, &run, opt.db, !opt.no_save))
-			rc = EXIT_FAIL;
-	} else if (run.ntests && (bench_signal || run.tests[0].runs_done)) {
-		if (print_result(ctx, &run, NULL, NULL))
-			rc = EXIT_FAIL;
-	}
+	rc = cli_bench_report(ctx, &run, ret, why, bench_signal, opt.db, opt.no_save);
 	bench_run_release(&run);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "boot/boot.h"
+#include "cli/boot-print.h"
 #include "cli/cli-store.h"
 #include "cli/fix-disk.h"
 #include "cli/cli.h"
@@ -19,6 +20,7 @@
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "flow/check.h"
 #include "probe/ref.h"
 #include "report/boot-report.h"
 #include "report/list.h"
@@ -139,44 +141,6 @@ static struct blkdev *named_device(struct sysroot *sr, const struct inventory *i
 	return probe_inventory_find(inv, name);
 }
 
-/* Is d or a partition of it mounted? */
-static bool disk_mounted(const struct blkdev *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->n_children; i++)
-		if (d->children[i]->n_mountpoints)
-			return true;
-	return d->n_mountpoints > 0;
-}
-
-/* A disk whose files are not mounted (or an image file): read through its partition table
- * and its boot partition's FAT, as clone checks its copy. 1 when it was not reachable so
- * (no node, no table: boot_check_disk() judges it from the mounts), else 0 or -errno. */
-static int check_unmounted(struct cli_ctx *ctx, const struct inventory *inv,
-			   const struct boot_facts *f, const char *name, const struct blkdev *d,
-			   struct boot_checks *c)
-{
-	char node[PATH_MAX], path[PATH_MAX], why[300];
-	struct stat st;
-	int ret;
-
-	if (d) {
-		if (disk_mounted(d) || str_fmt(node, sizeof(node), "%s%s", PATH_DEV_PREFIX,
-					       d->kname) ||
-		    sysroot_stat(ctx->sr, node, &st, true) || !S_ISBLK(st.st_mode) ||
-		    sysroot_host_path(ctx->sr, node, path, sizeof(path)))
-			return 1;
-	} else {
-		str_copy(path, sizeof(path), name);
-	}
-	ret = clone_boot_check_path(ctx->sr, path, d ? d->kname : "", inv, f, c, why,
-				    sizeof(why));
-	if (ret == -EINVAL || ret == -EIO)
-		return 1; /* no partition table it can read */
-	return ret;
-}
-
 /* An image file named instead of a disk: a regular file. */
 static bool is_image(const char *name)
 {
@@ -209,9 +173,7 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 		for (i = 0; i < n && !ret; i++) {
 			struct blkdev *d = named_device(ctx->sr, inv, names[i]);
 
-			ret = check_unmounted(ctx, inv, f, names[i], d, &c);
-			if (ret == 1)
-				ret = boot_check_disk(ctx->sr, inv, f, d, &c);
+			ret = flow_check_disk(ctx->sr, inv, f, d, names[i], NULL, &c);
 		}
 	} else {
 		for (j = 0; j < inv->n_top && !ret; j++)
@@ -231,95 +193,82 @@ static int run_check(struct cli_ctx *ctx, struct inventory *inv, const struct bo
 	return rc;
 }
 
-static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char *list,
-		     bool apply)
+int cli_boot_order_print(struct cli_ctx *ctx, const struct boot_facts *f,
+			 const struct flow_order *o, bool apply)
 {
-	struct boot_order bo;
-	struct sbuf next = SBUF_INIT(BOOT_EEPROM_TEXT_MAX + 64);
-	char why[200], *out = NULL, *shown = NULL;
-	/* the change is made to the bytes as read; only what is shown is sanitised */
-	const char *text = f->has_eeprom ? f->eeprom_raw : "";
-	size_t line;
-	bool replaced;
-	int ret, status = -1, rc = EXIT_OK;
+	int ret;
 
-	if (boot_order_from_names(list, f->soc, f->compute_module, f->has_caps, f->caps, &bo,
-				  why, sizeof(why))) {
-		log_error("boot order: '%s': %s", list, why);
-		return EXIT_USAGE;
-	}
-	ret = boot_eeprom_set_order(text, strlen(text), bo.value, &next, &line, &replaced);
-	if (ret) {
-		log_error("boot order: %s", strerror(-ret));
-		sbuf_release(&next);
-		return EXIT_FAIL;
-	}
-	shown = malloc(next.len + 1);
-	if (!shown) {
-		log_error("boot order: %s", strerror(ENOMEM));
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	memcpy(shown, sbuf_str(&next), next.len + 1);
-	str_sanitize_text(shown, next.len);
 	if (ctx->json) {
-		struct json_object *doc = boot_report_order_json(f, &bo, shown);
+		struct json_object *doc = boot_report_order_json(f, &o->bo, o->shown);
 
 		ret = doc ? json_print(doc, stdout) : -ENOMEM;
 		json_object_put(doc);
 	} else {
-		ret = boot_report_order(f, &bo, shown, line, replaced, stdout);
+		ret = boot_report_order(f, &o->bo, o->shown, o->line, o->replaced, stdout);
 	}
+	(void)ret;
 	if (!apply) {
 		if (!ctx->json) {
 			printf("Dry run: nothing changed. Add --apply to hand it to "
 			       "rpi-eeprom-config.\n");
-			boot_report_order_manual(f, bo.value, stdout);
+			boot_report_order_manual(f, o->bo.value, stdout);
 		}
-		goto out;
+		return EXIT_OK;
 	}
-	if (boot_order_unchanged(f, bo.value)) {
-		/* rpi-eeprom-config --apply would stage an identical image for the next boot */
+	switch (o->state) {
+	case FLOW_ORDER_SHOWN:
+		return EXIT_OK;
+	case FLOW_ORDER_UNCHANGED:
 		if (!ctx->json)
 			printf("Unchanged: BOOT_ORDER is 0x%x already; nothing to apply.\n",
-			       (unsigned)bo.value);
-		goto out;
-	}
-	if (!f->has_eeprom) {
+			       (unsigned)o->bo.value);
+		return EXIT_OK;
+	case FLOW_ORDER_NO_EEPROM:
 		log_error("boot order: the EEPROM configuration cannot be read here, and "
 			  "rpi-eeprom-config --apply replaces all of it: not applied");
-		boot_report_order_manual(f, bo.value, stdout);
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	ret = boot_eeprom_apply(sbuf_str(&next), next.len, &out, &status);
-	if (ret == -ENOENT) {
+		boot_report_order_manual(f, o->bo.value, stdout);
+		return EXIT_FAIL;
+	case FLOW_ORDER_NO_TOOL:
 		log_error("boot order: 'rpi-eeprom-config' not found (Raspberry Pi OS package "
 			  "rpi-eeprom): not applied");
-		boot_report_order_manual(f, bo.value, stdout);
-		rc = EXIT_FAIL;
-		goto out;
+		boot_report_order_manual(f, o->bo.value, stdout);
+		return EXIT_FAIL;
+	case FLOW_ORDER_RUN_FAILED:
+		log_error("boot order: cannot run rpi-eeprom-config: %s", strerror(-o->err));
+		return EXIT_FAIL;
+	case FLOW_ORDER_RAN:
+		break;
 	}
-	if (ret) {
-		log_error("boot order: cannot run rpi-eeprom-config: %s", strerror(-ret));
-		rc = EXIT_FAIL;
-		goto out;
+	if (o->out && *o->out && !ctx->json)
+		fputs(o->out, stdout);
+	if (o->status != 0) {
+		log_error("boot order: rpi-eeprom-config --apply failed (exit %d)", o->status);
+		return EXIT_FAIL;
 	}
-	if (out && *out && !ctx->json) {
-		str_sanitize_text(out, strlen(out));
-		fputs(out, stdout);
-	}
-	if (status != 0) {
-		log_error("boot order: rpi-eeprom-config --apply failed (exit %d)", status);
-		rc = EXIT_FAIL;
-	} else if (!ctx->json) {
+	if (!ctx->json)
 		printf("Applied: BOOT_ORDER=0x%x takes effect after the next reboot.\n",
-		       (unsigned)bo.value);
+		       (unsigned)o->bo.value);
+	return EXIT_OK;
+}
+
+static int run_order(struct cli_ctx *ctx, const struct boot_facts *f, const char *list,
+		     bool apply)
+{
+	struct flow_order o;
+	char why[200];
+	int ret, rc;
+
+	ret = flow_order_make(f, list, apply, &o, why, sizeof(why));
+	if (ret == -EINVAL) {
+		log_error("boot order: '%s': %s", list, why);
+		rc = EXIT_USAGE;
+	} else if (ret) {
+		log_error("boot order: %s", strerror(-ret));
+		rc = EXIT_FAIL;
+	} else {
+		rc = cli_boot_order_print(ctx, f, &o, apply);
 	}
-out:
-	free(out);
-	free(shown);
-	sbuf_release(&next);
+	flow_order_release(&o);
 	return rc;
 }
 

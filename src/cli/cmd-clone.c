@@ -9,6 +9,7 @@
 
 #include "bench/profile.h"
 #include "cli/cli-store.h"
+#include "cli/clone-print.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "clone/clone.h"
@@ -26,7 +27,7 @@ static void on_signal(int sig)
 	clone_signal = sig;
 }
 
-static void progress_line(void *arg, const struct clone_progress *p)
+void cli_clone_progress(void *arg, const struct clone_progress *p)
 {
 	cli_progress_show(arg, p->phase, p->done, p->total, p->bw, p->left_s);
 }
@@ -220,6 +221,47 @@ static const char *failed_state(const struct clone_plan *p, int ret)
 	return "; the target has its new table, but the copy was not checked";
 }
 
+int cli_clone_report(struct cli_ctx *ctx, struct clone_plan *plan, const struct clone_opts *o,
+		     bool planned, int ret, char *why, int sig, const char *db)
+{
+	int rc = EXIT_OK;
+	size_t i;
+
+	if (!planned) {
+		str_sanitize(why);
+		log_error("clone: %s", why[0] ? why : strerror(-ret));
+		return EXIT_FAIL;
+	}
+	if (!o->apply) {
+		speeds_stored(db, plan);
+		clone_plan_estimate(plan);
+		if (print_plan(ctx, plan))
+			rc = EXIT_FAIL;
+		if (!ctx->json && !ctx->quiet)
+			fprintf(stdout, "dry run: nothing written; --apply to do it\n");
+		return rc;
+	}
+	if (ret == -EINTR || sig) {
+		log_error("clone: stopped by a signal; %s", plan->dst_removed ?
+			  "the image it was making is removed" : plan->wiped ?
+			  "the target's partition table is wiped: it holds no usable copy" :
+			  "the target could not be wiped: do not boot from it");
+		rc = 128 + (sig ? sig : SIGINT);
+	} else if (ret) {
+		str_sanitize(why);
+		log_error("clone: %s%s", why[0] ? why : strerror(-ret), failed_state(plan, ret));
+		rc = EXIT_FAIL;
+	}
+	if (!ret) {
+		for (i = 0; i < plan->n_checks; i++)
+			if (plan->checks[i].state == CLONE_CHECK_FAIL)
+				rc = EXIT_FAIL;
+		if (print_plan(ctx, plan))
+			rc = EXIT_FAIL;
+	}
+	return rc;
+}
+
 int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_progress ps;
@@ -227,54 +269,25 @@ int cmd_clone(struct cli_ctx *ctx, int argc, char **argv)
 	struct clone_opts o = co;
 	const char *db = opt_db;
 	char why[400] = "";
-	int ret, rc = EXIT_OK;
-	size_t i;
+	int ret, rc;
 
 	(void)argc;
 	(void)argv;
 	clone_signal = 0;
 	cli_catch_stop_signals(on_signal);
 	ret = clone_plan_make(ctx->sr, &o, &plan, why, sizeof(why));
-	if (ret) {
-		str_sanitize(why);
-		log_error("clone: %s", why[0] ? why : strerror(-ret));
-		clone_plan_release(&plan);
-		return EXIT_FAIL;
-	}
-	if (!o.apply) {
-		speeds_stored(db, &plan);
-		clone_plan_estimate(&plan);
-		if (print_plan(ctx, &plan))
-			rc = EXIT_FAIL;
-		if (!ctx->json && !ctx->quiet)
-			fprintf(stdout, "dry run: nothing written; --apply to do it\n");
+	if (ret || !o.apply) {
+		rc = cli_clone_report(ctx, &plan, &o, !ret, ret, why, 0, db);
 		clone_plan_release(&plan);
 		return rc;
 	}
 	plan.stop = &clone_signal;
 	cli_progress_init(&ps, ctx);
-	plan.progress = progress_line;
+	plan.progress = cli_clone_progress;
 	plan.progress_arg = &ps;
 	ret = clone_apply(&plan, &o, why, sizeof(why));
 	cli_progress_clear(&ps);
-	if (ret == -EINTR || clone_signal) {
-		log_error("clone: stopped by a signal; %s", plan.dst_removed ?
-			  "the image it was making is removed" : plan.wiped ?
-			  "the target's partition table is wiped: it holds no usable copy" :
-			  "the target could not be wiped: do not boot from it");
-		rc = 128 + (clone_signal ? clone_signal : SIGINT);
-	} else if (ret) {
-		str_sanitize(why);
-		log_error("clone: %s%s", why[0] ? why : strerror(-ret), failed_state(&plan, ret));
-		rc = EXIT_FAIL;
-	}
-	if (!ret) {
-		for (i = 0; i < plan.n_checks; i++)
-			if (plan.checks[i].state == CLONE_CHECK_FAIL)
-				rc = EXIT_FAIL;
-		if (print_plan(ctx, &plan))
-			rc = EXIT_FAIL;
-	}
+	rc = cli_clone_report(ctx, &plan, &o, true, ret, why, clone_signal, db);
 	clone_plan_release(&plan);
 	return rc;
 }

@@ -4,25 +4,53 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bench/bench.h"
 #include "boot/boot.h"
+#include "cli/bench-print.h"
+#include "cli/boot-print.h"
 #include "cli/cli.h"
+#include "cli/clone-print.h"
 #include "cli/options.h"
+#include "common/json.h"
 #include "common/log.h"
 #include "common/util.h"
 #include "flow/move.h"
 #include "probe/probe.h"
+#include "report/boot-report.h"
 #include "report/list.h"
 #include "store/store.h"
 
-#define MOVE_ARGS_MAX 16
-
 struct move_opts {
-	const char *source, *target, *time, *db;
+	const char *source, *target, *db;
+	uint64_t time_ns; /* 0: the quick profile's */
+	struct config_board board;
+	bool has_board;
 	bool apply, no_bench, no_tryboot, no_copy;
 };
 
 static struct move_opts mo;
+
+static int opt_time(const char *cmd, void *value, const char *arg)
+{
+	struct move_opts *o = value;
+
+	if (bench_parse_duration(arg, &o->time_ns) || !o->time_ns)
+		return cli_usage_error(cmd, "bad time '%s': e.g. 5s, 500ms", arg);
+	return 0;
+}
+
+static int opt_board(const char *cmd, void *value, const char *arg)
+{
+	struct move_opts *o = value;
+
+	if (config_board_parse(arg, &o->board))
+		return cli_usage_error(cmd, "bad --board '%s': a model filter of config.txt (pi4, "
+				       "pi400, cm4, pi5, pi500, cm5 ...) or a board type (0x17)", arg);
+	o->has_board = true;
+	return 0;
+}
 
 static const struct cli_option options[] = {
 	OPT_BOOL(0, "apply", &mo.apply,
@@ -32,8 +60,11 @@ static const struct cli_option options[] = {
 		 "TARGET holds the copy already (an earlier move or clone):\n"
 		 "leave out steps 1 and 2"),
 	OPT_BOOL(0, "no-bench", &mo.no_bench, "leave out the benches of step 1"),
-	OPT_STRING(0, "time", "DUR", &mo.time,
-		   "the measured time of each bench run (bench's --time)"),
+	OPT_CALLBACK(0, "time", "DUR", &mo, opt_time,
+		     "the measured time of each bench run (bench's --time)"),
+	OPT_CALLBACK(0, "board", "MODEL", &mo, opt_board,
+		     "read config.txt's [pi5], [cm4] ... for the board the copy is\n"
+		     "for (clone's and the boot check's; default: this board)"),
 	OPT_DB(&mo.db, "the result database the benches are stored in (bench's --db)"),
 	OPT_HELP(),
 	OPT_END(),
@@ -89,25 +120,6 @@ static volatile sig_atomic_t move_signal;
 static void on_signal(int sig)
 {
 	move_signal = sig;
-}
-
-/* Run another command of the table with args (NULL-ended, at most MOVE_ARGS_MAX); then the
- * move's own handlers again (a step leaves its own behind), so that a signal after the step
- * stops the move before the next one. */
-static int step(struct cli_ctx *ctx, const char *const *args)
-{
-	char *argv[MOVE_ARGS_MAX + 1];
-	int argc = 0, rc;
-
-	while (args[argc] && argc < MOVE_ARGS_MAX) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	fflush(stdout);
-	rc = cli_run(ctx, cli_command_find(argv[0]), argc, argv);
-	cli_catch_stop_signals(on_signal);
-	return rc;
 }
 
 /* rc, or 128+N when signal N came while the move ran (a step's own stop is its rc). */
@@ -215,10 +227,32 @@ static int step_trial(struct cli_ctx *ctx, const struct move_opts *o,
 	return EXIT_OK;
 }
 
+/* The step's options: the move's stop flag and the progress lines. */
+static void step_opts_init(struct cli_ctx *ctx, const struct move_opts *o,
+			   struct flow_move_step_opts *so, struct cli_bench_progress *bp,
+			   struct cli_progress *cp)
+{
+	memset(so, 0, sizeof(*so));
+	so->apply = o->apply;
+	so->time_ns = o->time_ns;
+	so->board = o->has_board ? &o->board : NULL;
+	so->stop = &move_signal;
+	bp->on = isatty(STDERR_FILENO) && !ctx->quiet;
+	bp->shown = false;
+	so->bench_progress = cli_bench_progress;
+	so->bench_progress_arg = bp;
+	cli_progress_init(cp, ctx);
+	so->clone_progress = cli_clone_progress;
+	so->clone_progress_arg = cp;
+}
+
 static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
 		      const struct flow_move_plan *p)
 {
 	const struct probe_ref *d[] = { &p->source, &p->target };
+	struct flow_move_step_opts so;
+	struct cli_bench_progress bp;
+	struct cli_progress cp;
 	int i, rc = EXIT_OK;
 
 	heading(p->store_benches ?
@@ -226,25 +260,25 @@ static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
 			"1. before: a quick bench of the source and the target, not stored (reads "
 			"only)");
 	for (i = 0; i < 2 && rc == EXIT_OK; i++) {
-		const char *args[MOVE_ARGS_MAX] = { "bench", d[i]->path, "--profile", "quick" };
-		int n = 4;
+		struct bench_run run;
+		char why[256];
+		int ret;
 
 		if (!p->bench[i]) {
 			printf("%s '%s' is no block device: not measured.\n", i ? "TARGET" : "SOURCE",
 			       d[i]->path);
 			continue;
 		}
-		if (o->time) {
-			args[n++] = "--time";
-			args[n++] = o->time;
-		}
-		if (!p->store_benches) {
-			args[n++] = "--no-save";
-		} else if (o->db) {
-			args[n++] = "--db";
-			args[n++] = o->db;
-		}
-		rc = stopped(step(ctx, args), "the next bench");
+		fflush(stdout);
+		step_opts_init(ctx, o, &so, &bp, &cp);
+		ret = flow_move_bench(ctx->sr, p, i, &so, &run, why, sizeof(why));
+		if (bp.shown)
+			fprintf(stderr, "\r\033[K");
+		rc = cli_bench_report(ctx, &run, ret, why, ret == -EINTR || move_signal ?
+				      (move_signal ? move_signal : SIGINT) : 0, o->db,
+				      !p->store_benches);
+		bench_run_release(&run);
+		rc = stopped(rc, "the next bench");
 	}
 	return rc;
 }
@@ -252,27 +286,67 @@ static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
 static int step_clone(struct cli_ctx *ctx, const struct move_opts *o,
 		      const struct flow_move_plan *p)
 {
-	const char *args[MOVE_ARGS_MAX] = { "clone" };
-	int n = 1;
+	static struct clone_plan plan;
+	struct flow_move_step_opts so;
+	struct cli_bench_progress bp;
+	struct cli_progress cp;
+	struct clone_opts co;
+	bool copied = false;
+	char why[400];
+	int ret, rc;
 
 	heading(o->apply ? "2. the clone" : "2. the clone's plan and checks");
-	if (p->source.kind != PROBE_REF_NONE)
-		args[n++] = p->source.path;
-	args[n++] = p->target.path;
-	if (o->apply)
-		args[n++] = "--apply";
-	if (o->db) {
-		/* the benches stored in it give the expected time */
-		args[n++] = "--db";
-		args[n++] = o->db;
+	fflush(stdout);
+	step_opts_init(ctx, o, &so, &bp, &cp);
+	ret = flow_move_clone(ctx->sr, p, &so, &plan, &co, &copied, why, sizeof(why));
+	cli_progress_clear(&cp);
+	rc = cli_clone_report(ctx, &plan, &co, !ret || copied, ret, why,
+			      copied && (ret == -EINTR || move_signal) ?
+			      (move_signal ? move_signal : SIGINT) : 0, o->db);
+	clone_plan_release(&plan);
+	return rc;
+}
+
+static int step_check(struct cli_ctx *ctx, const struct move_opts *o,
+		      const struct flow_move_plan *p)
+{
+	struct flow_move_checked r;
+	char why[300];
+	int ret, rc = EXIT_OK;
+	size_t j;
+
+	fflush(stdout);
+	ret = flow_move_check(ctx->sr, p, o->has_board ? &o->board : NULL, &r, why, sizeof(why));
+	if (!ret) {
+		if (ctx->json) {
+			struct json_object *doc = boot_report_json(&r.facts, &r.checks, NULL);
+
+			ret = doc ? json_print(doc, stdout) : -ENOMEM;
+			json_object_put(doc);
+		} else {
+			ret = boot_report_checks(&r.checks, stdout);
+		}
+		if (ret)
+			str_copy(why, sizeof(why), strerror(-ret));
 	}
-	return step(ctx, args);
+	if (ret) {
+		log_error("boot check: %s", why);
+		rc = EXIT_FAIL;
+	}
+	for (j = 0; rc == EXIT_OK && j < r.checks.n; j++)
+		if (r.checks.item[j].result == BOOT_FAIL)
+			rc = EXIT_FINDINGS;
+	flow_move_checked_release(&r);
+	return rc;
 }
 
 static int step_order(struct cli_ctx *ctx, const struct move_opts *o,
 		      const struct flow_move_plan *p)
 {
-	const char *args[] = { "boot", "order", p->media, o->apply ? "--apply" : NULL, NULL };
+	struct flow_order ord;
+	struct boot_facts f;
+	char why[200];
+	int ret, rc;
 
 	heading("4. the boot order that tries the target first");
 	if (!p->pi) {
@@ -287,7 +361,20 @@ static int step_order(struct cli_ctx *ctx, const struct move_opts *o,
 		       "tries it.\n", p->target.path);
 		return EXIT_OK;
 	}
-	return step(ctx, args);
+	fflush(stdout);
+	ret = flow_move_order(ctx->sr, p, o->apply, &f, &ord, why, sizeof(why));
+	if (ret == -EINVAL) {
+		log_error("boot order: '%s': %s", p->media, why);
+		return EXIT_USAGE;
+	}
+	if (ret) {
+		log_error("boot: %s", why);
+		return EXIT_FAIL;
+	}
+	rc = cli_boot_order_print(ctx, &f, &ord, o->apply);
+	flow_order_release(&ord);
+	boot_facts_release(&f);
+	return rc;
 }
 
 static void print_reboot(const struct flow_move_plan *p, bool trial)
@@ -367,11 +454,9 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc == EXIT_OK && !o.no_copy)
 		rc = stopped(step_clone(ctx, &o, &p), "the boot check (the copy is made)");
 	if (rc == EXIT_OK) {
-		const char *args[] = { "boot", "check", p.target.path, NULL };
-
 		heading("3. will the copy boot");
 		if (o.apply)
-			rc = stopped(step(ctx, args), "step 4");
+			rc = stopped(step_check(ctx, &o, &p), "step 4");
 		else
 			printf("After --apply: sbcdisk boot check %s%s.\n", p.target.path,
 			       o.no_copy ? "" : " (clone's own checks of the copy are in its plan "

@@ -261,12 +261,14 @@ int clone_bootpart_list(const struct clone_bootpart *bp, struct sbuf *out);
 
 /* boot/'s check of the disk or image at path (kernel name disk, "" for an image) read
  * through its partition table and mtools, as clone checks its copy: for a disk whose
- * partitions the kernel has no devices for or that are not mounted. 0 or -errno with why. */
+ * partitions the kernel has no devices for or that are not mounted; config.txt's sections
+ * read for board (NULL: this board). 0 or -errno with why. */
 struct boot_facts;
 struct boot_checks;
 struct inventory;
 int clone_boot_check_path(struct sysroot *sr, const char *path, const char *disk,
 			  const struct inventory *inv, const struct boot_facts *f,
-			  struct boot_checks *c, char *why, size_t whycap);
+			  const struct config_board *board, struct boot_checks *c, char *why,
+			  size_t whycap);
 
 #endif

@@ -773,12 +773,13 @@ static void check_boot(struct clone_plan *p)
 
 int clone_boot_check_path(struct sysroot *sr, const char *path, const char *disk,
 			  const struct inventory *inv, const struct boot_facts *f,
-			  struct boot_checks *c, char *why, size_t whycap)
+			  const struct config_board *board, struct boot_checks *c, char *why,
+			  size_t whycap)
 {
 	struct target_view *tv = calloc(1, sizeof(*tv));
 	struct clone_plan *p = calloc(1, sizeof(*p));
 	struct boot_disk_access acc = { .read = target_read, .exists = target_exists,
-					.arg = tv, .name = NULL };
+					.arg = tv, .name = NULL, .board = board };
 	struct boot_facts fv = *f;
 	int fd = -1, ret;
 	uint64_t size;

@@ -4,10 +4,17 @@
 #define SBCDISK_FLOW_MOVE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
+#include "bench/bench.h"
+#include "boot/boot.h"
+#include "clone/clone.h"
+#include "common/bootcfg-eval.h"
 #include "common/sbuf.h"
 #include "common/sysroot.h"
+#include "flow/boot-order.h"
 #include "probe/probe.h"
 #include "probe/ref.h"
 #include "store/store.h"
@@ -100,5 +107,66 @@ int flow_move_record(struct store *st, const struct flow_move_plan *p, bool tryb
 /* Where the move is recorded without --db: the running system's default store, or the one a
  * captured tree keeps below the sysroot (where the health check of the tree looks). */
 int flow_move_store_path(struct sysroot *sr, char *buf, size_t cap);
+
+/* What the steps take besides the plan: cli/'s stop flag (a signal handler sets it) and its
+ * progress lines; the board the copy is for (NULL: this board). */
+struct flow_move_step_opts {
+	bool apply;
+	uint64_t time_ns; /* each bench run's measured time, 0 the profile's */
+	const struct config_board *board;
+	volatile sig_atomic_t *stop;
+	bench_progress_fn bench_progress;
+	void *bench_progress_arg;
+	void (*clone_progress)(void *arg, const struct clone_progress *p);
+	void *clone_progress_arg;
+};
+
+/*
+ * Step 1 for the source (i 0) or the target (i 1): bench's quick profile on the resolved
+ * device, read only. run is initialised here (also on failure, the results so far kept);
+ * the caller shows and stores it and releases it with bench_run_release(). 0; -EINTR when
+ * *stop was set; -EINVAL (bench_run_init()'s refusal) or another -errno with why.
+ */
+int flow_move_bench(struct sysroot *sr, const struct flow_move_plan *p, int i,
+		    const struct flow_move_step_opts *so, struct bench_run *run, char *why,
+		    size_t cap);
+
+/*
+ * Step 2: clone's plan of the resolved source and target (the running system's disk when
+ * the source is not named), checked to be the objects the move resolved, and with apply the
+ * copy (clone_apply(): -EINTR when *stop was set); *copied says whether it got to the copy
+ * (then ret is the copy's, else the plan's refusal). co gets the options the plan was made
+ * with. The caller releases plan with clone_plan_release(), also after a failure. 0 or -errno
+ * with why (-ESTALE: a name points elsewhere now).
+ */
+int flow_move_clone(struct sysroot *sr, const struct flow_move_plan *p,
+		    const struct flow_move_step_opts *so, struct clone_plan *plan,
+		    struct clone_opts *co, bool *copied, char *why, size_t cap);
+
+/* Step 3: will the copy boot, on a fresh read of the block devices. */
+struct flow_move_checked {
+	struct inventory *inv;
+	struct boot_facts facts;
+	bool has_facts;
+	struct boot_checks checks; /* the target's checks */
+};
+/*
+ * boot/'s check of the target as `boot check TARGET` makes it (flow/check.h), config.txt read
+ * for board (NULL: this board). 0 or -errno with why (-ENODEV: the target is gone). The
+ * caller releases r with flow_move_checked_release(), also after a failure.
+ */
+int flow_move_check(struct sysroot *sr, const struct flow_move_plan *p,
+		    const struct config_board *board, struct flow_move_checked *r, char *why,
+		    size_t cap);
+void flow_move_checked_release(struct flow_move_checked *r);
+
+/*
+ * Step 4 on a Raspberry Pi: the boot order that tries the target first (p->media), as `boot
+ * order MEDIA [--apply]` makes it. f gets the boot facts (the caller releases them with
+ * boot_facts_release() and o with flow_order_release() on success); 0 or -errno with why
+ * (-EINVAL: the board cannot take the order).
+ */
+int flow_move_order(struct sysroot *sr, const struct flow_move_plan *p, bool apply,
+		    struct boot_facts *f, struct flow_order *o, char *why, size_t cap);
 
 #endif

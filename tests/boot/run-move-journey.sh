@@ -27,6 +27,17 @@ expect_rc 0 "bare names"
 has "^== 4\. the first boot from the target as a trial (the firmware's tryboot)$" "bare names: trial"
 hasnt "not the running system's disk" "bare names"
 
+# a bad --time or --board is a usage error before any step runs (--time was bench's own
+# error at step 1, after the move had begun; --board is clone's and the boot check's)
+sb move mmcblk0 sda --time 0
+expect_rc 2 "move --time 0"
+[ ! -s "$tmp/out" ] || fail "move --time 0: a step ran: $(cat "$tmp/out")"
+grep -q "bad time '0'" "$tmp/err" || fail "move --time 0: $(cat "$tmp/err")"
+sb move mmcblk0 sda --board pi9
+expect_rc 2 "move --board pi9"
+[ ! -s "$tmp/out" ] || fail "move --board pi9: a step ran: $(cat "$tmp/out")"
+grep -q "bad --board 'pi9'" "$tmp/err" || fail "move --board pi9: $(cat "$tmp/err")"
+
 # a move to the SD card tries the SD card first, and says so
 sb move sda mmcblk0 --no-copy
 expect_rc 0 "to the SD card"

@@ -8,10 +8,24 @@
 # once, a clean e2fsck, new PARTUUIDs named by cmdline.txt and fstab, `boot check` of the
 # copy, the boot order only said (not a Pi), one row in the store's moves, the card
 # unchanged. The dry run names the disks by bare kernel names, resolved to the same devices
-# (the plan and the first line name /dev/...). One boot, about 1 to 3 minutes.
+# (the plan and the first line name /dev/...); --apply names the target by a
+# /dev/disk/by-id/ link, made in the guest as udev names a UAS disk. The card's config.txt
+# gives a Pi 5 its own command line file ([pi5] cmdline=cmdline-pi5.txt): on this board,
+# which is no Pi, move says which file the firmware reads cannot be told and refuses;
+# with --board pi5 the copy's cmdline-pi5.txt gets the new root and its cmdline.txt is
+# left as it was. One boot, about 1 to 3 minutes.
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 kernel_card
+# a Pi 5 reads the command line from cmdline-pi5.txt; the others from cmdline.txt (issue 34
+# item 2: the file the firmware reads is the one the copy's rewrite must land in)
+printf '[all]\nkernel=kernel8.img\narm_64bit=1\n[pi5]\ncmdline=cmdline-pi5.txt\n[all]\n' \
+	>"$tmp/config.txt"
+printf 'console=serial0,115200 root=PARTUUID=0badc0de-02 rootfstype=ext4 rootwait\n' \
+	>"$tmp/cmdline-pi5.txt"
+mcopy -o -i "$tmp/card.img@@$((8192 * 512))" "$tmp/config.txt" "$tmp/cmdline-pi5.txt" :: ||
+	fail "mcopy config.txt"
+card_sum=$(sum_of "$tmp/card.img")
 # the old disk: its own table and one ext4 partition, the kernel's partitions at boot
 truncate -s 320M "$tmp/uas.img"
 printf 'label: dos\nlabel-id: 0x01dd15c0\nstart=2048, size=300000, type=83\n' |
@@ -44,6 +58,11 @@ print(sqlite3.connect(sys.argv[1]).execute("SELECT src_name, dst_name FROM moves
 		"$db" 2>&1
 }
 mv() { "$SBCDISK" move "$@" --no-bench --no-tryboot --db "$db"; }
+# the by-id link udev makes for a UAS disk: usb-VENDOR_MODEL_SERIAL-0:0 (no udev here)
+mkdir -p /dev/disk/by-id
+byid=/dev/disk/by-id/usb-QEMU_QEMU_HARDDISK_uas-0:0
+ln -sf "../../$u" "$byid"
+t "the by-id link names the disk ($(readlink -f "$byid"))" test "$(readlink -f "$byid")" = "/dev/$u"
 echo "time: $SECONDS s, the disks read"
 # a hang is told where: what each process waits in, the kernel's blocked tasks
 (
@@ -63,9 +82,19 @@ echo "time: $SECONDS s, the disks read"
 ) &
 watchdog=$!
 
+# --- [pi5] cmdline= on a board that is no Pi: not told, refused ---------------------------------
+mv "$card" "$u" >"$K/m0.out" 2>"$K/m0.err"
+rc=$?
+t "[pi5] cmdline=, no --board: exit 1 (got $rc)" test $rc = 1
+t "[pi5] cmdline=, no --board: says it cannot be told ($(cat "$K/m0.err"))" \
+	sh -c "grep -q 'sets cmdline= under \[pi5\]' '$K/m0.err' && grep -q -- '--board' '$K/m0.err'"
+t "[pi5] cmdline=, no --board: nothing written" test "$(sum "$u")" = "$u0"
+t "[pi5] cmdline=, no --board: no move in the store ($(moves))" \
+	test "$(moves)" = none -o "$(moves)" = "[]"
+
 # --- the dry run -----------------------------------------------------------------------------
 # by bare kernel names, as clone's help spells disks: resolved to the same devices
-mv "$card" "$u" >"$K/m1.out" 2>"$K/m1.err"
+mv "$card" "$u" --board pi5 >"$K/m1.out" 2>"$K/m1.err"
 rc=$?
 echo "time: $SECONDS s, the dry run"
 t "dry run: exit 0 (got $rc: $(head -c 300 "$K/m1.err"))" test $rc = 0
@@ -73,6 +102,8 @@ t "dry run: says so" grep -q "^sbcdisk move: /dev/$card -> /dev/$u (dry run" "$K
 t "dry run: clone's plan" grep -q "^== 2\. the clone's plan" "$K/m1.out"
 t "dry run: the plan's root partition" grep -q "^p2 .* ext4 " "$K/m1.out"
 t "dry run: clone's own last word" grep -q "^dry run: nothing written" "$K/m1.out"
+t "dry run: --board pi5 rewrites cmdline-pi5.txt" grep -q "^  cmdline-pi5.txt:1" "$K/m1.out"
+t "dry run: --board pi5 leaves cmdline.txt" sh -c "! grep -q '^  cmdline.txt:' '$K/m1.out'"
 t "dry run: the disk's bytes unchanged" test "$(sum "$u")" = "$u0"
 t "dry run: the kernel still shows the old table" \
 	sh -c "grep -qx 2048 /sys/block/$u/${u}1/start && grep -qx 300000 /sys/block/$u/${u}1/size && test ! -e /sys/block/$u/${u}2"
@@ -89,16 +120,19 @@ refused() {
 	t "$1: nothing written" test "$(sum "$u")" = "$u0"
 	t "$1: nothing in the store ($(moves))" test "$(moves)" = none -o "$(moves)" = "[]"
 }
-mv "/dev/$card" "/dev/$card" --apply >"$K/m2.out" 2>"$K/m2.err"
+mv "/dev/$card" "/dev/$card" --apply --board pi5 >"$K/m2.out" 2>"$K/m2.err"
 rc=$?
-"$SBCDISK" clone "/dev/$card" "/dev/$card" --apply --db "$db" >"$K/c2.out" 2>"$K/c2.err"
+"$SBCDISK" clone "/dev/$card" "/dev/$card" --apply --board pi5 --db "$db" >"$K/c2.out" \
+	2>"$K/c2.err"
 crc=$?
 refused "move onto the card itself" 2
 mkdir -p /tmp/old
 if mount -o ro "/dev/${u}1" /tmp/old; then
-	mv "/dev/$card" "/dev/$u" --apply >"$K/m3.out" 2>"$K/m3.err"
+	mv "/dev/$card" "$byid" --apply --board pi5 >"$K/m3.out" 2>"$K/m3.err"
 	rc=$?
-	"$SBCDISK" clone "/dev/$card" "/dev/$u" --apply --db "$db" >"$K/c3.out" 2>"$K/c3.err"
+	# clone named the disk move resolved the link to: move hands the steps the disk
+	"$SBCDISK" clone "/dev/$card" "/dev/$u" --apply --board pi5 --db "$db" >"$K/c3.out" \
+		2>"$K/c3.err"
 	crc=$?
 	umount /tmp/old
 	refused "move onto the disk, its partition mounted" 3
@@ -109,12 +143,15 @@ fi
 echo "time: $SECONDS s, the refusals"
 
 # --- --apply ---------------------------------------------------------------------------------
-# with the benches of step 1 (reads only, stored): 1 s a test (5 s add a minute under TCG)
-"$SBCDISK" move "/dev/$card" "/dev/$u" --apply --no-tryboot --time 1s --db "$db" \
+# with the benches of step 1 (reads only, stored): 1 s a test (5 s add a minute under TCG);
+# the target by its by-id link, the copy for a Pi 5
+"$SBCDISK" move "/dev/$card" "$byid" --apply --no-tryboot --time 1s --board pi5 --db "$db" \
 	>"$K/m4.out" 2>"$K/m4.err"
 rc=$?
 echo "time: $SECONDS s, the move done"
 t "--apply: exit 0 (got $rc: $(head -c 300 "$K/m4.err"))" test $rc = 0
+t "--apply: the by-id link resolved to the disk" \
+	grep -q "^sbcdisk move: /dev/$card -> /dev/$u (--apply" "$K/m4.out"
 t "--apply: the benches" grep -q "^== 1\. before: a quick bench" "$K/m4.out"
 runs=$("$SBCDISK" history --db "$db" --json 2>&1 | python3 -c 'import json, sys
 print(sorted((r["profile"], (r["device"] or {}).get("name")) for r in json.load(sys.stdin)["runs"]))' 2>&1)
@@ -144,7 +181,10 @@ t "new PARTUUIDs ($pu1 $pu2): not the card's, not the old disk's" sh -c \
 mkdir -p /tmp/d
 modprobe -d "$kmods" -a nls_cp437 nls_ascii nls_utf8 2>/dev/null
 if mount -o ro "/dev/${u}1" /tmp/d; then
-	t "cmdline.txt names the new root" grep -q "root=PARTUUID=$pu2 " /tmp/d/cmdline.txt
+	t "cmdline-pi5.txt (a Pi 5's) names the new root" \
+		grep -q "root=PARTUUID=$pu2 " /tmp/d/cmdline-pi5.txt
+	t "cmdline.txt (not read on a Pi 5) left as it was" \
+		grep -q "root=PARTUUID=0badc0de-02 " /tmp/d/cmdline.txt
 	umount /tmp/d
 else
 	no "mount ${u}1"
