@@ -5,7 +5,7 @@
 # the upper file's p2 mounted (mount -o loop,offset=...), bench --destructive and verify
 # --destructive on a loop device over the merged name, and clone to the merged name, are
 # refused and write nothing; so is verify on a loop device over the upper name while the
-# merged name is the one mounted.
+# merged name is the one mounted, and a clone from the upper name to the merged one.
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -57,6 +57,12 @@ sb verify "$loopdev" --destructive
 refused "verify --destructive on a loop device over the upper name, the merged one mounted"
 loop_detach "$loopdev"
 umount "$tmp/mnt"
+
+# one file by its two names is the source and the target: not copied into itself
+sbc clone "$tmp/upper/disk.img" "$tmp/merged/disk.img"
+expect_rc 1 "clone from the upper name to the merged name"
+grep_out "is the source, or overlaps it" err "upper to merged: the target is the source"
+check "upper to merged: the image unchanged" test "$(sum_of "$tmp/upper/disk.img")" = "$sum0"
 
 # nothing uses it now: the same loop device is written (the oracle does not refuse all)
 loop_attach "$tmp/merged/disk.img" || { fail "losetup over the merged name"; finish; }
