@@ -83,7 +83,7 @@ static int tb_write(struct sysroot *sr, const char *dir, struct tb_file *f, size
 
 /* The trial boot reads tryboot.txt (config.txt and the trial's lines) with [tryboot] holding
  * (docs/config-txt.md): an os_prefix set there moves the trial's command line file, which is
- * written beside config.txt. 0, or -EINVAL with why. */
+ * written beside config.txt; an autoboot.txt decides for itself. 0, or -EINVAL with why. */
 static int trial_prefix_check(struct sysroot *sr, const struct boot_loc *loc, char *why,
 			      size_t cap)
 {
@@ -96,6 +96,16 @@ static int trial_prefix_check(struct sysroot *sr, const struct boot_loc *loc, ch
 
 	if (!ev)
 		return -ENOMEM;
+	/* autoboot.txt picks the partition a tryboot starts from, and with tryboot_a_b=1 the
+	 * firmware reads config.txt there, not tryboot.txt (docs/config-txt.md) */
+	if (str_fmt(msg, sizeof(msg), "%s/autoboot.txt", loc->fw_dir) ||
+	    sysroot_exists(sr, msg)) {
+		str_fmt(why, cap, "the boot partition holds autoboot.txt (the firmware's A/B "
+			"partition switch): its [tryboot] section, not tryboot.txt, decides what a "
+			"tryboot starts");
+		free(ev);
+		return -EINVAL;
+	}
 	b.tryboot = true;
 	config_source_dir_init(&src, &d, sr, loc->fw_dir);
 	ret = config_eval(&src, &b, ev);
