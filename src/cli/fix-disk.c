@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "probe/ref.h"
 
 static int io_read(void *arg, const char *name, size_t cap, struct sbuf *out)
 {
@@ -165,6 +166,27 @@ int fix_disk_open(struct sysroot *sr, const struct inventory *inv, const char *c
 	return ret;
 }
 
+/* The disk or image written through its table (its boot partition not mounted here): the
+ * one in-use oracle, which also sees a loop device over the same file and bytes mounted
+ * (mount -o loop,offset=...) or held elsewhere. True, said, when something uses it. */
+static bool disk_in_use(struct sysroot *sr, const struct inventory *inv, const char *cmd,
+			const char *arg)
+{
+	struct probe_ref ref;
+	char why[512];
+	int ret;
+
+	if (!sysroot_is_live(sr))
+		return false; /* a captured tree's devices are no one's */
+	ret = probe_ref_resolve(sr, inv, arg, 0, &ref, why, sizeof(why));
+	if (!ret)
+		ret = probe_ref_in_use(sr, inv, &ref, why, sizeof(why));
+	if (!ret)
+		return false;
+	log_error("%s: --disk %s%s: %s", cmd, arg, ret == -EBUSY ? " is in use" : "", why);
+	return true;
+}
+
 static int disk_open(struct sysroot *sr, const struct inventory *inv, const char *cmd,
 		     const char *arg, struct fix_disk *d)
 {
@@ -214,6 +236,8 @@ static int disk_open(struct sysroot *sr, const struct inventory *inv, const char
 	} else {
 		str_copy(d->path, sizeof(d->path), arg); /* an image file */
 	}
+	if (disk_in_use(sr, inv, cmd, arg))
+		return EXIT_FAIL;
 	ret = clone_bootpart_find(d->path, &d->bp, why, sizeof(why));
 	if (ret) {
 		log_error("%s: --disk %s: no boot partition found: %s", cmd, arg,
