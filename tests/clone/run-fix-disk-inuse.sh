@@ -5,7 +5,8 @@
 # namespace holds it; or mounted, where vfat can be mounted here), or its root mounted
 # through mount -o loop,offset=... (as --disk of a disk with a mounted partition is refused),
 # fix uas --apply is refused in one line and the image is unchanged. With nothing over it,
-# the same command writes the quirk.
+# the same command writes the quirk. --disk is resolved by what it points to: a link in /dev
+# named like another loop device, and a by-id style link, edit the disk they point to.
 . "$(dirname "$0")/lib.sh"
 clone_need
 
@@ -60,4 +61,30 @@ sb fix uas 1234:5678 --disk "$tmp/disk.img" --apply --no-save
 expect_rc 0 "nothing over the image: the fix is written"
 check "the quirk is in the image's cmdline.txt" sh -c \
 	"mtype -i '$tmp/disk.img@@$p1off' ::cmdline.txt | grep -q 1234:5678:u"
+
+# --disk names a disk by what the name points to, never by its last component: a link in
+# /dev named like another loop device (as a /dev/disk/by-label/ name can be) edits the disk
+# it points to; a by-id style link outside /dev is followed too
+mkimage "$tmp/a.img" dos 200 PARTUUID=0badc0de-02 || { fail "mkimage a"; finish; }
+cp "$tmp/a.img" "$tmp/b.img"
+loop_attach "$tmp/a.img" || { fail "losetup a"; finish; }
+la=$loopdev
+loop_attach "$tmp/b.img" || { fail "losetup b"; finish; }
+lb=$loopdev
+links=/dev/sbcdisk-test.$$
+mkdir -p "$links" "$tmp/by-id"
+at_exit "rm -rf '$links'"
+ln -s "$lb" "$links/${la#/dev/}"
+ln -s "$lb" "$tmp/by-id/usb-Hostile_Disk 1-0:0"
+suma=$(sum_of "$tmp/a.img")
+sb fix uas 1234:5678 --disk "$links/${la#/dev/}" --apply --no-save
+expect_rc 0 "a link in /dev named like another disk"
+check "that other disk unchanged" test "$(sum_of "$tmp/a.img")" = "$suma"
+check "the disk the link points to is edited" sh -c \
+	"mtype -i '$tmp/b.img@@$p1off' ::cmdline.txt | grep -q 1234:5678:u"
+sb fix uas 1234:5679 --disk "$tmp/by-id/usb-Hostile_Disk 1-0:0" --apply --no-save
+expect_rc 0 "a by-id style link with a space"
+check "the by-id link's disk is edited" sh -c \
+	"mtype -i '$tmp/b.img@@$p1off' ::cmdline.txt | grep -q 1234:5679:u"
+check "the other disk still unchanged" test "$(sum_of "$tmp/a.img")" = "$suma"
 finish
