@@ -251,7 +251,7 @@ static int overlay_rel(const char *path, const struct probe_mountinfo_entry *e, 
  * file, reached as a file of its own. Upper first; lowers too (the file a reader sees until
  * it is copied up). Returns how many were found. */
 static unsigned overlay_layers(struct reach_ctx *c, char *opts, const char *rel, uint64_t off,
-			       uint64_t end, bool container, unsigned depth)
+			       uint64_t end, bool container, unsigned depth, unsigned *visible)
 {
 	char *save = NULL, *opt, at[PATH_MAX];
 	unsigned found = 0;
@@ -267,7 +267,10 @@ static unsigned overlay_layers(struct reach_ctx *c, char *opts, const char *rel,
 			continue;
 		for (dir = strtok_r(v, ":", &save2); dir; dir = strtok_r(NULL, ":", &save2)) {
 			probe_mount_unescape(dir);
-			if (!*dir || str_fmt(at, sizeof(at), "%s%s", dir, rel) || stat(at, &st) ||
+			if (!*dir || stat(dir, &st) || !S_ISDIR(st.st_mode))
+				continue;
+			(*visible)++;
+			if (!rel || str_fmt(at, sizeof(at), "%s%s", dir, rel) || stat(at, &st) ||
 			    !S_ISREG(st.st_mode))
 				continue;
 			reach_file(c, st.st_dev, st.st_ino, at, off, end, container, depth + 1);
@@ -279,14 +282,14 @@ static unsigned overlay_layers(struct reach_ctx *c, char *opts, const char *rel,
 
 /* A file on an overlay (named at path, as the mount table spells it): a loop device over
  * /merged/x writes the upper directory's x, which another name (/upper/x) reaches too. Not
- * found in any layer (a deleted file, a name from another mount namespace): not known. */
+ * found in a layer that is there (a deleted file): not known. An overlay whose directories
+ * are not visible here (a container's root, made outside it) has no other name here. */
 static void reach_overlay_file(struct reach_ctx *c, dev_t devno, const char *path,
 			       uint64_t off, uint64_t end, bool container, unsigned depth)
 {
 	struct probe_mountinfo_entry *e = NULL;
 	char canon[PATH_MAX], rel[PATH_MAX], *line = NULL;
-	bool overlay = false;
-	unsigned found = 0;
+	unsigned found = 0, visible = 0;
 	size_t cap = 0;
 	FILE *f = NULL;
 
@@ -308,12 +311,14 @@ static void reach_overlay_file(struct reach_ctx *c, dev_t devno, const char *pat
 		if (probe_mountinfo_parse_line(line, e) || makedev(e->major, e->minor) != devno ||
 		    strcmp(e->fstype, "overlay"))
 			continue;
-		overlay = true;
 		if (!canon[0] || overlay_rel(canon, e, rel, sizeof(rel)))
-			continue;
-		found = overlay_layers(c, e->super_opts, rel, off, end, container, depth);
+			found = overlay_layers(c, e->super_opts, NULL, off, end, container, depth,
+					       &visible);
+		else
+			found = overlay_layers(c, e->super_opts, rel, off, end, container, depth,
+					       &visible);
 	}
-	if (overlay && !found)
+	if (visible && !found)
 		c->r->truncated = true;
 out:
 	free(line);
