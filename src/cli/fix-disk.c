@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "probe/ref.h"
 
 static int io_read(void *arg, const char *name, size_t cap, struct sbuf *out)
 {
@@ -165,18 +166,51 @@ int fix_disk_open(struct sysroot *sr, const struct inventory *inv, const char *c
 	return ret;
 }
 
+/* The disk or image written through its table (its boot partition not mounted here): the
+ * one in-use oracle, which also sees a loop device over the same file and bytes mounted
+ * (mount -o loop,offset=...) or held elsewhere. True, said, when something uses it. */
+static bool disk_in_use(struct sysroot *sr, const struct inventory *inv, const char *cmd,
+			const char *arg, const struct probe_ref *ref)
+{
+	char why[512];
+	int ret;
+
+	if (!sysroot_is_live(sr))
+		return false; /* a captured tree's devices are no one's */
+	ret = probe_ref_in_use(sr, inv, ref, why, sizeof(why));
+	if (!ret)
+		return false;
+	log_error("%s: --disk %s%s: %s", cmd, arg, ret == -EBUSY ? " is in use" : "", why);
+	return true;
+}
+
 static int disk_open(struct sysroot *sr, const struct inventory *inv, const char *cmd,
 		     const char *arg, struct fix_disk *d)
 {
 	const struct blkdev *b = NULL;
 	const char *base = strrchr(arg, '/'), *part, *mnt;
-	char node[PATH_MAX], why[300] = "";
-	struct stat st;
+	char node[PATH_MAX], why[PATH_MAX + 300] = "";
+	struct probe_ref ref;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if (!strncmp(arg, PATH_DEV_PREFIX, strlen(PATH_DEV_PREFIX)) || !base)
-		b = inv ? probe_inventory_find(inv, base ? base + 1 : arg) : NULL;
+	/* resolved once, by what the name points to: a /dev/disk/by-* link, a symlink, a bare
+	 * kernel name or an image file (never by its last component) */
+	ret = probe_ref_resolve(sr, inv, arg, 0, &ref, why, sizeof(why));
+	if (ret == -ENOENT) {
+		log_error("%s: --disk '%s': no such block device or image file", cmd, arg);
+		return EXIT_FAIL;
+	}
+	if (ret) {
+		log_error("%s: --disk: %s", cmd, why);
+		return EXIT_FAIL;
+	}
+	if (ref.kind == PROBE_REF_BLOCK)
+		b = ref.dev;
+	if (ref.kind == PROBE_REF_BLOCK && !b) {
+		log_error("%s: --disk '%s': not a disk of this system", cmd, arg);
+		return EXIT_FAIL;
+	}
 	if (b) {
 		/* a block device of this system: by its name, through the sysroot */
 		if (b->is_partition) {
@@ -205,15 +239,14 @@ static int disk_open(struct sysroot *sr, const struct inventory *inv, const char
 			log_error("%s: --disk '%s': name too long", cmd, arg);
 			return EXIT_FAIL;
 		}
-	} else if (stat(arg, &st)) {
-		log_error("%s: --disk '%s': no such block device or image file", cmd, arg);
-		return EXIT_FAIL;
-	} else if (!S_ISREG(st.st_mode)) {
+	} else if (ref.kind != PROBE_REF_FILE) {
 		log_error("%s: --disk '%s': not a disk of this system nor an image file", cmd, arg);
 		return EXIT_FAIL;
 	} else {
-		str_copy(d->path, sizeof(d->path), arg); /* an image file */
+		str_copy(d->path, sizeof(d->path), ref.path); /* an image file */
 	}
+	if (disk_in_use(sr, inv, cmd, arg, &ref))
+		return EXIT_FAIL;
 	ret = clone_bootpart_find(d->path, &d->bp, why, sizeof(why));
 	if (ret) {
 		log_error("%s: --disk %s: no boot partition found: %s", cmd, arg,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -144,6 +145,18 @@ out:
 /* The one in-use oracle (probe/ref.h): the target, a partition of it, a device built on it,
  * a loop device over it or over the same file and bytes, mounted, swap or held: -EINVAL with
  * the reason, the target named as the user did. */
+static bool image_locked(const struct probe_ref *ref)
+{
+	int fd = open(ref->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	bool held;
+
+	if (fd < 0)
+		return false;
+	held = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
 static int target_check_unused(struct sysroot *sr, const struct inventory *inv,
 			       const struct probe_ref *ref, char *why, size_t whycap)
 {
@@ -153,7 +166,11 @@ static int target_check_unused(struct sysroot *sr, const struct inventory *inv,
 	ret = probe_ref_in_use(sr, inv, ref, what, sizeof(what));
 	if (!ret)
 		return 0;
-	if (ret == -EBUSY && str_starts(what, "it holds"))
+	/* another clone's loop device over the image is held: its lock says whose it is */
+	if (ret == -EBUSY && ref->kind == PROBE_REF_FILE && image_locked(ref))
+		str_fmt(why, whycap, "target '%s' is being written by another clone (it holds the "
+			"image's lock): not writing to it", ref->shown);
+	else if (ret == -EBUSY && str_starts(what, "it holds"))
 		str_fmt(why, whycap, "'%s' %s", ref->shown, what + 3);
 	else if (ret == -EBUSY)
 		str_fmt(why, whycap, "'%s' is in use: %s", ref->shown, what);

@@ -37,9 +37,24 @@ size_t kcmdline_param_name_len(const char *arg, size_t len)
 	return eq ? (size_t)(eq - arg) : 0;
 }
 
+/* next_arg() strips a quote that opens the whole argument ("name=value with spaces") and
+ * the one that closes it: the parameter is name, its value the rest. */
+static void arg_unquote(const char **arg, size_t *len)
+{
+	if (!*len || (*arg)[0] != '"')
+		return;
+	(*arg)++;
+	(*len)--;
+	if (*len && (*arg)[*len - 1] == '"')
+		(*len)--;
+}
+
 bool kcmdline_param_is(const char *arg, size_t len, const char *name)
 {
-	size_t i, n = kcmdline_param_name_len(arg, len);
+	size_t i, n;
+
+	arg_unquote(&arg, &len);
+	n = kcmdline_param_name_len(arg, len);
 
 	if (n != strlen(name))
 		return false;
@@ -55,13 +70,16 @@ bool kcmdline_param_is(const char *arg, size_t len, const char *name)
 void kcmdline_param_value(const char *arg, size_t len, const char **v, size_t *vlen,
 			  bool *quoted)
 {
-	size_t n = kcmdline_param_name_len(arg, len);
+	bool whole = len && arg[0] == '"';
+	size_t n;
 
+	arg_unquote(&arg, &len);
+	n = kcmdline_param_name_len(arg, len);
 	n = n ? n + 1 : len;
 	*v = arg + n;
 	*vlen = len - n;
-	*quoted = *vlen && (*v)[0] == '"';
-	if (*quoted) {
+	*quoted = whole || (*vlen && (*v)[0] == '"');
+	if (*quoted && !whole) {
 		(*v)++;
 		(*vlen)--;
 		if (*vlen && (*v)[*vlen - 1] == '"')

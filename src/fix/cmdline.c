@@ -302,6 +302,11 @@ int cmdline_quirks_add(struct cmdline *cl, struct usb_id id, char flag, struct f
 		*changed = !ret;
 		return ret;
 	}
+	if (cl->seg[at].s[0] == '"')
+		return fix_refuse(m, -EINVAL,
+				  "the quirks parameter is quoted as a whole (\"usb-storage.quirks="
+				  "...\"); the kernel reads it so, but this edit does not rewrite it: "
+				  "write it as usb-storage.quirks=... by hand first");
 	param_value(&cl->seg[at], &v, &vlen, &quoted);
 	if (memchr(v, '"', vlen))
 		return fix_refuse(m, -EINVAL,

@@ -2,11 +2,13 @@
  * config.txt on the running boot partition (boot/boot.h says what the firmware does with
  * them), through the project's atomic writer with backups, as fix writes. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
 #include "common/atomicfile.h"
+#include "common/bootcfg-eval.h"
 #include "common/bootloc.h"
 #include "common/paths.h"
 #include "common/util.h"
@@ -79,6 +81,47 @@ static int tb_write(struct sysroot *sr, const char *dir, struct tb_file *f, size
 	return ret;
 }
 
+/* The trial boot reads tryboot.txt (config.txt and the trial's lines) with [tryboot] holding
+ * (docs/config-txt.md): an os_prefix set there moves the trial's command line file, which is
+ * written beside config.txt; an autoboot.txt decides for itself. 0, or -EINVAL with why. */
+static int trial_prefix_check(struct sysroot *sr, const struct boot_loc *loc, char *why,
+			      size_t cap)
+{
+	struct config_eval *ev = malloc(sizeof(*ev));
+	struct config_board b = loc->board;
+	struct config_source_dir d;
+	struct config_source src;
+	char msg[256];
+	int ret;
+
+	if (!ev)
+		return -ENOMEM;
+	/* autoboot.txt picks the partition a tryboot starts from, and with tryboot_a_b=1 the
+	 * firmware reads config.txt there, not tryboot.txt (docs/config-txt.md) */
+	if (str_fmt(msg, sizeof(msg), "%s/autoboot.txt", loc->fw_dir) ||
+	    sysroot_exists(sr, msg)) {
+		str_fmt(why, cap, "the boot partition holds autoboot.txt (the firmware's A/B "
+			"partition switch): its [tryboot] section, not tryboot.txt, decides what a "
+			"tryboot starts");
+		free(ev);
+		return -EINVAL;
+	}
+	b.tryboot = true;
+	config_source_dir_init(&src, &d, sr, loc->fw_dir);
+	ret = config_eval(&src, &b, ev);
+	if (ret) {
+		config_eval_explain(ev, ret, msg, sizeof(msg));
+		str_fmt(why, cap, "for the trial boot, %s", msg);
+		ret = -EINVAL;
+	} else if (ev->os_prefix.value[0]) {
+		str_fmt(why, cap, "config.txt sets os_prefix for the trial boot (%s line %u, under "
+			"a [tryboot] the trial boot meets)", ev->os_prefix.file, ev->os_prefix.line);
+		ret = -EINVAL;
+	}
+	free(ev);
+	return ret;
+}
+
 int flow_move_trial_make(struct sysroot *sr, const char *kernel, const char *root, bool apply,
 			 struct flow_move_trial *t, char *why, size_t cap)
 {
@@ -106,6 +149,9 @@ int flow_move_trial_make(struct sysroot *sr, const char *kernel, const char *roo
 		ret = -EINVAL;
 		goto out;
 	}
+	ret = trial_prefix_check(sr, &loc, why, cap);
+	if (ret)
+		goto out;
 	ret = boot_file_read(sr, loc.cmdline, TRYBOOT_FILE_MAX, &cmdline, &m);
 	if (ret) {
 		str_fmt(why, cap, "cannot read '%s': %s", loc.cmdline, m.why);

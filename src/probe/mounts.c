@@ -77,6 +77,9 @@ int probe_mountinfo_parse_line(const char *line, struct probe_mountinfo_entry *e
 	if (str_copy(e->mountpoint, sizeof(e->mountpoint), f[4]))
 		return -EINVAL;
 	probe_mount_unescape(e->mountpoint);
+	if (str_copy(e->root, sizeof(e->root), f[3]))
+		return -EINVAL;
+	probe_mount_unescape(e->root);
 	f[0] = next_field(&p);
 	f[1] = next_field(&p);
 	if (!f[0] || !f[1])

@@ -299,6 +299,7 @@ int probe_usbids_lookup(FILE *f, uint16_t vid, uint16_t pid, char *vendor, size_
 struct probe_mountinfo_entry {
 	unsigned major, minor;
 	char mountpoint[4096];
+	char root[4096]; /* the directory of the file system mounted there ("/" for all of it) */
 	char source[512];
 	char fstype[64];
 	char super_opts[8192];

@@ -57,13 +57,18 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 static void reach_dev(struct reach_ctx *c, dev_t devno, uint64_t off, uint64_t end,
 		      bool container, unsigned depth);
 static void reach_anon(struct reach_ctx *c, dev_t devno, unsigned depth);
+static void reach_overlay_file(struct reach_ctx *c, dev_t devno, const char *path,
+			       uint64_t off, uint64_t end, bool container, unsigned depth);
 
 /* A regular file's bytes [off, end), then the file system that holds it: the device of its
- * st_dev, whole (where on it the file's blocks are is not asked). */
+ * st_dev, whole (where on it the file's blocks are is not asked). A file on an overlay is
+ * also the file at its place in the overlay's directories. */
 static void reach_file(struct reach_ctx *c, dev_t dev, ino_t ino, const char *what,
 		       uint64_t off, uint64_t end, bool container, unsigned depth)
 {
 	reach_add(c, true, dev, ino, off, end, container, what);
+	if (!major(dev))
+		reach_overlay_file(c, dev, what, off, end, container, depth + 1);
 	reach_dev(c, dev, 0, REACH_END, true, depth + 1);
 }
 
@@ -218,6 +223,103 @@ static void reach_anon(struct reach_ctx *c, dev_t devno, unsigned depth)
 		reach_overlay_dirs(c, e->super_opts, depth);
 		break;
 	}
+out:
+	free(line);
+	free(e);
+	if (f)
+		fclose(f);
+}
+
+/* path under mnt (a mount of the file system's directory root): that directory's path for
+ * it in out ("/a/b"). -ENOENT when path is not under mnt. */
+static int overlay_rel(const char *path, const struct probe_mountinfo_entry *e, char *out,
+		       size_t cap)
+{
+	size_t n = strlen(e->mountpoint);
+	const char *rest;
+
+	if (!strcmp(e->mountpoint, "/"))
+		rest = path;
+	else if (!strncmp(path, e->mountpoint, n) && (path[n] == '/' || !path[n]))
+		rest = path + n;
+	else
+		return -ENOENT;
+	return str_fmt(out, cap, "%s%s", strcmp(e->root, "/") ? e->root : "", rest);
+}
+
+/* The layers of one overlay (its super options) that hold rel as a regular file: each one's
+ * file, reached as a file of its own. Upper first; lowers too (the file a reader sees until
+ * it is copied up). Returns how many were found. */
+static unsigned overlay_layers(struct reach_ctx *c, char *opts, const char *rel, uint64_t off,
+			       uint64_t end, bool container, unsigned depth, unsigned *visible)
+{
+	char *save = NULL, *opt, at[PATH_MAX];
+	unsigned found = 0;
+
+	for (opt = strtok_r(opts, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(opt, '='), *save2 = NULL, *dir;
+		struct stat st;
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		if (strcmp(opt, "upperdir") && strcmp(opt, "lowerdir") && strcmp(opt, "lowerdir+"))
+			continue;
+		for (dir = strtok_r(v, ":", &save2); dir; dir = strtok_r(NULL, ":", &save2)) {
+			probe_mount_unescape(dir);
+			if (!*dir || stat(dir, &st) || !S_ISDIR(st.st_mode))
+				continue;
+			(*visible)++;
+			if (!rel || str_fmt(at, sizeof(at), "%s%s", dir, rel) || stat(at, &st) ||
+			    !S_ISREG(st.st_mode))
+				continue;
+			reach_file(c, st.st_dev, st.st_ino, at, off, end, container, depth + 1);
+			found++;
+		}
+	}
+	return found;
+}
+
+/* A file on an overlay (named at path, as the mount table spells it): a loop device over
+ * /merged/x writes the upper directory's x, which another name (/upper/x) reaches too. Not
+ * found in a layer that is there (a deleted file): not known. An overlay whose directories
+ * are not visible here (a container's root, made outside it) has no other name here. */
+static void reach_overlay_file(struct reach_ctx *c, dev_t devno, const char *path,
+			       uint64_t off, uint64_t end, bool container, unsigned depth)
+{
+	struct probe_mountinfo_entry *e = NULL;
+	char canon[PATH_MAX], rel[PATH_MAX], *line = NULL;
+	unsigned found = 0, visible = 0;
+	size_t cap = 0;
+	FILE *f = NULL;
+
+	if (!sysroot_is_live(c->sr))
+		return;
+	if (depth > REACH_DEPTH_MAX) {
+		c->r->truncated = true;
+		return;
+	}
+	f = probe_fopen_regular(c->sr, PATH_PROC_MOUNTINFO);
+	e = malloc(sizeof(*e));
+	if (!f || !e) {
+		c->r->truncated = true;
+		goto out;
+	}
+	if (!realpath(path, canon))
+		canon[0] = '\0';
+	while (!found && getline(&line, &cap, f) > 0) {
+		if (probe_mountinfo_parse_line(line, e) || makedev(e->major, e->minor) != devno ||
+		    strcmp(e->fstype, "overlay"))
+			continue;
+		if (!canon[0] || overlay_rel(canon, e, rel, sizeof(rel)))
+			found = overlay_layers(c, e->super_opts, NULL, off, end, container, depth,
+					       &visible);
+		else
+			found = overlay_layers(c, e->super_opts, rel, off, end, container, depth,
+					       &visible);
+	}
+	if (visible && !found)
+		c->r->truncated = true;
 out:
 	free(line);
 	free(e);

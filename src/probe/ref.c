@@ -2,6 +2,7 @@
 /* ref.c - a name the user gave, resolved once into a block device, a file or a directory
  * (probe/ref.h), compared by identity; and the one in-use and overlap oracle for writers. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -283,7 +284,25 @@ static void use_of(const struct blkdev *u, char *buf, size_t cap)
 	else if ((h = holder_of(u)))
 		str_fmt(buf, cap, "is held by %s", h->name);
 	else
-		str_copy(buf, cap, "is in use");
+		str_copy(buf, cap, "is held open exclusively (mounted in another mount namespace, "
+			 "or by another program)");
+}
+
+/* A loop device the mount table here does not show in use, that the kernel still refuses
+ * an exclusive open: mounted in another mount namespace (a container, a service's private
+ * mounts), or a partition of it is, or another program holds it. Only on this machine. */
+static bool loop_claimed(struct sysroot *sr, const struct blkdev *u)
+{
+	char node[sizeof(PATH_DEV_PREFIX) + sizeof(u->kname)];
+	int fd;
+
+	if (!u->backing_file[0] || !sysroot_is_live(sr) ||
+	    str_fmt(node, sizeof(node), "%s%s", PATH_DEV_PREFIX, u->kname))
+		return false;
+	fd = sysroot_open_fd(sr, node, O_RDONLY | O_EXCL | O_NONBLOCK);
+	if (fd >= 0)
+		close(fd);
+	return fd == -EBUSY;
 }
 
 static void say_walk(const struct probe_ref *ref, const struct probe_inuse *use, char *why,
@@ -370,7 +389,8 @@ int probe_ref_in_use(struct sysroot *sr, const struct inventory *inv,
 	for (i = 0; i < inv->n_all; i++) {
 		const struct blkdev *u = inv->all[i];
 
-		if (!u->is_root && !u->n_mountpoints && !holder_of(u))
+		if (!u->is_root && !u->n_mountpoints && !holder_of(u) &&
+		    (u == ref->dev || !loop_claimed(sr, u)))
 			continue;
 		probe_reach_blkdev(sr, inv, u, ru);
 		if (probe_reach_overlap(rt, ru, &et, &eu)) {

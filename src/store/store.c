@@ -376,6 +376,28 @@ static int open_checked(struct store *st, int busy_ms, int *version, bool lockin
 	return check_version(st, *version);
 }
 
+/* The whole file read once: a writer adds nothing to a damaged database (where an insert
+ * that reaches a broken page spreads the damage), as a reader that meets it refuses it. */
+static int check_intact(struct store *st)
+{
+	sqlite3_stmt *s = NULL;
+	const unsigned char *v;
+	int rc, ret = 0;
+
+	rc = sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		v = sqlite3_column_text(s, 0);
+		if (!v || strcmp((const char *)v, "ok"))
+			ret = store_fail(st, -EBADMSG, "SQLite's quick_check finds it damaged");
+	} else if (rc != SQLITE_DONE) {
+		ret = store_fail_db(st, rc);
+	}
+	sqlite3_finalize(s);
+	return ret;
+}
+
 static int open_write(struct store *st, int busy_ms, bool exists)
 {
 	sqlite3_stmt *s = NULL;
@@ -385,6 +407,8 @@ static int open_write(struct store *st, int busy_ms, bool exists)
 		/* a foreign, corrupt or newer file is refused as it is (journal_mode=WAL below
 		 * would rewrite its header); read with locks, as other writers may be at work */
 		ret = open_checked(st, busy_ms, &version, true);
+		if (!ret)
+			ret = check_intact(st);
 		sqlite3_close(st->db);
 		st->db = NULL;
 		st->warning[0] = '\0';

@@ -284,6 +284,9 @@ static void test_refusals(void)
 	/* found by fuzz-cmdline: quotes that do not wrap the whole value */
 	expect_refusal("usb-storage.quirks=\"1:1:u\"x root=x\n", 33, -EINVAL, "quote inside");
 	expect_refusal("usb-storage.quirks=1:\"1\":u root=x\n", 33, -EINVAL, "quote inside");
+	/* the kernel's next_arg() takes a parameter quoted as a whole: appending a second one
+	 * would make the kernel keep only the new list (the quoted entries lost) */
+	expect_refusal("\"usb-storage.quirks=1:2:u\" root=x\n", 34, -EINVAL, "quoted as a whole");
 	/* trailing empty and blank lines are one line still */
 	expect_edit("root=x\n\n \n", "root=x usb-storage.quirks=152d:0578:u\n\n \n", true);
 }
