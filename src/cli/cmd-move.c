@@ -340,6 +340,12 @@ static int step_check(struct cli_ctx *ctx, const struct move_opts *o,
 	return rc;
 }
 
+/* A move into an image file makes a copy to be written elsewhere: nothing boots from it. */
+static bool target_is_image(const struct flow_move_plan *p)
+{
+	return p->target.kind == PROBE_REF_FILE || p->target.kind == PROBE_REF_NEW;
+}
+
 static int step_order(struct cli_ctx *ctx, const struct move_opts *o,
 		      const struct flow_move_plan *p)
 {
@@ -349,6 +355,12 @@ static int step_order(struct cli_ctx *ctx, const struct move_opts *o,
 	int ret, rc;
 
 	heading("4. the boot order that tries the target first");
+	if (target_is_image(p)) {
+		printf("%s is an image file, no disk: no boot loader starts from it. Write it to "
+		       "the drive that is to boot (`sbcdisk clone %s DISK --apply`), then boot from "
+		       "that drive.\n", p->target.path, p->target.path);
+		return EXIT_OK;
+	}
 	if (!p->pi) {
 		printf("Not a Raspberry Pi: make the board's boot loader start from %s (in U-Boot, "
 		       "its boot_targets; in extlinux.conf or the EFI boot order, the entry of the "
@@ -383,7 +395,11 @@ static void print_reboot(const struct flow_move_plan *p, bool trial)
 	bool sd = p->media && !strcmp(p->media, "sd,usb");
 
 	heading("5. at the reboot");
-	if (trial)
+	if (target_is_image(p))
+		printf("Nothing changes: the board starts as before. The move is not recorded (an "
+		       "image is no boot drive); the health check speaks of the drive the image is "
+		       "written to once a move onto it is made.\n");
+	else if (trial)
 		printf("Reboot with:  sudo reboot '0 tryboot'\n"
 		       "That one boot reads tryboot.txt instead of config.txt: the firmware and "
 		       "kernel of %s, the root file system of the copy on %s. If it fails - "
@@ -467,7 +483,7 @@ int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc == EXIT_OK && !trial)
 		rc = stopped(step_order(ctx, &o, &p), "the move was recorded");
 	/* a move that is set up but not recorded still says how to reboot; it is a failure */
-	if (rc == EXIT_OK && o.apply)
+	if (rc == EXIT_OK && o.apply && !target_is_image(&p))
 		rec = record_move(ctx, &o, &p, trial);
 	if (rc == EXIT_OK)
 		print_reboot(&p, trial);

@@ -32,6 +32,15 @@ sbc move "$src_dev" "$tmp/new.img" --time 200ms
 expect_rc 0 "move to a new image"
 grep_out "^TARGET '$tmp/new.img' is no block device: not measured\.$" out "the image not benched"
 check "dry run: no image made" test ! -e "$tmp/new.img"
+# --apply into an image file copies it and checks the copy, but no boot order or record
+# for it: nothing boots from an image (the names of the record were empty before)
+sbc move "$tmp/src.img" "$tmp/new.img" --apply --no-bench --db "$tmp/db-img"
+expect_rc 0 "move into an image --apply"
+grep_out "^new.img: will boot$" out "the image's copy checked"
+grep_out "is an image file, no disk: no boot loader starts from it" out "no boot order for an image"
+! grep -q "^Recorded as move" "$tmp/out" || fail "a move into an image was recorded"
+check "move into an image: nothing stored" test ! -e "$tmp/db-img"
+rm -f "$tmp/new.img"
 
 # a refusal is clone's own: the target is the source
 sbc move "$src_dev" "$src_dev" --no-bench
