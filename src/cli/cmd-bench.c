@@ -11,7 +11,9 @@
 #include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "flow/move.h"
 #include "common/log.h"
+#include "common/sysroot.h"
 #include "common/sbuf.h"
 #include "report/bench-report.h"
 #include "common/json.h"
@@ -140,7 +142,8 @@ static const struct cli_option options[] = {
 		 "allow write tests on a named, unused block device"),
 	OPT_DB(&opt.db, "the result database the run is saved in (default:\n"
 	       "/var/lib/sbcdisk/results.db as root, else\n"
-	       "$XDG_DATA_HOME/sbcdisk/results.db)"),
+	       "$XDG_DATA_HOME/sbcdisk/results.db; under --sysroot\n"
+	       "the tree's own)"),
 	OPT_BOOL(0, "no-save", &opt.no_save, "do not save the run"),
 	OPT_HELP(),
 	OPT_END(),
@@ -299,6 +302,7 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 	struct bench_opts *o = &bo;
 	struct cli_bench_progress ps = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
 	struct bench_run run;
+	static char tree_db[PATH_MAX];
 	char why[256] = "";
 	int ret, rc;
 
@@ -324,6 +328,11 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 		ret = bench_run_execute(&run, why, sizeof(why));
 	if (ps.shown)
 		fprintf(stderr, "\r\033[K");
+	/* a --sysroot tree is not this machine: its runs go into the tree's store (as move's
+	 * and prepare's), where its health check looks, never into this machine's */
+	if (!opt.db && !sysroot_is_live(ctx->sr) && !flow_move_store_path(ctx->sr, tree_db,
+									   sizeof(tree_db)))
+		opt.db = tree_db;
 	rc = cli_bench_report(ctx, &run, ret, why, bench_signal, opt.db, opt.no_save);
 	bench_run_release(&run);
 	return rc;

@@ -61,6 +61,15 @@ grep -Eq "^cached reads +read +[0-9.]+ memory " "$tmp/out" && ok ||
 	fail "cached reads not memory: $(cat "$tmp/out")"
 grep -Eq "^buffered disk reads +read +[0-9.]+ (link|protocol|device|problem) " "$tmp/out" && ok ||
 	fail "disk reads not judged: $(cat "$tmp/out")"
+# saved (no --no-save): into the tree's own store, not this machine's (a tree is not this
+# machine; it went into this machine's before)
+bin_run 120 --sysroot "$root" bench "$loop" --engine null --profile hdparm --runs 1 \
+	--time 100ms --interval 0
+expect_rc 0
+n=$(python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' \
+	"$root/var/lib/sbcdisk/results.db" 2>&1)
+check "the run in the tree's store ($n)" test "$n" = 1
 
 # a terminal of 80 columns: the column is shown and nothing is longer
 timeout 60 python3 "$src/tests/bench/ptyrun.py" "$tmp" --cols 80 -- $run "$bin" \
