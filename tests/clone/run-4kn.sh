@@ -3,7 +3,8 @@
 # 9), as a loop device with --sector-size 4096: the usual image (FAT of 512-byte sectors,
 # ext4 of 1 KiB blocks) is planned in the target's sectors and copied: the table in 4096-byte
 # sectors at the same byte offsets, a new FAT of 4096-byte sectors and a new ext4 of 4 KiB
-# blocks with the files copied, cmdline.txt and fstab naming the new ids; move's dry run too.
+# blocks with the files copied, cmdline.txt and fstab naming the new ids; move's dry run too;
+# and the copy, a 4Kn disk, cloned back into an image of 512-byte sectors.
 # --whole, which keeps the source's table, is still refused; a read-only target is called
 # read-only, not "no usable copy".
 . "$(dirname "$0")/lib.sh"
@@ -89,6 +90,22 @@ grep_out "^PARTUUID=$id-02 *  /  " ed/etc/fstab "fstab names the new root"
 grep_out "^PARTUUID=$id-01 *  /boot/firmware" ed/etc/fstab "fstab names the new boot partition"
 loop_detach "$p1"
 loop_detach "$p2"
+
+# the other way: the copy, a 4Kn disk, read back into an image of 512-byte sectors; its
+# table in 512-byte sectors at the same byte offsets, the file systems kept as they are
+cp "$tmp/t.img" "$tmp/s4k.img"
+s4k=$(losetup -f --show -r --sector-size 4096 "$tmp/s4k.img") || { fail "losetup s4k"; finish; }
+at_exit "loop_detach '$s4k'"
+sbc clone "$s4k" "$tmp/back.img" --apply
+expect_rc 0 "4Kn source: --apply to an image"
+grep_out "^sectors the target has 512-byte logical sectors, the source 4096: the table in 512-byte sectors at the same byte offsets$" \
+	out "4Kn source: the plan's line"
+grep_out "^  PASS  tree p2 " out "4Kn source: clone's own comparison of p2"
+sfdisk -d "$tmp/back.img" >"$tmp/table2" 2>&1
+grep_out "^sector-size: 512$" table2 "4Kn source: the image's table in 512-byte sectors"
+grep_out "back.img1 : start= *8192, size= *131072, type=c, bootable$" table2 "4Kn source: p1 at 4 MiB"
+grep_out "back.img2 : start= *139264, size= *679936, type=83$" table2 "4Kn source: p2 at 68 MiB"
+loop_detach "$s4k"
 
 # read-only: said so, before anything is copied
 loop_detach "$t4k"
