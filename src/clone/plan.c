@@ -694,20 +694,28 @@ static int plan_sectors(struct clone_plan *p, char *why, size_t whycap)
 		unsigned unit = cp->fs->unit ? cp->fs->unit(p->src_path, cp->start) : 0;
 
 		if (cp->start % ss || cp->size % ss) {
-			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors and source p%u "
-				"(at %llu bytes, %llu long) is not a whole number of them: its "
-				"table could not say where it is (nothing was written)", p->dst_path,
-				ss, cp->partno, (unsigned long long)cp->start,
+			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors and "
+				"source p%u (at %llu bytes, %llu long) is not a whole number of "
+				"them: its table could not say where it is (nothing was written)",
+				p->dst_path, ss, cp->partno, (unsigned long long)cp->start,
 				(unsigned long long)cp->size);
 			return -EINVAL;
 		}
 		if (!unit || unit >= ss || cp->method == CLONE_BY_NONE)
 			continue;
 		if (!cp->fs->copy_files && !cp->fs->make) {
-			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors and source p%u "
-				"(%s) has %u-byte units, which cannot be remade: not copied "
-				"(nothing was written)", p->dst_path, ss, cp->partno, cp->fstype,
-				unit);
+			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors and "
+				"source p%u (%s) has %u-byte units, which cannot be remade: not "
+				"copied (nothing was written)", p->dst_path, ss, cp->partno,
+				cp->fstype, unit);
+			return -EINVAL;
+		}
+		if (cp->journal_dirty && !cp->mounted) {
+			/* its files read from a mount that replays nothing would miss it */
+			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors: source p%u "
+				"is copied by its files into a new %s, and its journal needs "
+				"recovery; repair the source first (e2fsck -f, unmounted); nothing "
+				"was written", p->dst_path, ss, cp->partno, cp->fstype);
 			return -EINVAL;
 		}
 		if (cp->method != CLONE_BY_FILES) {
@@ -716,7 +724,7 @@ static int plan_sectors(struct clone_plan *p, char *why, size_t whycap)
 			cp->copy_bytes = cp->has_used ? cp->used : cp->size;
 			p->copy_bytes += cp->copy_bytes;
 		}
-		cp->t_unit = cp->fs->copy_files ? ss : unit > ss ? unit : ss;
+		cp->t_unit = ss;
 		len = strlen(p->sectors_note);
 		str_fmt(p->sectors_note + len, sizeof(p->sectors_note) - len, "; p%u (%s of "
 			"%u-byte %s) made anew with %u-byte ones, its files copied", cp->partno,

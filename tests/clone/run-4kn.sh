@@ -32,6 +32,15 @@ expect_rc 1 "4Kn target: --whole refuses"
 grep_out "has 4096-byte logical sectors, the source 512" err "4Kn target: --whole's reason"
 check "4Kn target: --whole left it unchanged" test "$(sum_of "$tmp/t.img")" = "$sum0"
 
+# a 1 KiB-block ext4 whose journal needs recovery: its files would be read without it
+cp "$tmp/src.img" "$tmp/dirty.img"
+debugfs -w -R "feature needs_recovery" "$tmp/dirty.img?offset=$((139264 * 512))" >/dev/null 2>&1
+sbc clone "$tmp/dirty.img" "$t4k"
+expect_rc 1 "4Kn target: a journal to recover refused"
+grep_out "source p2 is copied by its files into a new ext4, and its journal needs recovery" err \
+	"4Kn target: the journal's reason"
+rm -f "$tmp/dirty.img"
+
 # the dry run: planned, one line saying how
 sbc clone "$tmp/src.img" "$t4k"
 expect_rc 0 "4Kn target: the dry run plans it"
