@@ -97,6 +97,15 @@ check "p2's files the same but fstab" diff -r --no-dereference -x fstab -x lost+
 check "p2's big file copied" cmp "$tmp/es/home/pi/big.bin" "$tmp/ed/home/pi/big.bin"
 grep_out "^PARTUUID=$id-02 *  /  " ed/etc/fstab "fstab names the new root"
 grep_out "^PARTUUID=$id-01 *  /boot/firmware" ed/etc/fstab "fstab names the new boot partition"
+# the kernel reads it: ext4 mounted read-only from its 4096-sector loop device
+mkdir -p "$tmp/m"
+if mount -o ro "$p2" "$tmp/m" 2>"$tmp/mount.err"; then
+	check "p2 mounted: hello.txt read" grep -qx hello "$tmp/m/home/pi/hello.txt"
+	check "p2 mounted: the hard link kept" test "$(stat -c %h "$tmp/m/home/pi/hello.txt")" = 2
+	umount "$tmp/m"
+else
+	fail "p2 does not mount: $(cat "$tmp/mount.err")"
+fi
 loop_detach "$p1"
 loop_detach "$p2"
 
