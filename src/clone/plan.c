@@ -571,6 +571,8 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 
 		if (r->method == CLONE_BY_USED || r->method == CLONE_BY_WHOLE)
 			min = r->size; /* its blocks keep their offsets: never smaller */
+		else if (!r->mounted && min > r->size)
+			min = r->size; /* remade in the target's sectors: as the source held it */
 		if (o->has_root_size) {
 			if (o->root_size < min) {
 				char a[32], b[32];

@@ -48,6 +48,14 @@ grep_out "^sectors the target has 4096-byte logical sectors, the source 512: the
 	out "4Kn target: the dry run's line"
 check "4Kn target: the dry run wrote nothing" test "$(sum_of "$tmp/t.img")" = "$sum0"
 
+# a 4Kn disk of the source's size holds it too (the root is remade, not grown from its data)
+truncate -s 200M "$tmp/t2.img"
+t2=$(losetup -f --show --sector-size 4096 "$tmp/t2.img") || { fail "losetup t2"; finish; }
+at_exit "loop_detach '$t2'"
+sbc clone "$tmp/src.img" "$t2"
+expect_rc 0 "4Kn target of the source's size: planned"
+loop_detach "$t2"
+
 # move's dry run onto it: clone's plan, with the same line
 sbc move "$tmp/src.img" "$t4k" --no-bench
 expect_rc 0 "4Kn target: move's dry run"
