@@ -53,6 +53,12 @@ pu2=$(python3 -c "import json; d=json.load(open('$K/c1.json')); print(d['partiti
 t "the kernel's view: PARTUUID of ${u1}2 is the new one" \
 	test "$(blkid -p -o value -s PART_ENTRY_UUID "/dev/${u1}2")" = "$pu2"
 mkdir -p /tmp/s1 /tmp/s2 /tmp/d1 /tmp/d2
+# tree DIR: every name with its type, owner, mode, links and link target; the files' sums
+tree() {
+	(cd "$1" && find . -path ./lost+found -prune -o -printf '%p %y %U %G %m %n %l\n' | sort &&
+		find . -path ./lost+found -prune -o -path ./etc/fstab -prune -o -type f -print0 |
+		sort -z | xargs -0 sha256sum)
+}
 # vfat's character sets: the kernel's own request for them runs this root's modprobe
 modprobe -d "$kmods" -a nls_cp437 nls_ascii nls_utf8 2>/dev/null
 if mount -o ro "/dev/${card}p1" /tmp/s1 && mount -o ro,noload "/dev/${card}p2" /tmp/s2 &&
@@ -62,12 +68,6 @@ if mount -o ro "/dev/${card}p1" /tmp/s1 && mount -o ro,noload "/dev/${card}p2" /
 	t "fstab names the new boot partition" grep -q "^PARTUUID=$pu1 " /tmp/d2/etc/fstab
 	t "fstab names the new root" grep -q "^PARTUUID=$pu2 " /tmp/d2/etc/fstab
 	t "the same boot files" diff -r -x cmdline.txt /tmp/s1 /tmp/d1
-	# tree DIR: every name with its type, owner, mode, links and link target; the files' sums
-	tree() {
-		(cd "$1" && find . -path ./lost+found -prune -o -printf '%p %y %U %G %m %n %l\n' | sort &&
-			find . -path ./lost+found -prune -o -path ./etc/fstab -prune -o -type f -print0 |
-			sort -z | xargs -0 sha256sum)
-	}
 	tree /tmp/s2 >/tmp/s2.tree
 	tree /tmp/d2 >/tmp/d2.tree
 	t "the same root tree: names, types, owners, modes, links, contents ($(wc -l </tmp/s2.tree) lines)" \
@@ -109,7 +109,11 @@ if mount -o ro "/dev/${f}1" /tmp/f1 && mount -o ro "/dev/${f}2" /tmp/f2; then
 	t "4Kn: fstab names the new root" grep -q "^PARTUUID=$fu2 " /tmp/f2/etc/fstab
 	mount -o ro "/dev/${card}p1" /tmp/s1 && mount -o ro,noload "/dev/${card}p2" /tmp/s2
 	t "4Kn: the same boot files" diff -r -x cmdline.txt /tmp/s1 /tmp/f1
-	t "4Kn: the same root files" diff -r --no-dereference -x fstab -x lost+found /tmp/s2 /tmp/f2
+	tree /tmp/s2 >/tmp/s2.tree
+	tree /tmp/f2 >/tmp/f2.tree
+	t "4Kn: the same root tree: names, types, owners, modes, links, contents" \
+		cmp -s /tmp/s2.tree /tmp/f2.tree
+	diff /tmp/s2.tree /tmp/f2.tree | head -5
 	umount /tmp/s1 /tmp/s2 /tmp/f1 /tmp/f2
 	"$SBCDISK" boot check "$f" >"$K/boot4.out" 2>&1
 	rc=$?
