@@ -234,9 +234,10 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 	struct files_progress fp = { .p = p, .cp = cp };
 	struct clone_tree tr = { .src = cp->mountpoint, .stop = p->stop,
 				 .progress = files_progress_show, .progress_arg = &fp };
-	char dir[PATH_MAX] = "", phase[48];
-	struct clone_loop lo;
+	char dir[PATH_MAX] = "", sdir[PATH_MAX] = "", phase[48];
+	struct clone_loop lo, slo = { .fd = -1 };
 	uint64_t t0 = time_now_ns(), tw = t0;
+	bool live = cp->mounted && cp->mountpoint[0] == '/';
 	int dfd = -1, ret;
 
 	ret = clone_part_attach(p, cp, true, false, &lo);
@@ -244,6 +245,19 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
 			cp->partno, strerror(-ret));
 		return ret;
+	}
+	if (!live) {
+		/* not mounted (a file system remade in the target's sectors): read from a
+		 * read-only mount of its own, once, as nothing changes it */
+		ret = clone_part_attach(p, cp, false, true, &slo);
+		if (!ret)
+			ret = clone_mount(slo.name, cp->fstype, true, sdir, sizeof(sdir));
+		if (ret) {
+			str_fmt(why, whycap, "cannot mount source p%u read-only: %s", cp->partno,
+				strerror(-ret));
+			goto out;
+		}
+		tr.src = sdir;
 	}
 	ret = cp->fs->make(p, cp, lo.name, why, whycap);
 	if (ret)
@@ -264,7 +278,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 	fp.phase = phase;
 	/* a second early: the kernel stamps ctimes from a coarse clock */
 	tr.since_ns = wall_ns() - 1000000000LL;
-	for (int pass = 0; pass < 2 && !ret && !stopped(p); pass++) {
+	for (int pass = 0; pass < (live ? 2 : 1) && !ret && !stopped(p); pass++) {
 		if (pass) {
 			between_passes();
 			if (stopped(p))
@@ -285,7 +299,7 @@ static int files_finish(struct clone_plan *p, struct clone_part *cp, char *why, 
 	if (!ret && !stopped(p))
 		ret = files_sync(p, cp, dfd, dir, why, whycap);
 	if (!ret && !stopped(p)) {
-		p->has_window = true;
+		p->has_window = live; /* a source nothing changes has no window */
 		p->window_s = (double)(time_now_ns() - tw) / 1e9;
 		cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
 		p->copy_s += cp->copy_s; /* "copied in": the files too, not only the blocks */
@@ -302,6 +316,8 @@ out:
 		full_cause(p, cp, "", why, whycap);
 	}
 	clone_loop_detach(&lo);
+	clone_umount(sdir);
+	clone_loop_detach(&slo);
 	return ret;
 }
 
@@ -359,6 +375,37 @@ static int blocks_finish(struct clone_plan *p, struct clone_part *cp, int dfd, c
 	clone_umount(dir);
 	clone_loop_detach(&lo);
 	return ret;
+}
+
+/* A file system remade without a mount in the target's sectors (its row's copy_files), then
+ * finished as a block copy is: its new id, its rewritten files. What was written through
+ * the partition's device is flushed, and the disk's cache dropped, before those writes
+ * through the disk. */
+static int remade_finish(struct clone_plan *p, struct clone_part *cp, int dfd, char *why,
+			 size_t whycap)
+{
+	struct clone_loop lo;
+	uint64_t t0 = time_now_ns();
+	int ret;
+
+	ret = clone_part_attach(p, cp, true, false, &lo);
+	if (ret) {
+		str_fmt(why, whycap, "cannot set up a loop device over target p%u: %s",
+			cp->partno, strerror(-ret));
+		return ret;
+	}
+	ret = cp->fs->copy_files(p, cp, lo.name, why, whycap);
+	if (!ret && (ret = dev_flush(lo.name)))
+		str_fmt(why, whycap, "cannot write the copy of p%u to the target: %s",
+			cp->partno, strerror(-ret));
+	clone_loop_detach(&lo);
+	if (!ret && !p->dst_is_file && ioctl(dfd, BLKFLSBUF, 0)) {
+		ret = -errno;
+		str_fmt(why, whycap, "cannot write the target: %s", strerror(-ret));
+	}
+	cp->copy_s = (double)(time_now_ns() - t0) / 1e9;
+	p->copy_s += cp->copy_s;
+	return ret ? ret : blocks_finish(p, cp, dfd, why, whycap);
 }
 
 static int open_target(struct clone_plan *p, char *why, size_t whycap)
@@ -523,7 +570,9 @@ static int apply_run(struct clone_plan *p, const struct clone_opts *o, char *why
 	for (i = 0; !ret && !p->whole && i < p->n_parts && !stopped(p); i++) {
 		struct clone_part *cp = &p->parts[i];
 
-		if (cp->method == CLONE_BY_FILES)
+		if (cp->method == CLONE_BY_FILES && cp->fs->copy_files)
+			ret = remade_finish(p, cp, dfd, why, whycap);
+		else if (cp->method == CLONE_BY_FILES)
 			ret = files_finish(p, cp, why, whycap);
 		else if (cp->method != CLONE_BY_NONE)
 			ret = blocks_finish(p, cp, dfd, why, whycap);

@@ -124,6 +124,9 @@ int clone_fat_write(const char *image, uint64_t off, const char *file, const cha
 		    size_t len);
 /* Every file of the FAT file system at off of image copied into the directory to ("DIR/"). */
 int clone_fat_copy_out(const char *image, uint64_t off, const char *to);
+/* Every file and directory in the directory from copied into the root of the FAT file
+ * system at off of image, with their times and attributes (mcopy -s -p -m). */
+int clone_fat_copy_in(const char *image, uint64_t off, const char *from);
 /* Every path of the FAT file system at off of image, one "::/path" a line (mdir -/ -b). */
 int clone_fat_list(const char *image, uint64_t off, struct sbuf *out);
 /* Remove a file of the FAT file system at off of image (mdel). 0, -ENOENT, -errno. */

@@ -56,6 +56,8 @@ struct clone_part {
 	char t_dev[64]; /* the kernel's node of the target partition ("/dev/sdb2"), "" none */
 	char s_dev[64]; /* the source partition's, when it is not mounted, "" none */
 	uint32_t t_vfat_id;
+	unsigned t_unit; /* CLONE_BY_FILES onto other sectors: the new file system's sector
+			  * (FAT) or block (ext) size; 0: its own choice */
 	enum clone_method method;
 	uint64_t copy_bytes; /* what the copy reads */
 
@@ -146,6 +148,8 @@ struct clone_plan {
 	 * their paths resolved on the source's file system ("/etc/fstab.d/main") */
 	char fstab_at[128], extlinux_at[128];
 	struct clone_speed speed; /* clone_plan_estimate() */
+	char sectors_note[400]; /* the target's sectors differ from the source's: how the
+				 * copy is laid out in them, "" when they do not */
 	char warnings[4][200];
 	size_t n_warnings;
 

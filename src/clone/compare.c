@@ -64,7 +64,7 @@ int clone_fsck_source(struct clone_plan *p, const struct clone_part *cp, char *r
 	int ret, status = -1;
 
 	res[0] = '\0';
-	if (cp->method == CLONE_BY_FILES || cp->mounted_rw)
+	if (cp->mounted_rw)
 		return -EBUSY; /* mounted read-write: a check cannot tell */
 	if (!cp->fs->check[0])
 		return -EOPNOTSUPP;
@@ -484,6 +484,9 @@ void clone_compare_mounted(struct clone_plan *p, struct clone_part *cp, bool ful
 {
 	struct clone_loop ls = { .fd = -1 }, ld = { .fd = -1 };
 	char sdir[PATH_MAX] = "", ddir[PATH_MAX] = "", name[32];
+	/* a copy of its files from its own read-write mount; else (a file system remade in
+	 * the target's sectors, not mounted) a read-only mount of it, as for a block copy */
+	bool live = cp->method == CLONE_BY_FILES && cp->mounted && cp->mountpoint[0] == '/';
 	int s = -1, d = -1, ret;
 
 	str_fmt(name, sizeof(name), "tree p%u", cp->partno);
@@ -495,7 +498,7 @@ void clone_compare_mounted(struct clone_plan *p, struct clone_part *cp, bool ful
 			  "copied byte for byte, the journal replayed on the copy");
 		return;
 	}
-	if (cp->method == CLONE_BY_FILES) {
+	if (live) {
 		/* mounted read-write: its own mount is the tree (a second mount would not be) */
 		ret = 0;
 	} else {
@@ -512,7 +515,7 @@ void clone_compare_mounted(struct clone_plan *p, struct clone_part *cp, bool ful
 			  strerror(-ret));
 		goto out;
 	}
-	s = open(cp->method == CLONE_BY_FILES ? cp->mountpoint : sdir,
+	s = open(live ? cp->mountpoint : sdir,
 		 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	d = open(ddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s >= 0 && d >= 0)

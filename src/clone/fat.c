@@ -2,7 +2,9 @@
 /* fat.c - files on a FAT partition at an offset of a device or an image, through mtools
  * (mtype, mcopy -i IMAGE@@OFFSET: what image builders use where the kernel has no vfat), the
  * volume id in its boot sector, and the copy of what it uses (its used clusters). */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +90,56 @@ int clone_fat_copy_out(const char *image, uint64_t off, const char *to)
 
 	ret = fat_run(image, off, false, argv, 6, NULL, false, &status);
 	return ret ? ret : status ? -EIO : 0;
+}
+
+#define COPY_IN_BATCH 16
+
+int clone_fat_copy_in(const char *image, uint64_t off, const char *from)
+{
+	const char *argv[COPY_IN_BATCH + 10] = { "mcopy", "-s", "-p", "-m", "-n", "-i", NULL };
+	char (*paths)[PATH_MAX] = malloc(COPY_IN_BATCH * sizeof(*paths));
+	DIR *d = opendir(from);
+	struct dirent *de;
+	int ret = 0, status;
+	size_t n = 0;
+
+	if (!paths || !d) {
+		ret = paths ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de && errno) {
+			ret = -errno;
+			break;
+		}
+		if (de && (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")))
+			continue;
+		if (de && str_fmt(paths[n], PATH_MAX, "%s/%s", from, de->d_name)) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		if (de && ++n < COPY_IN_BATCH)
+			continue;
+		if (n) {
+			for (size_t i = 0; i < n; i++)
+				argv[7 + i] = paths[i];
+			argv[7 + n] = "::/";
+			argv[8 + n] = NULL;
+			ret = fat_run(image, off, true, argv, 6, NULL, false, &status);
+			if (!ret && status)
+				ret = -EIO;
+			n = 0;
+		}
+		if (ret || !de)
+			break;
+	}
+out:
+	if (d)
+		closedir(d);
+	free(paths);
+	return ret;
 }
 
 int clone_fat_write(const char *image, uint64_t off, const char *file, const char *data,

@@ -43,6 +43,13 @@ static int ext_used(const char *path, uint64_t off, uint64_t *used)
 	return ret;
 }
 
+static unsigned ext_unit(const char *path, uint64_t off)
+{
+	struct clone_extinfo ei;
+
+	return clone_ext_info(path, off, &ei) == 0 ? (unsigned)ei.block_size : 0;
+}
+
 static void ext_new_id(struct clone_part *cp)
 {
 	clone_uuid_new(cp->t_uuid, sizeof(cp->t_uuid));
@@ -55,7 +62,7 @@ static int ext_make(struct clone_plan *p, struct clone_part *cp, const char *dev
 		    size_t whycap)
 {
 	struct clone_extinfo ei;
-	char bs[16] = "", is[16] = "", cs[16] = "", ni[24] = "";
+	char bs[16] = "", is[16] = "", cs[16] = "", ni[24] = "", tb[16] = "";
 	const char *mk[24];
 	size_t n = 0;
 	int ret;
@@ -66,7 +73,9 @@ static int ext_make(struct clone_plan *p, struct clone_part *cp, const char *dev
 	mk[n++] = "-t";
 	mk[n++] = cp->fstype;
 	if (clone_ext_info(p->src_path, cp->start, &ei) == 0 && ei.features[0]) {
-		str_fmt(bs, sizeof(bs), "%llu", (unsigned long long)ei.block_size);
+		/* on a target of larger sectors: blocks of at least a sector (plan_sectors) */
+		str_fmt(bs, sizeof(bs), "%llu", (unsigned long long)(cp->t_unit > ei.block_size ?
+								     cp->t_unit : ei.block_size));
 		str_fmt(is, sizeof(is), "%u", ei.inode_size);
 		mk[n++] = "-O";
 		mk[n++] = ei.features;
@@ -105,7 +114,14 @@ static int ext_make(struct clone_plan *p, struct clone_part *cp, const char *dev
 	ret = clone_run_tool("mke2fs", mk, 0, why, whycap);
 	if (ret == -EIO && bs[0]) {
 		const char *plain[] = { "mke2fs", "-F", "-q", "-t", cp->fstype, "-L", cp->label,
-				  "-U", cp->t_uuid, dev, NULL };
+				  "-U", cp->t_uuid, dev, NULL, NULL, NULL, NULL };
+
+		if (cp->t_unit) { /* the block size is not the tools' choice */
+			str_fmt(tb, sizeof(tb), "%u", cp->t_unit);
+			plain[9] = "-b";
+			plain[10] = tb;
+			plain[11] = dev;
+		}
 
 		why[0] = '\0';
 		ret = clone_run_tool("mke2fs", plain, 0, why, whycap);
@@ -138,7 +154,7 @@ const struct clone_fs clone_fs_ext = {
 #endif
 	},
 	/* the plan */
-	.plan = ext_plan, .used = ext_used, .new_id = ext_new_id,
+	.plan = ext_plan, .used = ext_used, .unit = ext_unit, .new_id = ext_new_id,
 	.read_file = clone_ext_read_file, .resolve = clone_ext_resolve,
 	/* the copy, and the finish on the target */
 	.copy_used = clone_ext_copy_used, .make = ext_make, .on_device = true,

@@ -33,6 +33,10 @@ struct clone_fs {
 	/* plan: the bytes in use on a mounted read-write one, for a copy of its files; with make
 	 * (else such a file system is refused). */
 	int (*used)(const char *path, uint64_t off, uint64_t *used);
+	/* plan: the file system's own unit at off of path, in bytes (FAT: its bytes per sector,
+	 * ext: its block size): one smaller than the target's sectors makes it copied by its
+	 * files into a fresh one (plan_sectors). NULL or 0: not known, copied as planned. */
+	unsigned (*unit)(const char *path, uint64_t off);
 	/* plan: the copy's new file system id in cp->t_uuid; NULL: the id is the source's. */
 	void (*new_id)(struct clone_part *cp);
 	/* A file of the file system at off of image (a device or a file), at most cap bytes;
@@ -52,6 +56,11 @@ struct clone_fs {
 	/* apply: a fresh one like cp's source on dev, for a copy of its files (CLONE_BY_FILES). */
 	int (*make)(struct clone_plan *p, struct clone_part *cp, const char *dev, char *why,
 		    size_t whycap);
+	/* apply: a fresh one on dev with cp->t_unit-byte sectors and the source's files copied
+	 * into it without a mount (the kernel may have no driver for it), for CLONE_BY_FILES
+	 * of an unmounted one; NULL: made by make and copied between mounts. */
+	int (*copy_files)(struct clone_plan *p, struct clone_part *cp, const char *dev,
+			  char *why, size_t whycap);
 	/* apply: its tools work on a device (a partition's own, or a loop device over it), not
 	 * at an offset of the target. */
 	bool on_device;

@@ -380,10 +380,10 @@ static int plan_source(struct sysroot *sr, const struct inventory *inv, const st
 	return 0;
 }
 
-/* A disk target the copy can be written to and mounted from: not read-only, and with the
- * source's logical sector size (a 4Kn disk, as some USB bridges present, cannot mount the
- * FAT of 512-byte sectors or the ext4 of 1 KiB blocks of the usual images: refused here, in
- * the dry run, never after the copy). */
+/* A disk target the copy can be written to: not read-only. Its logical sector size is kept
+ * in p->dst_sector: a disk whose sectors differ from the source's (a 4Kn disk, as some USB
+ * bridges present) gets the layout in its own sectors (plan_sectors); only --whole, which
+ * copies the source's table as it is, is refused here, in the dry run, never after a copy. */
 static int target_geometry(struct clone_plan *p, const char *shown, char *why, size_t whycap)
 {
 	int fd = open(p->dst_path, O_RDONLY | O_CLOEXEC), ro = 0, ssz = 512;
@@ -404,21 +404,21 @@ static int target_geometry(struct clone_plan *p, const char *shown, char *why, s
 		return -EROFS;
 	}
 	p->dst_sector = (unsigned)ssz;
-	if (!p->sector && !p->src_is_file) { /* --whole: the source disk's own */
+	if (!p->whole)
+		return 0;
+	src = 512;
+	if (!p->src_is_file) { /* --whole: the source disk's own */
 		fd = open(p->src_path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && (ioctl(fd, BLKSSZGET, &ssz) || ssz < 512))
-			ssz = 512;
+		if (fd >= 0 && !ioctl(fd, BLKSSZGET, &ssz) && ssz >= 512)
+			src = (unsigned)ssz;
 		if (fd >= 0)
 			close(fd);
-		src = (unsigned)ssz;
-	} else {
-		src = p->sector ? p->sector : 512;
 	}
 	if (p->dst_sector != src) {
-		str_fmt(why, whycap, "target '%s' has %u-byte logical sectors, the source %u: its "
-			"partition table and file systems would not fit them (nothing was "
-			"written); use a disk or a USB bridge with %u-byte sectors", shown,
-			p->dst_sector, src, src);
+		str_fmt(why, whycap, "target '%s' has %u-byte logical sectors, the source %u: a "
+			"copy of every block (--whole) keeps the source's table, which would not "
+			"fit them (nothing was written); without --whole the copy is laid out in "
+			"the target's sectors", shown, p->dst_sector, src);
 		return -EINVAL;
 	}
 	return 0;
@@ -588,6 +588,8 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 
 		if (r->method == CLONE_BY_USED || r->method == CLONE_BY_WHOLE)
 			min = r->size; /* its blocks keep their offsets: never smaller */
+		else if (!r->mounted && min > r->size)
+			min = r->size; /* remade in the target's sectors: as the source held it */
 		if (o->has_root_size) {
 			if (o->root_size < min) {
 				char a[32], b[32];
@@ -686,6 +688,66 @@ static int plan_methods(const struct clone_opts *o, struct clone_plan *p, char *
 		}
 		cp->fs->plan(p, cp);
 		p->copy_bytes += cp->copy_bytes;
+	}
+	return 0;
+}
+
+/* A target whose logical sectors differ from the source's (a 4Kn disk behind a USB bridge,
+ * or a 4Kn source copied to a 512-byte disk): the table counts the target's sectors at the
+ * same byte offsets (table.c); a file system whose own unit (FAT's bytes per sector, ext's
+ * block) is smaller than the target's sectors cannot be mounted there, so a fresh one is
+ * made with units of the target's sector size and the files are copied into it
+ * (CLONE_BY_FILES). The plan's note says so in one line. */
+static int plan_sectors(struct clone_plan *p, char *why, size_t whycap)
+{
+	unsigned ss = p->dst_sector ? p->dst_sector : 512, src = p->sector ? p->sector : 512;
+	size_t len;
+
+	if (ss == src)
+		return 0;
+	str_fmt(p->sectors_note, sizeof(p->sectors_note), "the target has %u-byte logical "
+		"sectors, the source %u: the table in %u-byte sectors at the same byte offsets",
+		ss, src, ss);
+	for (size_t i = 0; i < p->n_parts; i++) {
+		struct clone_part *cp = &p->parts[i];
+		unsigned unit = cp->fs->unit ? cp->fs->unit(p->src_path, cp->start) : 0;
+
+		if (cp->start % ss || cp->size % ss) {
+			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors and "
+				"source p%u (at %llu bytes, %llu long) is not a whole number of "
+				"them: its table could not say where it is (nothing was written)",
+				p->dst_path, ss, cp->partno, (unsigned long long)cp->start,
+				(unsigned long long)cp->size);
+			return -EINVAL;
+		}
+		if (!unit || unit >= ss || cp->method == CLONE_BY_NONE)
+			continue;
+		if (!cp->fs->copy_files && !cp->fs->make) {
+			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors and "
+				"source p%u (%s) has %u-byte units, which cannot be remade: not "
+				"copied (nothing was written)", p->dst_path, ss, cp->partno,
+				cp->fstype, unit);
+			return -EINVAL;
+		}
+		if (cp->journal_dirty && !cp->mounted) {
+			/* its files read from a mount that replays nothing would miss it */
+			str_fmt(why, whycap, "target '%s' has %u-byte logical sectors: source p%u "
+				"is copied by its files into a new %s, and its journal needs "
+				"recovery; repair the source first (e2fsck -f, unmounted); nothing "
+				"was written", p->dst_path, ss, cp->partno, cp->fstype);
+			return -EINVAL;
+		}
+		if (cp->method != CLONE_BY_FILES) {
+			p->copy_bytes -= cp->copy_bytes;
+			cp->method = CLONE_BY_FILES;
+			cp->copy_bytes = cp->has_used ? cp->used : cp->size;
+			p->copy_bytes += cp->copy_bytes;
+		}
+		cp->t_unit = ss;
+		len = strlen(p->sectors_note);
+		str_fmt(p->sectors_note + len, sizeof(p->sectors_note) - len, "; p%u (%s of "
+			"%u-byte %s) made anew with %u-byte ones, its files copied", cp->partno,
+			cp->fstype, unit, cp->fs->copy_files ? "sectors" : "blocks", cp->t_unit);
 	}
 	return 0;
 }
@@ -941,6 +1003,8 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 	ret = plan_roles(p, why, whycap);
 	if (!ret)
 		ret = plan_methods(o, p, why, whycap);
+	if (!ret)
+		ret = plan_sectors(p, why, whycap);
 	if (!ret) /* before the boot files are read: without mtools they would seem absent */
 		ret = clone_tools_check(p, why, whycap);
 	if (!ret)

@@ -239,11 +239,11 @@ static int plan_layout(struct prepare_plan *p, const char *arg, char *why, size_
 	return 0;
 }
 
-/* A USB bridge that shows the drive with 4096-byte sectors: the table written through it
- * counts in 4096-byte sectors, and the same drive on SATA, NVMe or another bridge (512)
+/* A disk with 4096-byte logical sectors (4Kn, or a USB bridge that shows the drive so): the
+ * table counts in them and the file system's units are at least that (mkfs reads the
+ * device's); planned, with a note that the same drive on SATA, NVMe or another bridge (512)
  * shows no partition at all. */
-static int plan_sectors(struct prepare_plan *p, const char *arg, bool wipe, char *why,
-			size_t whycap)
+static int plan_sectors(struct prepare_plan *p, const char *arg, char *why, size_t whycap)
 {
 	if (p->lsec == 512)
 		return 0;
@@ -252,15 +252,10 @@ static int plan_sectors(struct prepare_plan *p, const char *arg, bool wipe, char
 			arg, p->lsec);
 		return -EINVAL;
 	}
-	if (p->disk->transport == PROBE_TRAN_USB && !wipe) {
-		str_fmt(why, whycap, "'%s' shows 4096-byte sectors through its USB bridge: a table "
-			"written so is not seen when the drive is attached another way; --wipe to "
-			"write it anyway", arg);
-		return -EINVAL;
-	}
-	plan_note(p, "the disk has 4096-byte logical sectors (4Kn)%s",
+	plan_note(p, "the disk has 4096-byte logical sectors (4Kn): the table counts them%s",
 		  p->disk->transport == PROBE_TRAN_USB ?
-		  ": the table is only seen through a bridge that shows them too" : "");
+		  "; its bridge shows them, so the table is seen only through a bridge that "
+		  "shows them too" : "");
 	return 0;
 }
 
@@ -544,7 +539,7 @@ int prepare_plan_make(struct sysroot *sr, const struct prepare_opts *o, struct p
 	if (!ret)
 		ret = plan_fs(p, o, why, whycap);
 	if (!ret)
-		ret = plan_sectors(p, o->disk, o->wipe, why, whycap);
+		ret = plan_sectors(p, o->disk, why, whycap);
 	if (!ret)
 		ret = plan_layout(p, o->disk, why, whycap);
 	if (!ret)

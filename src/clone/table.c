@@ -185,12 +185,15 @@ int clone_table_write(const struct clone_plan *p, char *why, size_t whycap)
 	bool gpt = !strcmp(p->dst_label, "gpt");
 	struct fdisk_context *cxt;
 	struct fdisk_label *lb;
+	unsigned ssz;
 	size_t i;
 	int ret;
 
 	cxt = table_open(clone_dst(p), false, why, whycap);
 	if (!cxt)
 		return -EIO;
+	/* the target's own sectors (a 4Kn disk: 4096), the same byte offsets */
+	ssz = (unsigned)fdisk_get_sector_size(cxt);
 	ret = fdisk_create_disklabel(cxt, p->dst_label);
 	if (ret) {
 		str_fmt(why, whycap, "cannot create a %s partition table", p->dst_label);
@@ -215,8 +218,8 @@ int clone_table_write(const struct clone_plan *p, char *why, size_t whycap)
 		t = gpt ? fdisk_label_get_parttype_from_string(lb, gpt_type_for(cp))
 			: fdisk_label_get_parttype_from_code(lb, cp->dos_type);
 		fdisk_partition_set_partno(pa, cp->partno - 1);
-		fdisk_partition_set_start(pa, cp->t_start / p->sector);
-		fdisk_partition_set_size(pa, cp->t_size / p->sector);
+		fdisk_partition_set_start(pa, cp->t_start / ssz);
+		fdisk_partition_set_size(pa, cp->t_size / ssz);
 		if (t)
 			fdisk_partition_set_type(pa, t);
 		if (gpt && cp->t_partuuid[0])

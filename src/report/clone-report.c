@@ -71,8 +71,11 @@ void clone_report_table(const struct clone_plan *p, FILE *f)
 			p->dst_path, b, p->dst_exists ? "" : " (new image file)");
 	} else {
 		fprintf(f, "source  %s  %s  %s %s\n", p->src_path, a, p->src_label, p->src_id);
-		fprintf(f, "target  %s  %s  %s %s (new)%s\n\n", p->dst_path, b, p->dst_label,
+		fprintf(f, "target  %s  %s  %s %s (new)%s\n", p->dst_path, b, p->dst_label,
 			p->dst_id, p->dst_exists ? "" : "  (new image file)");
+		if (p->sectors_note[0])
+			fprintf(f, "sectors %s\n", p->sectors_note);
+		fputc('\n', f);
 		text_table_init(&t, plan_cols, ARRAY_SIZE(plan_cols), 1);
 		text_table_header(&t, f);
 		for (i = 0; i < p->n_parts; i++) {

@@ -198,4 +198,29 @@ for fs in f2fs btrfs xfs exfat; do
 		grep -q "^UUID=$u /srv/$fs $fs defaults,nofail,x-systemd.device-timeout=10s 0 [02]\$" \
 		"$tree/etc/fstab"
 done
+
+# --- a disk of 4096-byte logical sectors (4Kn) ------------------------------------------------
+# planned in its sectors, with the note; the table counts them, the partition at 1 MiB, ext4
+# of 4 KiB blocks (a block may not be smaller than a sector)
+truncate -s 128M "$tmp/four.img"
+f4=$(losetup -f --show --sector-size 4096 "$tmp/four.img" 2>/dev/null) || f4=
+if [ -n "$f4" ] && [ "$(cat "/sys/block/${f4#/dev/}/queue/logical_block_size")" = 4096 ]; then
+	at_exit "loop_detach '$f4'"
+	at_exit "delpart '$f4' 1 2>/dev/null"
+	prep "$f4" /mnt/four
+	expect_rc 0 "4Kn: the dry run"
+	grep_out "^note: *the disk has 4096-byte logical sectors (4Kn): the table counts them" out \
+		"4Kn: the plan says so"
+	prep "$f4" /mnt/four --apply --no-bench --db "$tmp/db"
+	expect_rc 0 "4Kn: --apply"
+	t=$(sfdisk -d "$f4" 2>/dev/null)
+	check "4Kn: the table in 4096-byte sectors" grep -q '^sector-size: 4096$' <<<"$t"
+	check "4Kn: the partition at 1 MiB ($(grep "^$f4" <<<"$t"))" grep -q "^${f4}p1 : start= *256," <<<"$t"
+	p4=$(losetup -f --show -r -o 1048576 --sector-size 4096 "$tmp/four.img") || fail "losetup p4"
+	at_exit "loop_detach '$p4'"
+	check "4Kn: ext4 of 4 KiB blocks" sh -c "dumpe2fs -h '$p4' 2>/dev/null | grep -q '^Block size: *4096$'"
+	loop_detach "$p4"
+else
+	echo "note: no loop device of 4096-byte sectors here: the 4Kn case untested"
+fi
 finish
