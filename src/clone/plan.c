@@ -562,6 +562,18 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return (v + a - 1) / a * a;
 }
 
+/* Two sizes for a "too small" message: rounded (200M), or in bytes where rounded they
+ * read the same (a target one sector short) */
+static void sizes_apart(uint64_t x, uint64_t y, char *a, char *b, size_t cap)
+{
+	size_to_human(x, a, cap);
+	size_to_human(y, b, cap);
+	if (strcmp(a, b))
+		return;
+	str_fmt(a, cap, "%llu bytes", (unsigned long long)x);
+	str_fmt(b, cap, "%llu bytes", (unsigned long long)y);
+}
+
 /* Where each partition goes and how big it is; the smallest target that holds it. */
 static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *why,
 		       size_t whycap)
@@ -614,8 +626,7 @@ static int plan_layout(const struct clone_opts *o, struct clone_plan *p, char *w
 	} else if (p->dst_size < p->need_bytes) {
 		char a[32], b[32];
 
-		size_to_human(p->dst_size, a, sizeof(a));
-		size_to_human(p->need_bytes, b, sizeof(b));
+		sizes_apart(p->dst_size, p->need_bytes, a, b, sizeof(a));
 		str_fmt(why, whycap, "target '%s' is too small: %s, the layout needs %s",
 			o->target, a, b);
 		return -EINVAL;
@@ -992,8 +1003,7 @@ int clone_plan_make(struct sysroot *sr, const struct clone_opts *o, struct clone
 		if (p->dst_size < p->src_size) {
 			char a[32], b[32];
 
-			size_to_human(p->dst_size, a, sizeof(a));
-			size_to_human(p->src_size, b, sizeof(b));
+			sizes_apart(p->dst_size, p->src_size, a, b, sizeof(a));
 			str_fmt(why, whycap, "target '%s' is too small: %s, the source is %s",
 				o->target, a, b);
 			ret = -EINVAL;
