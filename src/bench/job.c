@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -28,8 +27,6 @@ struct worker {
 	struct job_shared *sh;
 	unsigned depth;
 	char *buf;
-	void *map;                   /* buf's mapping when it was mapped (large blocks) */
-	size_t map_len;
 	uint64_t *start;             /* per slot: when it was queued */
 	uint64_t rng;
 	struct perm perm;            /* random offsets: each block once per pass */
@@ -221,9 +218,6 @@ static double tv_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-#define JOB_HUGE (2U << 20)      /* a huge page of x86-64 and of arm64 with 4 KiB pages */
-#define JOB_HUGE_BS (128U << 10) /* blocks from this size up are kept in one piece */
-
 static int worker_init(struct worker *w, const struct bench_job *job, struct job_shared *sh,
 		       unsigned depth, unsigned id)
 {
@@ -235,26 +229,8 @@ static int worker_init(struct worker *w, const struct bench_job *job, struct job
 	w->depth = depth;
 	w->rng = job->seed ^ (0x51ed2701u * (uint64_t)(id + 1));
 	hist_init(&w->lat);
-	if (job->bs >= JOB_HUGE_BS) {
-		/* Large blocks in memory that may be huge pages: an I/O of 1 MiB in 256 scattered
-		 * pages is more segments than many queues take (a loop device 128, NVMe often
-		 * 127), so the kernel splits it in two requests; in one huge page it is one piece,
-		 * as a drive is meant to see it. Mapped here, not from malloc, so that no byte is
-		 * touched (and a small page faulted in) before the advice; where there are no huge
-		 * pages, the pages are as before. */
-		size_t huge = (bytes + JOB_HUGE - 1) / JOB_HUGE * JOB_HUGE;
-		char *m = mmap(NULL, huge + JOB_HUGE, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (m == MAP_FAILED)
-			return -ENOMEM;
-		p = (void *)(((uintptr_t)m + JOB_HUGE - 1) & ~(uintptr_t)(JOB_HUGE - 1));
-		w->map = m;
-		w->map_len = huge + JOB_HUGE;
-		madvise(p, huge, MADV_HUGEPAGE);
-	} else if (posix_memalign(&p, job->align ? job->align : 4096, bytes)) {
+	if (posix_memalign(&p, job->align ? job->align : 4096, bytes))
 		return -ENOMEM;
-	}
 	w->buf = p;
 	bench_fill_random(w->buf, bytes, &w->rng);
 	perm_init(&w->perm, job->region_bytes / job->bs, &w->rng);
@@ -393,10 +369,7 @@ int bench_job_run(const struct bench_job *job, struct bench_job_result *res)
 out:
 	if (ws) {
 		for (i = 0; i < nw; i++) {
-			if (ws[i].map)
-				munmap(ws[i].map, ws[i].map_len);
-			else
-				free(ws[i].buf);
+			free(ws[i].buf);
 			free(ws[i].start);
 		}
 		free(ws);

@@ -217,21 +217,4 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.read_iops_device" ] &&
 else
 	echo "note: throttled sdcard test skipped (no cgroup v1 blkio throttle)"
 fi
-
-# 1 MiB reads reach the device whole: their buffer is in a huge page where the kernel has
-# them, not 256 scattered pages that a queue of 128 segments (a loop device's) splits in two
-# requests (the throttle above then counted them twice: half the figure). The device's own
-# count: sectors read per read request.
-if grep -q '\[\(always\|madvise\)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
-	[ "$(cat "/sys/block/${loop##*/}/queue/max_segments" 2>/dev/null)" -le 128 ] 2>/dev/null; then
-	read -r -a s0 <"/sys/block/${loop##*/}/stat"
-	sb bench "$loop" --json --size 16m --test rw=read,bs=1m,qd=1,time=0.3s
-	expect_rc 0 "1 MiB reads"
-	read -r -a s1 <"/sys/block/${loop##*/}/stat"
-	ios=$((s1[0] - s0[0])) sectors=$((s1[2] - s0[2]))
-	check "1 MiB reads reach the device whole ($sectors sectors in $ios requests)" \
-		test "$ios" -gt 0 -a $((sectors / ios)) -ge 1536
-else
-	echo "note: request size check skipped (no transparent huge pages)"
-fi
 finish
