@@ -21,21 +21,6 @@
 #include "report/list.h"
 #include "store/verdict.h"
 
-struct store *cli_store_open_system(struct cli_ctx *ctx)
-{
-	struct store *st = NULL;
-	char path[4096], why[256];
-	int ret;
-
-	if (sysroot_is_live(ctx->sr))
-		ret = store_default_path(path, sizeof(path));
-	else
-		ret = str_fmt(path, sizeof(path), "%s" STORE_SYSTEM_PATH, sysroot_dir(ctx->sr));
-	if (ret || access(path, F_OK) || store_open(path, STORE_READ, 200, &st, why, sizeof(why)))
-		return NULL;
-	return st;
-}
-
 int cli_store_open(const char *cmd, const char *db, enum store_mode mode, bool missing_ok,
 		   struct store **st)
 {

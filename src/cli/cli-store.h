@@ -57,9 +57,4 @@ typedef void (*cli_bench_print_fn)(const struct run *judged, void *arg);
 int cli_bench_finish_print(struct cli_ctx *ctx, const char *db, struct json_object *bench,
 			   bool judge, bool save, cli_bench_print_fn print, void *arg, int64_t *id);
 
-/* The store of the system the sysroot shows, read-only: on the running system the default
- * one, for a captured tree its own (below it, at STORE_SYSTEM_PATH), never this machine's.
- * NULL, saying nothing, when there is none or it cannot be read. */
-struct store *cli_store_open_system(struct cli_ctx *ctx);
-
 #endif

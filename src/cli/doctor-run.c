@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/util.h"
+#include "flow/move.h"
 #include "report/list.h"
 #include "store/run.h"
 #include "store/store.h"
@@ -162,7 +163,7 @@ static struct run *latest_run(struct store *st, const struct inventory *pinv,
  * as good as none. */
 static void stored_runs(struct cli_ctx *ctx, struct doctor_run *r)
 {
-	struct store *st = cli_store_open_system(ctx);
+	struct store *st = flow_move_store_open(ctx->sr);
 	size_t i;
 
 	if (!st)

@@ -13,17 +13,6 @@
 #include "common/util.h"
 #include "flow/move-health.h"
 
-static struct store *open_store(struct sysroot *sr)
-{
-	struct store *st = NULL;
-	char path[4096], why[256];
-
-	if (flow_move_store_path(sr, path, sizeof(path)) || access(path, F_OK) ||
-	    store_open(path, STORE_READ, 200, &st, why, sizeof(why)))
-		return NULL;
-	return st;
-}
-
 /* The DEVICE object of the drive the move knew as name/model/serial: the same serial when it
  * had one (a name can change between boots), else the same name and model. */
 static struct json_object *find_drive(const struct inventory *inv, flow_device_json_fn device_json,
@@ -90,7 +79,7 @@ int flow_move_view_load(struct sysroot *sr, const struct inventory *inv,
 
 	memset(v, 0, sizeof(*v));
 	v->src_boot_s = v->dst_boot_s = NAN;
-	st = open_store(sr);
+	st = flow_move_store_open(sr);
 	if (!st)
 		return -ENOENT;
 	ret = store_move_latest(st, &v->m);

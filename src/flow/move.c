@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -139,4 +140,15 @@ int flow_move_store_path(struct sysroot *sr, char *buf, size_t cap)
 	if (sysroot_is_live(sr))
 		return store_default_path(buf, cap);
 	return str_fmt(buf, cap, "%s" STORE_SYSTEM_PATH, sysroot_dir(sr));
+}
+
+struct store *flow_move_store_open(struct sysroot *sr)
+{
+	struct store *st = NULL;
+	char path[4096], why[256];
+
+	if (flow_move_store_path(sr, path, sizeof(path)) || access(path, F_OK) ||
+	    store_open(path, STORE_READ, 200, &st, why, sizeof(why)))
+		return NULL;
+	return st;
 }

@@ -108,6 +108,10 @@ int flow_move_record(struct store *st, const struct flow_move_plan *p, bool tryb
  * captured tree keeps below the sysroot (where the health check of the tree looks). */
 int flow_move_store_path(struct sysroot *sr, char *buf, size_t cap);
 
+/* That store, read-only (the health check's moves and runs, doctor's runs): NULL, saying
+ * nothing, when there is none or it cannot be read. */
+struct store *flow_move_store_open(struct sysroot *sr);
+
 /* What the steps take besides the plan: cli/'s stop flag (a signal handler sets it) and its
  * progress lines; the board the copy is for (NULL: this board). */
 struct flow_move_step_opts {

@@ -197,6 +197,18 @@ static void reach_overlay_dirs(struct reach_ctx *c, char *opts, unsigned depth)
 	}
 }
 
+/* The mount table and an entry to parse it into, for a walk of the overlays: 0, or -1 with
+ * the answer marked incomplete (*f and *e NULL or to be freed as after a walk). */
+static int mountinfo_open(struct reach_ctx *c, FILE **f, struct probe_mountinfo_entry **e)
+{
+	*f = probe_fopen_regular(c->sr, PATH_PROC_MOUNTINFO);
+	*e = malloc(sizeof(**e));
+	if (*f && *e)
+		return 0;
+	c->r->truncated = true;
+	return -1;
+}
+
 /* A file system on no block device of the inventory: an overlay reaches the file systems
  * of its directories; tmpfs, proc and the like reach no disk. */
 static void reach_anon(struct reach_ctx *c, dev_t devno, unsigned depth)
@@ -208,12 +220,8 @@ static void reach_anon(struct reach_ctx *c, dev_t devno, unsigned depth)
 
 	if (!sysroot_is_live(c->sr))
 		return;
-	f = probe_fopen_regular(c->sr, PATH_PROC_MOUNTINFO);
-	e = malloc(sizeof(*e));
-	if (!f || !e) {
-		c->r->truncated = true;
+	if (mountinfo_open(c, &f, &e))
 		goto out;
-	}
 	while (getline(&line, &cap, f) > 0) {
 		if (probe_mountinfo_parse_line(line, e) || makedev(e->major, e->minor) != devno ||
 		    strcmp(e->fstype, "overlay"))
@@ -289,6 +297,7 @@ static void reach_overlay_file(struct reach_ctx *c, dev_t devno, const char *pat
 {
 	struct probe_mountinfo_entry *e = NULL;
 	char canon[PATH_MAX], rel[PATH_MAX], *line = NULL;
+	const char *at;
 	unsigned found = 0, visible = 0;
 	size_t cap = 0;
 	FILE *f = NULL;
@@ -299,24 +308,17 @@ static void reach_overlay_file(struct reach_ctx *c, dev_t devno, const char *pat
 		c->r->truncated = true;
 		return;
 	}
-	f = probe_fopen_regular(c->sr, PATH_PROC_MOUNTINFO);
-	e = malloc(sizeof(*e));
-	if (!f || !e) {
-		c->r->truncated = true;
+	if (mountinfo_open(c, &f, &e))
 		goto out;
-	}
 	if (!realpath(path, canon))
 		canon[0] = '\0';
 	while (!found && getline(&line, &cap, f) > 0) {
 		if (probe_mountinfo_parse_line(line, e) || makedev(e->major, e->minor) != devno ||
 		    strcmp(e->fstype, "overlay"))
 			continue;
-		if (!canon[0] || overlay_rel(canon, e, rel, sizeof(rel)))
-			found = overlay_layers(c, e->super_opts, NULL, off, end, container, depth,
-					       &visible);
-		else
-			found = overlay_layers(c, e->super_opts, rel, off, end, container, depth,
-					       &visible);
+		/* a name outside this mount (or none): the layers are counted, no file found */
+		at = canon[0] && !overlay_rel(canon, e, rel, sizeof(rel)) ? rel : NULL;
+		found = overlay_layers(c, e->super_opts, at, off, end, container, depth, &visible);
 	}
 	if (visible && !found)
 		c->r->truncated = true;
