@@ -106,4 +106,8 @@ tree pi4 pi4-sd-jms567-usb2 sda:38.0:5.0 || finish
 headline pi4 sda 'v["limit"] == "link" and h["finding"] == "usb-link-slow" and
   h["next_step"].startswith("sbcdisk fix uas 152d:0578")'
 headline pi4 mmcblk0 'h["run_id"] is None and h["next_step"] is not None'
+# the finding's title goes on mid-sentence after "; ": lower case, but not an acronym's
+sb --sysroot "$tmp/pi4"
+grep -q "^mmcblk0: no run yet; the system runs from mmcblk0 (an SD card) while sda is attached;" \
+	"$tmp/out" && ok || fail "pi4: the text headline: $(cat "$tmp/out")"
 finish
