@@ -132,7 +132,7 @@ void bench_json_add_verdicts(struct json_object *doc, const struct run *judged)
 		struct verdict v;
 
 		if (judged && i < judged->ntests &&
-		    !verdict_test_shown(judged, &judged->tests[i], &v)) {
+		    !verdict_test(judged, &judged->tests[i], &v)) {
 			vo = json_object_new_object();
 			verdict_json_add(vo, &v);
 		}

@@ -35,7 +35,7 @@ int bench_table_print(const struct bench_run *run, FILE *f);
  * this bench, store/verdict.h; NULL: no verdicts). 0 or -EIO. */
 int bench_table_print_judged(const struct bench_run *run, const struct run *judged, FILE *f);
 /* Each test of doc (bench_result_to_json() of the bench judged was made of) gains its
- * "verdict" as the table shows it (verdict_test_shown(): limit, ceiling_bytes_per_s,
+ * "verdict" as the table shows it (verdict_test(): limit, ceiling_bytes_per_s,
  * expected_bytes_per_s, text, as history --json's verdicts), or null. */
 void bench_json_add_verdicts(struct json_object *doc, const struct run *judged);
 

@@ -61,13 +61,13 @@ static void cols_fit(int nw, bool judged, bool *show, bool *limit)
 }
 
 /* The verdict of test i of the bench (judged: the store's run made of it, its tests in the
- * same order), or "-" when the path model backs none (verdict_test_shown()). */
+ * same order), or "-" when the path model backs none (verdict_test()). */
 static const char *limit_of(const struct run *judged, unsigned i)
 {
 	struct verdict v;
 	const char *name;
 
-	if (!judged || i >= judged->ntests || verdict_test_shown(judged, &judged->tests[i], &v))
+	if (!judged || i >= judged->ntests || verdict_test(judged, &judged->tests[i], &v))
 		return "-";
 	name = verdict_limit_name(v.limit);
 	return name ? name : "-";

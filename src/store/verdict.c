@@ -278,7 +278,8 @@ static void judge_large(const struct run *r, const struct run_test *t, const str
 	}
 }
 
-int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v)
+/* What limits test t, small transfers included (verdict_test() says which of this is shown). */
+static int verdict_test_path(const struct run *r, const struct run_test *t, struct verdict *v)
 {
 	struct path_expect e;
 	double share;
@@ -321,9 +322,9 @@ int verdict_test(const struct run *r, const struct run_test *t, struct verdict *
 	return 0;
 }
 
-int verdict_test_shown(const struct run *r, const struct run_test *t, struct verdict *v)
+int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v)
 {
-	int ret = verdict_test(r, t, v);
+	int ret = verdict_test_path(r, t, v);
 
 	if (ret || is_large(t) || v->limit == VERDICT_MEMORY || v->limit == VERDICT_LINK ||
 	    v->limit == VERDICT_UNKNOWN)

@@ -48,14 +48,13 @@ int verdict_mmc_ceiling(const char *timing, struct link_ceiling *c);
 /* The ceiling for the run's device (usb, then pcie/nvme, then mmc). 0 or -ENODATA. */
 int verdict_ceiling(const struct run *r, struct link_ceiling *c);
 
-/* The verdict on one test (a memory figure gets VERDICT_MEMORY and no range); -ENODATA when
- * the test has no bandwidth. */
+/* The verdict on one test, the same wherever it is shown (bench's table and JSON, history,
+ * compare, the report): only what rests on the path model. A large transfer is judged against
+ * the path's range, a memory figure is memory (VERDICT_MEMORY, no range), a small one at the
+ * link's ceiling is the link's; a small one below it is paced by the whole path's latency, for
+ * which no range is published, and stays unjudged (limit unknown). -ENODATA when the test has
+ * no bandwidth. */
 int verdict_test(const struct run *r, const struct run_test *t, struct verdict *v);
-/* verdict_test() as the bench shows it beside each figure: only what rests on the path
- * model. A large transfer is judged against the path's range, a memory figure is memory, a
- * small one at the link's ceiling is the link's; a small one below it is paced by the whole
- * path's latency, for which no range is published, and stays unjudged (limit unknown). */
-int verdict_test_shown(const struct run *r, const struct run_test *t, struct verdict *v);
 /* The one line for the run: a problem first, then the link, the protocol, the device (a memory
  * figure never). -ENODATA when no test could be judged. */
 int verdict_run(const struct run *r, struct verdict *v);

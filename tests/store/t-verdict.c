@@ -316,8 +316,35 @@ static void test_app_class(void)
 	run_free(r);
 }
 
+/* A small transfer below the link's ceiling is not judged, wherever the verdict is read
+ * (the bench's table said "-" while history, compare and the report said "device"). */
+static void test_small_unjudged(void)
+{
+	struct run *r = t_run(
+		"{\"started_at\":\"2026-11-30T10:00:00Z\",\"profile\":\"default\","
+		"\"device\":{\"name\":\"sda\",\"transport\":\"usb\",\"usb\":{\"vid\":\"152d\","
+		"\"pid\":\"0578\",\"speed_mbps\":5000,\"driver\":\"uas\"}},\"tests\":["
+		"{\"name\":\"RND4K Q1T1\",\"rw\":\"randread\",\"block_bytes\":4096,"
+		"\"queue_depth\":1,\"bw_bytes_per_s\":30e6},"
+		"{\"name\":\"SEQ128K Q1T1\",\"rw\":\"write\",\"block_bytes\":131072,"
+		"\"queue_depth\":1,\"bw_bytes_per_s\":150e6}]}");
+	struct verdict v;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		T_EQ_INT(verdict_test(r, &r->tests[i], &v), 0);
+		T_EQ_INT(v.limit, VERDICT_UNKNOWN);
+		T_CHECK(strstr(v.text, "not judged") != NULL);
+	}
+	/* nor does the run's line rest on them */
+	T_EQ_INT(verdict_run(r, &v), 0);
+	T_EQ_INT(v.limit, VERDICT_UNKNOWN);
+	run_free(r);
+}
+
 int main(void)
 {
+	test_small_unjudged();
 	test_ceilings();
 	test_verdicts();
 	test_paths();
