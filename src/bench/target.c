@@ -171,7 +171,11 @@ int bench_target_open(struct sysroot *sr, const char *path, const struct bench_t
 	if (!path)
 		path = BENCH_DEFAULT_DIR;
 	if (str_copy(t->shown, sizeof(t->shown), path)) {
-		str_fmt(why, whycap, "the path is too long");
+		/* named by its start: the whole would be pages of the terminal */
+		str_fmt(t->shown, sizeof(t->shown), "%.60s...", path);
+		str_sanitize(t->shown);
+		str_fmt(why, whycap, "the path is too long (%zu bytes, at most %zu)", strlen(path),
+			sizeof(t->shown) - 1);
 		return -ENAMETOOLONG;
 	}
 	str_sanitize(t->shown);

@@ -277,7 +277,7 @@ int cli_bench_report(struct cli_ctx *ctx, struct bench_run *run, int ret, const 
 	int rc = EXIT_OK;
 
 	if (ret && !sig) {
-		log_error("bench: target '%s': %s", run->target.path, why[0] ? why : strerror(-ret));
+		log_error("bench: target '%s': %s", run->target.shown, why[0] ? why : strerror(-ret));
 		rc = EXIT_FAIL;
 	}
 	if (sig) {

@@ -113,6 +113,14 @@ rmdir "$odd"
 sb bench "$odd" --test rw=read,time=0.1s
 check "an odd missing target: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 grep_out "target '$tmp/we?ird?\[31m?': No such file" err "an odd missing target: shown with '?'"
+# a name longer than the kernel takes: named by its start, with its length
+long="$tmp/$(printf 'a%.0s' $(seq 5000))"
+sb bench "$long" --test rw=read,time=0.1s
+expect_rc 1 "a name of 5000 bytes"
+check "a name of 5000 bytes: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+check "a name of 5000 bytes: a short line" [ "$(wc -c <"$tmp/err")" -lt 200 ]
+grep_out "target '$tmp/aaa*\.\.\.': the path is too long ([0-9]* bytes, at most 4095)" err \
+	"a name of 5000 bytes: its start and length"
 
 # a directory whose file system stores nothing
 sb bench /proc --test rw=read,time=0.1s --size 1m
