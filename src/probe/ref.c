@@ -347,6 +347,46 @@ static void say_overlap(const struct blkdev *u, const struct probe_extent *et,
 			eu->what[0] ? eu->what : "the disk", at, how);
 }
 
+/* A swap file that rt reaches (the file, or a loop device over it): the kernel lists it in
+ * /proc/swaps as "file" and refuses writes to it (EIO through a loop device). Only on this
+ * machine: a tree's /proc/swaps names files of another one. */
+static bool swap_file_reached(struct sysroot *sr, const struct probe_ref *ref,
+			      const struct probe_reach *rt, char *why, size_t whycap)
+{
+	char buf[SYSROOT_ATTR_MAX * 4], *line, *save = NULL;
+
+	if (!sysroot_is_live(sr) || sysroot_read(sr, PATH_PROC_SWAPS, buf, sizeof(buf)) <= 0)
+		return false;
+	/* "Filename  Type  Size  Used  Priority": the name escaped (octal), padded with spaces */
+	line = strtok_r(buf, "\n", &save);
+	for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *type = strchr(line, ' ');
+		struct stat st;
+		size_t i;
+
+		if (!type)
+			continue;
+		*type++ = '\0';
+		type += strspn(type, " \t");
+		if (strncmp(type, "file", 4))
+			continue;
+		probe_mount_unescape(line);
+		if (sysroot_stat(sr, line, &st, true))
+			continue;
+		for (i = 0; i < rt->n; i++) {
+			if (rt->e[i].file && rt->e[i].dev == st.st_dev && rt->e[i].ino == st.st_ino) {
+				if (ref->kind == PROBE_REF_FILE)
+					str_fmt(why, whycap, "it is active swap (/proc/swaps)");
+				else
+					str_fmt(why, whycap, "it is over the file %s, which is "
+						"active swap (/proc/swaps)", line);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 int probe_ref_in_use(struct sysroot *sr, const struct inventory *inv,
 		     const struct probe_ref *ref, char *why, size_t whycap)
 {
@@ -399,6 +439,8 @@ int probe_ref_in_use(struct sysroot *sr, const struct inventory *inv,
 			goto out;
 		}
 	}
+	if (swap_file_reached(sr, ref, rt, why, whycap))
+		ret = -EBUSY;
 out:
 	free(rt);
 	free(ru);
