@@ -3,7 +3,9 @@
 #ifndef SBCDISK_CLI_BENCH_PRINT_H
 #define SBCDISK_CLI_BENCH_PRINT_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "bench/bench.h"
 #include "cli/cli.h"
@@ -23,5 +25,14 @@ void cli_bench_progress(void *arg, const struct bench_progress *p);
  */
 int cli_bench_report(struct cli_ctx *ctx, struct bench_run *run, int ret, const char *why,
 		     int sig, const char *db, bool no_save);
+
+/*
+ * A journey's quick bench of path (flow_quick_bench(): move's step 1, the driver experiment,
+ * prepare), with bench's progress line, said and stored as bench says and stores a run. stop
+ * is the journey's flag, which its own signal handlers set: the run ends, and the exit status
+ * is 128+N. time_ns 0: the profile's. The exit status as bench's.
+ */
+int cli_quick_bench(struct cli_ctx *ctx, const char *path, uint64_t time_ns,
+		    volatile sig_atomic_t *stop, const char *db, bool no_save);
 
 #endif

@@ -11,6 +11,8 @@
 
 #include "store/store.h"
 
+struct cli_ctx;
+
 /*
  * Open the store at db (NULL: the default path). Prints
  * "sbcdisk: CMD: database 'PATH': <why>" on failure, except for a missing database in
@@ -25,6 +27,11 @@ int cli_store_error(const char *cmd, struct store *st);
  * at most COMPARE_RUNS_MAX). Prints the error; returns an exit code. */
 int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
 		    struct store_filter *f, struct run_list *l);
+/* compare's table (its JSON with --json) of the runs named (run ids), else chosen by f
+ * (oldest first), from db (NULL: the default), and the boot times of their drives. An exit
+ * status. */
+int cli_compare_show(struct cli_ctx *ctx, const char *db, char **names, int nnames,
+		     struct store_filter *f);
 
 /* A run id: a positive decimal number. 0 or -EINVAL. */
 int cli_parse_run_id(const char *s, int64_t *id);

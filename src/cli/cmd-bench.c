@@ -1,5 +1,6 @@
 /* cmd-bench.c - `sbcdisk bench [TARGET]`: options, signals and the progress line; the work is
  * in bench/ and the output in report/bench-*.c. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cli/cli-store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "flow/bench-step.h"
 #include "flow/move.h"
 #include "common/log.h"
 #include "common/sysroot.h"
@@ -294,6 +296,30 @@ int cli_bench_report(struct cli_ctx *ctx, struct bench_run *run, int ret, const 
 		if (print_result(ctx, run, NULL, NULL))
 			rc = EXIT_FAIL;
 	}
+	return rc;
+}
+
+int cli_quick_bench(struct cli_ctx *ctx, const char *path, uint64_t time_ns,
+		    volatile sig_atomic_t *stop, const char *db, bool no_save)
+{
+	struct cli_bench_progress bp = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
+	struct flow_bench_step s = {
+		.time_ns = time_ns,
+		.stop = stop,
+		.progress = cli_bench_progress,
+		.progress_arg = &bp,
+	};
+	struct bench_run run;
+	char why[256];
+	int ret, rc;
+
+	fflush(stdout);
+	ret = flow_quick_bench(ctx->sr, path, &s, &run, why, sizeof(why));
+	if (bp.shown)
+		fprintf(stderr, "\r\033[K");
+	rc = cli_bench_report(ctx, &run, ret, why,
+			      *stop ? *stop : ret == -EINTR ? SIGINT : 0, db, no_save);
+	bench_run_release(&run);
 	return rc;
 }
 

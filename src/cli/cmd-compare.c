@@ -81,6 +81,13 @@ int cli_select_runs(const char *cmd, struct store *st, char **ids, int nids,
 int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct store_filter f = filter;
+
+	return cli_compare_show(ctx, opt.db, argv + 1, argc - 1, &f);
+}
+
+int cli_compare_show(struct cli_ctx *ctx, const char *db, char **names, int nnames,
+		     struct store_filter *f)
+{
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	struct compare *cmp = NULL;
@@ -88,13 +95,12 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	struct store_boot_filter bf = { 0 };
 	int64_t ids[COMPARE_RUNS_MAX];
 	size_t nboots = 0, i;
-	const char *db = opt.db;
 	bool json = ctx->json;
 	int ret;
 
 	if (cli_store_open("compare", db, STORE_READ, false, &st))
 		return EXIT_FAIL;
-	ret = cli_select_runs("compare", st, argv + 1, argc - 1, &f, &l);
+	ret = cli_select_runs("compare", st, names, nnames, f, &l);
 	if (ret)
 		goto out;
 	if (!l.n) {

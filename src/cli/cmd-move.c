@@ -32,15 +32,6 @@ struct move_opts {
 
 static struct move_opts mo;
 
-static int opt_time(const char *cmd, void *value, const char *arg)
-{
-	struct move_opts *o = value;
-
-	if (bench_parse_duration(arg, &o->time_ns) || !o->time_ns)
-		return cli_usage_error(cmd, "bad time '%s': e.g. 5s, 500ms", arg);
-	return 0;
-}
-
 static int opt_board(const char *cmd, void *value, const char *arg)
 {
 	struct move_opts *o = value;
@@ -60,8 +51,7 @@ static const struct cli_option options[] = {
 		 "TARGET holds the copy already (an earlier move or clone):\n"
 		 "leave out steps 1 and 2"),
 	OPT_BOOL(0, "no-bench", &mo.no_bench, "leave out the benches of step 1"),
-	OPT_CALLBACK(0, "time", "DUR", &mo, opt_time,
-		     "the measured time of each bench run (bench's --time)"),
+	OPT_TIME(&mo.time_ns, "the measured time of each bench run (bench's --time)"),
 	OPT_CALLBACK(0, "board", "MODEL", &mo, opt_board,
 		     "read config.txt's [pi5], [cm4] ... for the board the copy is\n"
 		     "for (clone's and the boot check's; default: this board)"),
@@ -250,9 +240,6 @@ static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
 		      const struct flow_move_plan *p)
 {
 	const struct probe_ref *d[] = { &p->source, &p->target };
-	struct flow_move_step_opts so;
-	struct cli_bench_progress bp;
-	struct cli_progress cp;
 	int i, rc = EXIT_OK;
 
 	heading(p->store_benches ?
@@ -260,24 +247,13 @@ static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
 			"1. before: a quick bench of the source and the target, not stored (reads "
 			"only)");
 	for (i = 0; i < 2 && rc == EXIT_OK; i++) {
-		struct bench_run run;
-		char why[256];
-		int ret;
-
 		if (!p->bench[i]) {
 			printf("%s '%s' is no block device: not measured.\n", i ? "TARGET" : "SOURCE",
 			       d[i]->path);
 			continue;
 		}
-		fflush(stdout);
-		step_opts_init(ctx, o, &so, &bp, &cp);
-		ret = flow_move_bench(ctx->sr, p, i, &so, &run, why, sizeof(why));
-		if (bp.shown)
-			fprintf(stderr, "\r\033[K");
-		rc = cli_bench_report(ctx, &run, ret, why, ret == -EINTR || move_signal ?
-				      (move_signal ? move_signal : SIGINT) : 0, o->db,
-				      !p->store_benches);
-		bench_run_release(&run);
+		rc = cli_quick_bench(ctx, d[i]->path, o->time_ns, &move_signal, o->db,
+				     !p->store_benches);
 		rc = stopped(rc, "the next bench");
 	}
 	return rc;

@@ -2,9 +2,11 @@
  * run), or done through flow/prepare.c (disk, fstab, mount, record), then the bench step. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/bench-print.h"
 #include "cli/cli.h"
 #include "cli/cli-store.h"
 #include "cli/options.h"
@@ -19,11 +21,10 @@
 #include "report/list.h"
 #include "store/store.h"
 
-#define PREPARE_ARGS_MAX 12
-
 struct prepare_cli {
 	struct prepare_opts o;
-	const char *db, *time;
+	const char *db;
+	uint64_t time_ns; /* 0: the quick profile's */
 	bool no_bench, undo;
 };
 static struct prepare_cli pc;
@@ -35,7 +36,7 @@ static const struct cli_option options[] = {
 	OPT_STRING(0, "fs", "TYPE", &pc.o.fstype, "ext4 (default), f2fs, btrfs, xfs or exfat"),
 	OPT_STRING(0, "label", "LABEL", &pc.o.label, "the file system's label (default data)"),
 	OPT_BOOL(0, "no-bench", &pc.no_bench, "leave out the bench of the new file system"),
-	OPT_STRING(0, "time", "DUR", &pc.time, "the measured time of each bench run"),
+	OPT_TIME(&pc.time_ns, "the measured time of each bench run"),
 	OPT_DB(&pc.db, "the result database the bench and the record go to"),
 	OPT_HELP(),
 	OPT_END(),
@@ -145,36 +146,20 @@ static void print_plan(const struct prepare_plan *p)
 		printf("note:        %s\n", p->notes[i]);
 }
 
-/* Run another command of the table (bench), as move does. */
-static int step(struct cli_ctx *ctx, const char *const *args)
-{
-	char *argv[PREPARE_ARGS_MAX + 1];
-	int argc = 0;
+static volatile sig_atomic_t prepare_signal;
 
-	while (args[argc] && argc < PREPARE_ARGS_MAX) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	fflush(stdout);
-	return cli_run(ctx, cli_command_find(argv[0]), argc, argv);
+static void on_signal(int sig)
+{
+	prepare_signal = sig;
 }
 
+/* The last step: a quick bench of the new partition, stored, as bench says it. */
 static int bench_new(struct cli_ctx *ctx, const struct prepare_cli *c, const char *dev)
 {
-	const char *args[PREPARE_ARGS_MAX] = { "bench", dev, "--profile", "quick" };
-	int n = 4;
-
 	printf("\n== a quick bench of the new file system's partition (reads only), stored\n");
-	if (c->time) {
-		args[n++] = "--time";
-		args[n++] = c->time;
-	}
-	if (c->db) {
-		args[n++] = "--db";
-		args[n++] = c->db;
-	}
-	return step(ctx, args);
+	prepare_signal = 0;
+	cli_catch_stop_signals(on_signal);
+	return cli_quick_bench(ctx, dev, c->time_ns, &prepare_signal, c->db, false);
 }
 
 /* What a failed --apply left on the disk, after its reason. */

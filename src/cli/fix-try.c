@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/bench-print.h"
 #include "cli/cli.h"
 #include "cli/cli-store.h"
 #include "cli/fix-try.h"
@@ -14,7 +15,6 @@
 #include "flow/uas-try.h"
 
 #define TRY_WAIT_S 30 /* how long a disk may take to come back on a driver */
-#define TRY_ARGS_MAX 12
 
 static volatile sig_atomic_t try_signal;
 
@@ -23,35 +23,14 @@ static void on_signal(int sig)
 	try_signal = sig;
 }
 
-/* Another command of the table with args (NULL-ended); then the experiment's own handlers
- * again (a step leaves its own behind): a signal from here on still puts the device back. */
-static int step(struct cli_ctx *ctx, const char *const *args)
-{
-	char *argv[TRY_ARGS_MAX + 1];
-	int argc = 0;
-
-	while (args[argc] && argc < TRY_ARGS_MAX) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	fflush(stdout);
-	argc = cli_run(ctx, cli_command_find(argv[0]), argc, argv);
-	cli_catch_stop_signals(on_signal);
-	return argc;
-}
-
+/* A quick bench of the disk on the driver it is on now, stored, as bench says it; a signal
+ * ends it (try_signal, this experiment's own flag), and the device is then put back. */
 static int bench(struct cli_ctx *ctx, const char *disk, const char *db)
 {
 	char dev[80];
-	const char *args[TRY_ARGS_MAX] = { "bench", dev, "--profile", "quick", NULL };
 
 	str_fmt(dev, sizeof(dev), "%s%s", PATH_DEV_PREFIX, disk);
-	if (db) {
-		args[4] = "--db";
-		args[5] = db;
-	}
-	return step(ctx, args);
+	return cli_quick_bench(ctx, dev, 0, &try_signal, db, false);
 }
 
 static void print_plan(const struct flow_uas_try_plan *p, const struct fix_try_opts *o)
@@ -201,16 +180,12 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 	printf("\n== 3. the same quick bench on %s\n", p.other);
 	rc = try_signal ? 128 + try_signal : bench(ctx, disk, o->db);
 	if (rc == EXIT_OK) {
-		const char *args[TRY_ARGS_MAX] = { "compare", "--device", vidpid, "--last", "2",
-						   NULL };
+		struct store_filter f = { .device = vidpid, .limit = 2 };
 
 		printf("\n== 4. both runs\n");
 		str_fmt(vidpid, sizeof(vidpid), "%04x:%04x", p.id.vid, p.id.pid);
-		if (o->db) {
-			args[5] = "--db";
-			args[6] = o->db;
-		}
-		step(ctx, args);
+		fflush(stdout);
+		cli_compare_show(ctx, o->db, NULL, 0, &f);
 		judge(&p, o, &bot_wins);
 	}
 	if (o->apply && rc == EXIT_OK && bot_wins && !strcmp(p.other, "usb-storage")) {

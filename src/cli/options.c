@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "bench/profile.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "common/util.h"
@@ -269,5 +270,14 @@ int cli_opt_last(const char *cmd, void *value, const char *arg)
 		return cli_usage_error(cmd, "'--last %s': a count from 1 to %zu", arg,
 				       cf->last_max);
 	cf->f->limit = (size_t)n;
+	return 0;
+}
+
+int cli_opt_time(const char *cmd, void *value, const char *arg)
+{
+	uint64_t *ns = value;
+
+	if (bench_parse_duration(arg, ns) || !*ns)
+		return cli_usage_error(cmd, "bad time '%s': e.g. 5s, 500ms", arg);
 	return 0;
 }

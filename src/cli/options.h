@@ -52,6 +52,10 @@ struct cli_option {
 #define OPT_JSON(h) { CLI_OPT_GLOBAL, 0, "json", NULL, NULL, NULL, (h), 0 }
 #define OPT_DEVICE(f, h) { CLI_OPT_CALLBACK, 0, "device", "TEXT", (f), cli_opt_device, (h), 0 }
 #define OPT_LAST(f, h) { CLI_OPT_CALLBACK, 'n', "last", "N", (f), cli_opt_last, (h), 0 }
+/* --time DUR into a uint64_t of nanoseconds (v), more than 0: a bad one is a usage error
+ * before the command does anything (bench's own --time is parsed with the profile's). */
+#define OPT_TIME(v, h) { CLI_OPT_CALLBACK, 0, "time", "DUR", (v), cli_opt_time, (h), 0 }
+int cli_opt_time(const char *cmd, void *value, const char *arg);
 
 /* Where --device and --last go: f's device and limit; --last counts from 1 to last_max. */
 struct cli_filter {

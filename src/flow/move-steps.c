@@ -1,5 +1,5 @@
 /* move-steps.c - the move's steps on the resolved disks, each by the domain that does it: the
- * benches, the clone, the boot check of the copy, the boot order; cli/ prints what they give. */
+ * benches (flow/bench-step.c), the clone, the boot check of the copy, the boot order; cli/ prints what they give. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,35 +8,6 @@
 #include "common/util.h"
 #include "flow/check.h"
 #include "flow/move.h"
-
-int flow_move_bench(struct sysroot *sr, const struct flow_move_plan *p, int i,
-		    const struct flow_move_step_opts *so, struct bench_run *run, char *why,
-		    size_t cap)
-{
-	const struct probe_ref *r = i ? &p->target : &p->source;
-	struct bench_opts *o = calloc(1, sizeof(*o)); /* BENCH_MAX_TESTS tests: not the stack */
-	int ret;
-
-	why[0] = '\0';
-	if (!o) {
-		memset(run, 0, sizeof(*run));
-		return -ENOMEM;
-	}
-	o->target = r->path;
-	o->profile = "quick";
-	o->time_ns = so->time_ns;
-	ret = bench_run_init(run, o, why, cap);
-	if (!ret) {
-		run->stop = so->stop;
-		run->progress = so->bench_progress;
-		run->progress_arg = so->bench_progress_arg;
-		ret = bench_run_prepare(run, sr, o, why, cap);
-	}
-	if (!ret)
-		ret = bench_run_execute(run, why, cap);
-	free(o);
-	return ret;
-}
 
 /* The clone's own name of a disk: a resolved one, NULL for the running system's. */
 static const char *ref_name(const struct probe_ref *r)

@@ -125,15 +125,8 @@ struct flow_move_step_opts {
 	void *clone_progress_arg;
 };
 
-/*
- * Step 1 for the source (i 0) or the target (i 1): bench's quick profile on the resolved
- * device, read only. run is initialised here (also on failure, the results so far kept);
- * the caller shows and stores it and releases it with bench_run_release(). 0; -EINTR when
- * *stop was set; -EINVAL (bench_run_init()'s refusal) or another -errno with why.
- */
-int flow_move_bench(struct sysroot *sr, const struct flow_move_plan *p, int i,
-		    const struct flow_move_step_opts *so, struct bench_run *run, char *why,
-		    size_t cap);
+/* Step 1 is flow_quick_bench() (flow/bench-step.h) on each of p->bench[] (p->source.path,
+ * p->target.path): the disks as the move resolved them. */
 
 /*
  * Step 2: clone's plan of the resolved source and target (the running system's disk when

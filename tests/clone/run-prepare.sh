@@ -130,6 +130,13 @@ prep "$d" --wipe
 expect_rc 0 "--wipe: the dry run"
 grep_out "^lost: *a dos partition table with partition 1" out "the plan says what is lost"
 check "--wipe without --apply: the disk's bytes unchanged" test "$(sum_of "$tmp/d.img")" = "$img_sum"
+# a bad --time is a usage error before anything is written (it was bench's error, after the
+# disk had been prepared)
+prep "$d" --wipe --apply --time 10parsecs --db "$tmp/db"
+expect_rc 2 "--apply with a bad --time"
+grep_out "bad time '10parsecs'" err "--apply with a bad --time: said"
+check "--apply with a bad --time: the disk's bytes unchanged" test "$(sum_of "$tmp/d.img")" = "$img_sum"
+check "--apply with a bad --time: the fstab unchanged" test "$(sha256sum <"$tree/etc/fstab")" = "$fstab_sum"
 
 # --- --apply ------------------------------------------------------------------------------
 in_tree sh -c '"$@" >"$0/../apply.out" 2>"$0/../apply.err"; echo $? >"$0/../apply.rc"
