@@ -204,3 +204,15 @@ stop_copy() {
 	timeout 300 python3 "$src/tests/bench/ptyrun.py" "$tmp" "${@:1:3}" -- "${@:4}"
 	rc=$?
 }
+
+# refused_unchanged WHAT WORDS FILE SUM: a refusal of the in-use check: exit 1, one line on
+# stderr with WORDS (a grep pattern), FILE's bytes still SUM (sum_of)
+refused_unchanged() {
+	expect_rc 1 "$1"
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$2" "$tmp/err"; then
+		ok
+	else
+		fail "$1: not one line saying '$2':"; sed 's/^/  err: /' "$tmp/err" | head -3
+	fi
+	check "$1: the file unchanged" test "$(sum_of "$3")" = "$4"
+}

@@ -21,15 +21,7 @@ check "the mount is not in this namespace's table" test -z "$(findmnt -n "$tmp/m
 loop_attach "$tmp/disk.img" || { fail "losetup"; finish; }
 sum0=$(sum_of "$tmp/disk.img")
 
-refused() { # WHAT: exit 1, one line naming the hold, the image unchanged
-	expect_rc 1 "$1"
-	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "held open exclusively" "$tmp/err"; then
-		ok
-	else
-		fail "$1: not one line naming the hold:"; sed 's/^/  err: /' "$tmp/err" | head -3
-	fi
-	check "$1: the image unchanged" test "$(sum_of "$tmp/disk.img")" = "$sum0"
-}
+refused() { refused_unchanged "$1" "held open exclusively" "$tmp/disk.img" "$sum0"; }
 
 sb bench "$loopdev" --destructive --engine psync --size 1m --test rw=write,bs=4k,time=0.1s \
 	--no-save

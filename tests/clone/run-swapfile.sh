@@ -17,15 +17,7 @@ check "the file is listed as swap" grep -q "^$tmp/swap.img .*file" /proc/swaps
 loop_attach "$tmp/swap.img" || { fail "losetup"; finish; }
 sum0=$(sum_of "$tmp/swap.img")
 
-refused() { # WHAT WORDS: exit 1, one line with WORDS, the file unchanged
-	expect_rc 1 "$1"
-	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "$2" "$tmp/err"; then
-		ok
-	else
-		fail "$1: not one line saying '$2':"; sed 's/^/  err: /' "$tmp/err" | head -3
-	fi
-	check "$1: the file unchanged" test "$(sum_of "$tmp/swap.img")" = "$sum0"
-}
+refused() { refused_unchanged "$1" "$2" "$tmp/swap.img" "$sum0"; }
 
 sb bench "$loopdev" --destructive --engine psync --size 1m --test rw=write,bs=4k,time=0.1s \
 	--no-save
