@@ -255,7 +255,7 @@ static void print_judged(const struct run *judged, void *arg)
 /* A complete run: its figures with their verdicts, the judgement of the drive's path (text
  * output), then the run saved unless --no-save. 0, or -errno when printing failed. */
 static int finish_result(struct cli_ctx *ctx, const struct bench_run *run, const char *db,
-			 bool save)
+			 bool save, int64_t *saved)
 {
 	struct json_object *doc = bench_result_to_json(run);
 	struct print_arg p = { .ctx = ctx, .run = run, .doc = doc };
@@ -269,12 +269,14 @@ static int finish_result(struct cli_ctx *ctx, const struct bench_run *run, const
 	    save && !ctx->quiet)
 		fprintf(stderr, "saved as run %lld (sbcdisk history, compare, report)\n",
 			(long long)id);
+	if (saved)
+		*saved = id;
 	json_object_put(doc);
 	return p.ret;
 }
 
 int cli_bench_report(struct cli_ctx *ctx, struct bench_run *run, int ret, const char *why,
-		     int sig, const char *db, bool no_save)
+		     int sig, const char *db, bool no_save, int64_t *saved)
 {
 	int rc = EXIT_OK;
 
@@ -290,7 +292,7 @@ int cli_bench_report(struct cli_ctx *ctx, struct bench_run *run, int ret, const 
 	 * verdict of each figure, then kept: a store that fails says so once, and the exit
 	 * stays 0 (the measurement itself worked and was printed) */
 	if (run->ntests && rc == EXIT_OK) {
-		if (finish_result(ctx, run, db, !no_save))
+		if (finish_result(ctx, run, db, !no_save, saved))
 			rc = EXIT_FAIL;
 	} else if (run->ntests && (sig || run->tests[0].runs_done)) {
 		if (print_result(ctx, run, NULL, NULL))
@@ -300,7 +302,7 @@ int cli_bench_report(struct cli_ctx *ctx, struct bench_run *run, int ret, const 
 }
 
 int cli_quick_bench(struct cli_ctx *ctx, const char *path, uint64_t time_ns,
-		    volatile sig_atomic_t *stop, const char *db, bool no_save)
+		    volatile sig_atomic_t *stop, const char *db, bool no_save, int64_t *saved)
 {
 	struct cli_bench_progress bp = { .on = isatty(STDERR_FILENO) && !ctx->quiet };
 	struct flow_bench_step s = {
@@ -318,7 +320,7 @@ int cli_quick_bench(struct cli_ctx *ctx, const char *path, uint64_t time_ns,
 	if (bp.shown)
 		fprintf(stderr, "\r\033[K");
 	rc = cli_bench_report(ctx, &run, ret, why,
-			      *stop ? *stop : ret == -EINTR ? SIGINT : 0, db, no_save);
+			      *stop ? *stop : ret == -EINTR ? SIGINT : 0, db, no_save, saved);
 	bench_run_release(&run);
 	return rc;
 }
@@ -359,7 +361,7 @@ int cmd_bench(struct cli_ctx *ctx, int argc, char **argv)
 	if (!opt.db && !sysroot_is_live(ctx->sr) && !flow_move_store_path(ctx->sr, tree_db,
 									   sizeof(tree_db)))
 		opt.db = tree_db;
-	rc = cli_bench_report(ctx, &run, ret, why, bench_signal, opt.db, opt.no_save);
+	rc = cli_bench_report(ctx, &run, ret, why, bench_signal, opt.db, opt.no_save, NULL);
 	bench_run_release(&run);
 	return rc;
 }

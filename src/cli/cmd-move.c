@@ -253,7 +253,7 @@ static int bench_both(struct cli_ctx *ctx, const struct move_opts *o,
 			continue;
 		}
 		rc = cli_quick_bench(ctx, d[i]->path, o->time_ns, &move_signal, o->db,
-				     !p->store_benches);
+				     !p->store_benches, NULL);
 		rc = stopped(rc, "the next bench");
 	}
 	return rc;

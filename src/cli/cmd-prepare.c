@@ -159,7 +159,7 @@ static int bench_new(struct cli_ctx *ctx, const struct prepare_cli *c, const cha
 	printf("\n== a quick bench of the new file system's partition (reads only), stored\n");
 	prepare_signal = 0;
 	cli_catch_stop_signals(on_signal);
-	return cli_quick_bench(ctx, dev, c->time_ns, &prepare_signal, c->db, false);
+	return cli_quick_bench(ctx, dev, c->time_ns, &prepare_signal, c->db, false, NULL);
 }
 
 /* What a failed --apply left on the disk, after its reason. */

@@ -25,12 +25,12 @@ static void on_signal(int sig)
 
 /* A quick bench of the disk on the driver it is on now, stored, as bench says it; a signal
  * ends it (try_signal, this experiment's own flag), and the device is then put back. */
-static int bench(struct cli_ctx *ctx, const char *disk, const char *db)
+static int bench(struct cli_ctx *ctx, const char *disk, const char *db, int64_t *saved)
 {
 	char dev[80];
 
 	str_fmt(dev, sizeof(dev), "%s%s", PATH_DEV_PREFIX, disk);
-	return cli_quick_bench(ctx, dev, 0, &try_signal, db, false);
+	return cli_quick_bench(ctx, dev, 0, &try_signal, db, false, saved);
 }
 
 static void print_plan(const struct flow_uas_try_plan *p, const struct fix_try_opts *o)
@@ -91,19 +91,18 @@ static int put_back(struct sysroot *sr, const struct flow_uas_try_plan *p)
 	return EXIT_OK;
 }
 
-/* Both runs from the store: the figures, the winner. */
+/* Both runs (ids: as they were stored) from the store: the figures, the winner. */
 static void judge(const struct flow_uas_try_plan *p, const struct fix_try_opts *o,
-		  bool *bot_wins)
+		  const int64_t ids[2], bool *bot_wins)
 {
 	struct store *st = NULL;
-	int64_t ids[2];
 	double bw[2];
 	int ret;
 
 	*bot_wins = false;
 	if (cli_store_open("fix", o->db, STORE_READ, false, &st))
 		return;
-	ret = flow_uas_try_runs(st, p, "quick", ids, bw);
+	ret = flow_uas_try_runs(st, p, ids, bw);
 	store_close(st);
 	if (ret) {
 		log_error("fix: the two runs are not in the result store: %s", strerror(-ret));
@@ -121,7 +120,8 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 {
 	struct flow_uas_try_plan p;
 	struct inventory *inv = NULL;
-	char why[512] = "", disk[64], vidpid[16];
+	char why[512] = "", disk[64], names[2][24];
+	int64_t ids[2] = { 0, 0 };
 	bool bot_wins = false;
 	int ret, rc;
 
@@ -160,7 +160,7 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 	try_signal = 0;
 	cli_catch_stop_signals(on_signal);
 	printf("\n== 1. a quick bench on %s\n", p.driver);
-	rc = bench(ctx, p.disk, o->db);
+	rc = bench(ctx, p.disk, o->db, &ids[0]);
 	if (rc != EXIT_OK || try_signal)
 		return rc != EXIT_OK ? rc : 128 + try_signal;
 	printf("\n== 2. %s to %s\n", p.interface, p.other);
@@ -178,15 +178,19 @@ int fix_try_run(struct cli_ctx *ctx, const char *dev, const struct fix_try_opts 
 	}
 	printf("%s is on %s as %s.\n", p.interface, p.other, disk);
 	printf("\n== 3. the same quick bench on %s\n", p.other);
-	rc = try_signal ? 128 + try_signal : bench(ctx, disk, o->db);
+	rc = try_signal ? 128 + try_signal : bench(ctx, disk, o->db, &ids[1]);
 	if (rc == EXIT_OK) {
-		struct store_filter f = { .device = vidpid, .limit = 2 };
+		struct store_filter f = { 0 };
+		char *runs[2] = { names[0], names[1] };
 
 		printf("\n== 4. both runs\n");
-		str_fmt(vidpid, sizeof(vidpid), "%04x:%04x", p.id.vid, p.id.pid);
 		fflush(stdout);
-		cli_compare_show(ctx, o->db, NULL, 0, &f);
-		judge(&p, o, &bot_wins);
+		/* the two runs this experiment stored, not the newest two of the drive */
+		str_fmt(names[0], sizeof(names[0]), "%lld", (long long)ids[0]);
+		str_fmt(names[1], sizeof(names[1]), "%lld", (long long)ids[1]);
+		if (ids[0] && ids[1])
+			cli_compare_show(ctx, o->db, runs, 2, &f);
+		judge(&p, o, ids, &bot_wins);
 	}
 	if (o->apply && rc == EXIT_OK && bot_wins && !strcmp(p.other, "usb-storage")) {
 		printf("\n== 5. usb-storage won: written into the boot configuration\n");

@@ -183,24 +183,28 @@ int flow_uas_try_wait(struct sysroot *sr, const struct flow_uas_try_plan *p, con
 	}
 }
 
-int flow_uas_try_runs(struct store *st, const struct flow_uas_try_plan *p, const char *profile,
-		      int64_t ids[2], double bw[2])
+int flow_uas_try_runs(struct store *st, const struct flow_uas_try_plan *p,
+		      const int64_t ids[2], double bw[2])
 {
 	struct run_list l = { 0 };
-	char vidpid[16];
-	struct store_filter f = { .device = vidpid, .profile = profile, .limit = 2 };
+	struct usb_id id;
 	size_t i, j;
 	int ret;
 
-	str_fmt(vidpid, sizeof(vidpid), "%04x:%04x", p->id.vid, p->id.pid);
-	ret = store_runs_query(st, &f, &l);
-	if (!ret && l.n < 2)
-		ret = -ENOENT;
+	if (!ids[0] || !ids[1])
+		return -ENOENT; /* a run that was not stored */
+	ret = store_runs_get(st, ids, 2, &l);
 	for (i = 0; !ret && i < 2; i++) {
-		/* newest first: the tried driver's run is [0] */
-		const struct run *r = l.runs[1 - i];
+		const struct run *r = l.runs[i];
+		const char *vid = run_device_str(r, "usb.vid"), *pid = run_device_str(r, "usb.pid");
+		char vp[16];
 
-		ids[i] = r->id;
+		/* the drive of the experiment, whatever name it had on each driver */
+		if (!vid || !pid || str_fmt(vp, sizeof(vp), "%s:%s", vid, pid) ||
+		    usbq_id_parse(vp, &id) || id.vid != p->id.vid || id.pid != p->id.pid) {
+			ret = -ENOENT;
+			break;
+		}
 		bw[i] = 0;
 		for (j = 0; j < r->ntests; j++)
 			if (!strcmp(r->tests[j].rw, "read") && r->tests[j].bw == r->tests[j].bw) {

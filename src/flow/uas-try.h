@@ -57,12 +57,12 @@ int flow_uas_try_wait(struct sysroot *sr, const struct flow_uas_try_plan *p, con
 		      unsigned seconds, char *disk, size_t cap);
 
 /*
- * The experiment's two runs in st: the newest two of the drive (its VID:PID) with profile,
- * ids[0] on the first driver and ids[1] on the tried one (the newer), and the bytes per second
- * of each one's first sequential read test into bw (0 when it has none). 0; -ENOENT when
- * fewer than two runs are stored; -errno.
+ * The experiment's two runs in st, by the ids they were stored as (ids[0] on the first driver,
+ * ids[1] on the tried one): the bytes per second of each one's first sequential read test
+ * into bw (0 when it has none). 0; -ENOENT when an id is 0 (not stored) or missing, or its run
+ * is not of the drive's VID:PID; -errno.
  */
-int flow_uas_try_runs(struct store *st, const struct flow_uas_try_plan *p, const char *profile,
-		      int64_t ids[2], double bw[2]);
+int flow_uas_try_runs(struct store *st, const struct flow_uas_try_plan *p,
+		      const int64_t ids[2], double bw[2]);
 
 #endif

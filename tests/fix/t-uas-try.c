@@ -29,8 +29,9 @@ static void file_is(const char *rel, const char *want)
 	T_EQ_STR(buf, want);
 }
 
-/* The experiment's two runs in a store (another drive's run between them and one after them
- * with another profile): flow_uas_try_runs() finds them, oldest first, with their figures. */
+/* The experiment's two runs in a store, by the ids they were stored as: another drive's run
+ * between them, and a later run of a drive with the same VID:PID (a second one of the same
+ * enclosure, benched meanwhile) that the newest two of the VID:PID would have taken. */
 static void test_runs(const struct flow_uas_try_plan *p)
 {
 	static const char doc[] =
@@ -47,28 +48,36 @@ static void test_runs(const struct flow_uas_try_plan *p)
 		"{\"started_at\": \"2026-11-20T10:01:00Z\", \"profile\": \"quick\", "
 		"\"device\": {\"name\": \"sdc\", \"usb\": {\"vid\": \"152d\", \"pid\": \"0578\", "
 		"\"driver\": \"usb-storage\"}}, \"tests\": [{\"name\": \"SEQ1M Q8T1\", "
-		"\"rw\": \"read\", \"bw_bytes_per_s\": 270e6}]}]}";
+		"\"rw\": \"read\", \"bw_bytes_per_s\": 270e6}]},"
+		"{\"started_at\": \"2026-11-20T10:02:00Z\", \"profile\": \"quick\", "
+		"\"device\": {\"name\": \"sdd\", \"usb\": {\"vid\": \"152d\", \"pid\": \"0578\", "
+		"\"driver\": \"uas\"}}, \"tests\": [{\"name\": \"SEQ1M Q8T1\", "
+		"\"rw\": \"read\", \"bw_bytes_per_s\": 9e6}]}]}";
 	struct json_object *j = json_tokener_parse(doc);
 	struct run_list l = { 0 };
 	struct store *st = NULL;
 	char db[PATH_MAX], why[256];
-	int64_t ids[3], got[2] = { 0, 0 };
+	int64_t ids[4], pair[2];
 	double bw[2] = { 0, 0 };
 
 	T_MUST(!j);
 	T_MUST(run_list_from_json(j, &l, why, sizeof(why)));
 	T_MUST(store_open(t_tree_path("r.db", db, sizeof(db)), STORE_WRITE, STORE_BUSY_MS, &st,
 			  why, sizeof(why)));
-	/* one of them only: fewer than two */
-	T_MUST(store_runs_add(st, l.runs, 1, STORE_ADD_NEW, ids, NULL));
-	T_EQ_INT(flow_uas_try_runs(st, p, "quick", got, bw), -ENOENT);
-	T_MUST(store_runs_add(st, l.runs + 1, 2, STORE_ADD_NEW, ids + 1, NULL));
-	T_EQ_INT(flow_uas_try_runs(st, p, "quick", got, bw), 0);
-	T_EQ_INT(got[0], ids[0]);
-	T_EQ_INT(got[1], ids[2]);
+	T_MUST(store_runs_add(st, l.runs, 4, STORE_ADD_NEW, ids, NULL));
+	pair[0] = ids[0];
+	pair[1] = ids[2];
+	T_EQ_INT(flow_uas_try_runs(st, p, pair, bw), 0);
 	T_NEAR(bw[0], 38e6, 1);
 	T_NEAR(bw[1], 270e6, 1);
-	T_EQ_INT(flow_uas_try_runs(st, p, "default", got, bw), -ENOENT);
+	/* a run that was not stored (0), or not there */
+	pair[1] = 0;
+	T_EQ_INT(flow_uas_try_runs(st, p, pair, bw), -ENOENT);
+	pair[1] = ids[3] + 100;
+	T_EQ_INT(flow_uas_try_runs(st, p, pair, bw), -ENOENT);
+	/* another drive's run is not the experiment's */
+	pair[1] = ids[1];
+	T_EQ_INT(flow_uas_try_runs(st, p, pair, bw), -ENOENT);
 	store_close(st);
 	run_list_release(&l);
 	json_object_put(j);
