@@ -46,8 +46,8 @@ static void print_plan(const struct flow_uas_try_plan *p, const struct fix_try_o
 	printf("     then %s unbound from %s and bound to %s; the disk is awaited for %d s\n",
 	       p->interface, p->driver, p->other, TRY_WAIT_S);
 	printf("  3. the same quick bench on %s, stored\n", p->other);
-	printf("  4. both runs side by side (sbcdisk compare --device %04x:%04x --last 2)\n",
-	       p->id.vid, p->id.pid);
+	cli_wrap_print("     ", "  4. ", "both runs side by side, by the ids they were stored as "
+		       "(as 'sbcdisk compare RUN RUN' shows them)");
 	str_fmt(s, sizeof(s), "%s", o->apply ?
 		"the winner written into the boot configuration as 'fix uas --apply' does "
 		"(nothing to write when uas wins); the device stays on it until the next boot" :

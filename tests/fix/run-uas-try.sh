@@ -18,7 +18,7 @@ grep_out "The driver experiment on sda (USB 152d:0578, interface 1-1.3:1.0, now 
 	"dry run: the device"
 grep_out "quirks: '' -> '152d:0578:u'" out "dry run: the entry for usb-storage"
 grep_out "unbound from uas and bound to usb-storage" out "dry run: the switch"
-grep_out "compare --device 152d:0578 --last 2" out "dry run: the comparison"
+grep_out "both runs side by side, by the ids they were stored as" out "dry run: the comparison"
 grep_out "the device put back as it was" out "dry run: the way back"
 grep_out "switched back to uas and that is said" out "dry run: a device that does not come back"
 grep_out "Dry run: nothing was changed" out "dry run: said"
