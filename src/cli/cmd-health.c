@@ -1,5 +1,6 @@
 /* cmd-health.c - `sbcdisk` with no command: the devices and how they are attached (list's
  * table), then the doctor's findings. Exit 3 when a warning or an error was found. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,16 +109,15 @@ static void headline_line(const struct headline *h, char *buf, size_t cap)
 {
 	size_t nl = strlen(h->d->name);
 	const char *title = h->best ? h->best->title : "no finding";
-
-	char first = 0;
+	char t[sizeof(h->best->title)];
 
 	if (!strncmp(title, h->d->name, nl) && title[nl] == ':' && title[nl + 1] == ' ')
 		title += nl + 2; /* "nvme0n1: PCIe link ..." says the name once */
 	/* mid-sentence after "; ": "The system ..." reads "the system ...", "PCIe ..." stays */
-	if (title[0] >= 'A' && title[0] <= 'Z' && !(title[1] >= 'A' && title[1] <= 'Z'))
-		first = (char)(title[0] - 'A' + 'a');
-	str_fmt(buf, cap, "%s; %.*s%s%s%s", h->verdict, first ? 1 : 0, &first, title + !!first,
-		h->next[0] ? "; next: " : "", h->next);
+	str_copy(t, sizeof(t), title);
+	if (isupper((unsigned char)t[0]) && !isupper((unsigned char)t[1]))
+		t[0] = (char)tolower((unsigned char)t[0]);
+	str_fmt(buf, cap, "%s; %s%s%s", h->verdict, t, h->next[0] ? "; next: " : "", h->next);
 }
 
 static void health_headlines(const struct doctor_run *r)

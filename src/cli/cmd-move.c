@@ -219,18 +219,13 @@ static int step_trial(struct cli_ctx *ctx, const struct move_opts *o,
 
 /* The step's options: the move's stop flag and the progress lines. */
 static void step_opts_init(struct cli_ctx *ctx, const struct move_opts *o,
-			   struct flow_move_step_opts *so, struct cli_bench_progress *bp,
-			   struct cli_progress *cp)
+			   struct flow_move_step_opts *so, struct cli_progress *cp)
 {
 	memset(so, 0, sizeof(*so));
 	so->apply = o->apply;
 	so->time_ns = o->time_ns;
 	so->board = o->has_board ? &o->board : NULL;
 	so->stop = &move_signal;
-	bp->on = isatty(STDERR_FILENO) && !ctx->quiet;
-	bp->shown = false;
-	so->bench_progress = cli_bench_progress;
-	so->bench_progress_arg = bp;
 	cli_progress_init(cp, ctx);
 	so->clone_progress = cli_clone_progress;
 	so->clone_progress_arg = cp;
@@ -264,7 +259,6 @@ static int step_clone(struct cli_ctx *ctx, const struct move_opts *o,
 {
 	static struct clone_plan plan;
 	struct flow_move_step_opts so;
-	struct cli_bench_progress bp;
 	struct cli_progress cp;
 	struct clone_opts co;
 	bool copied = false;
@@ -273,7 +267,7 @@ static int step_clone(struct cli_ctx *ctx, const struct move_opts *o,
 
 	heading(o->apply ? "2. the clone" : "2. the clone's plan and checks");
 	fflush(stdout);
-	step_opts_init(ctx, o, &so, &bp, &cp);
+	step_opts_init(ctx, o, &so, &cp);
 	ret = flow_move_clone(ctx->sr, p, &so, &plan, &co, &copied, why, sizeof(why));
 	cli_progress_clear(&cp);
 	rc = cli_clone_report(ctx, &plan, &co, !ret || copied, ret, why,

@@ -1,5 +1,6 @@
 /* move-steps.c - the move's steps on the resolved disks, each by the domain that does it: the
- * benches (flow/bench-step.c), the clone, the boot check of the copy, the boot order; cli/ prints what they give. */
+ * clone, the boot check of the copy, the boot order (the benches: flow/bench-step.c); cli/
+ * prints what they give. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

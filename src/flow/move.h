@@ -119,8 +119,6 @@ struct flow_move_step_opts {
 	uint64_t time_ns; /* each bench run's measured time, 0 the profile's */
 	const struct config_board *board;
 	volatile sig_atomic_t *stop;
-	bench_progress_fn bench_progress;
-	void *bench_progress_arg;
 	void (*clone_progress)(void *arg, const struct clone_progress *p);
 	void *clone_progress_arg;
 };

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -187,21 +188,21 @@ int flow_uas_try_runs(struct store *st, const struct flow_uas_try_plan *p,
 		      const int64_t ids[2], double bw[2])
 {
 	struct run_list l = { 0 };
-	struct usb_id id;
+	char vid[8], pid[8];
 	size_t i, j;
 	int ret;
 
+	str_fmt(vid, sizeof(vid), "%04x", p->id.vid);
+	str_fmt(pid, sizeof(pid), "%04x", p->id.pid);
 	if (!ids[0] || !ids[1])
 		return -ENOENT; /* a run that was not stored */
 	ret = store_runs_get(st, ids, 2, &l);
 	for (i = 0; !ret && i < 2; i++) {
 		const struct run *r = l.runs[i];
-		const char *vid = run_device_str(r, "usb.vid"), *pid = run_device_str(r, "usb.pid");
-		char vp[16];
+		const char *v = run_device_str(r, "usb.vid"), *d = run_device_str(r, "usb.pid");
 
 		/* the drive of the experiment, whatever name it had on each driver */
-		if (!vid || !pid || str_fmt(vp, sizeof(vp), "%s:%s", vid, pid) ||
-		    usbq_id_parse(vp, &id) || id.vid != p->id.vid || id.pid != p->id.pid) {
+		if (!v || !d || strcasecmp(v, vid) || strcasecmp(d, pid)) {
 			ret = -ENOENT;
 			break;
 		}
